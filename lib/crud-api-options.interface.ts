@@ -1,0 +1,39 @@
+import type { Request } from 'express';
+import type { DataModelMeta } from './metadata/model-meta.types.js';
+import type { PrismaClientLike } from './prisma/prisma-client-like.js';
+
+export interface CrudApiModuleOptions {
+  /** Base URL of the REST API, used to build every JSON:API link (`https://api.example.com/api/rest`). */
+  endpoint: string;
+  /** Default and maximum page size of REST collections; `Infinity` disables pagination. Default 100. */
+  pageSize?: number;
+  /** The `modelMeta` export of the module written by `nestjs-crud-api-generator`. */
+  modelMeta: DataModelMeta;
+  /** The Prisma client serving every request (give this or `getPrisma`). */
+  prisma?: PrismaClientLike;
+  /** The Prisma client for one request, e.g. one extended with the caller's identity; called once per request. */
+  getPrisma?: (request: Request) => PrismaClientLike | Promise<PrismaClientLike>;
+  /** Mount path of the REST controller. Default `api/rest`. */
+  restPath?: string;
+  /** Mount path of the RPC controller. Default `api/rpc`. */
+  rpcPath?: string;
+  /** Separator between the parts of a compound id in REST URLs and documents. Default `_`. */
+  idDivider?: string;
+  /** Models exposed on both interfaces, by Prisma name or URL name. Default: all. */
+  models?: string[];
+  /** Largest accepted request body, as a byte count or a string such as `'1mb'`. Default `'1mb'`. */
+  bodyLimit?: number | string;
+}
+
+/** What `forRootAsync` needs: the mount paths must be known when routes are declared. */
+export interface CrudApiModuleAsyncOptions {
+  imports?: any[];
+  inject?: any[];
+  useFactory: (...args: any[]) => CrudApiModuleOptions | Promise<CrudApiModuleOptions>;
+  restPath?: string;
+  rpcPath?: string;
+}
+
+/** The options with every default applied. */
+export type ResolvedCrudApiOptions = CrudApiModuleOptions &
+  Required<Pick<CrudApiModuleOptions, 'pageSize' | 'restPath' | 'rpcPath' | 'idDivider' | 'bodyLimit'>>;

@@ -1,0 +1,8 @@
+/** Injection token of the validated module options (`ResolvedCrudApiOptions`). */
+export const CRUD_API_OPTIONS = Symbol('CRUD_API_OPTIONS');
+
+export const DEFAULT_REST_PATH = 'api/rest';
+export const DEFAULT_RPC_PATH = 'api/rpc';
+export const DEFAULT_PAGE_SIZE = 100;
+export const DEFAULT_ID_DIVIDER = '_';
+export const DEFAULT_BODY_LIMIT = '1mb';

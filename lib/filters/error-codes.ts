@@ -1,0 +1,30 @@
+/**
+ * The documented catalogue of error codes. REST renders `code` and `title` in JSON:API error
+ * objects; RPC uses the status. Codes are a public contract: add, never rename.
+ */
+export const ERROR_CODES = {
+  'invalid-request': { status: 400, title: 'Invalid request' },
+  'invalid-query-parameter': { status: 400, title: 'Invalid query parameter' },
+  'invalid-payload': { status: 400, title: 'Invalid request body' },
+  'malformed-json': { status: 400, title: 'Malformed JSON' },
+  'invalid-argument': { status: 400, title: 'Invalid query arguments' },
+  'unknown-operation': { status: 400, title: 'Unknown operation' },
+  'method-not-allowed': { status: 400, title: 'Method not allowed for this operation' },
+  'constraint-violation': { status: 400, title: 'Constraint violation' },
+  'data-layer-error': { status: 400, title: 'Data layer rejected the request' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  forbidden: { status: 403, title: 'Forbidden' },
+  'client-id-not-allowed': { status: 403, title: 'Client-generated ids are not supported' },
+  'rejected-by-policy': { status: 403, title: 'Rejected by access policy' },
+  'unknown-type': { status: 404, title: 'Unknown resource type' },
+  'unknown-relationship': { status: 404, title: 'Unknown relationship' },
+  'not-found': { status: 404, title: 'Resource not found' },
+  'not-acceptable': { status: 406, title: 'Not acceptable' },
+  conflict: { status: 409, title: 'Conflict' },
+  'payload-too-large': { status: 413, title: 'Payload too large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  'http-error': { status: 500, title: 'HTTP error' },
+  'internal-error': { status: 500, title: 'Internal server error' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;

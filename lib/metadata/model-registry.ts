@@ -1,0 +1,71 @@
+import type { DataModelMeta, FieldMeta, ModelMeta } from './model-meta.types.js';
+
+/** Lowercase-first model name: the `:type` / `{model}` segment of both interfaces. */
+export function toTypeName(modelName: string): string {
+  return modelName.charAt(0).toLowerCase() + modelName.slice(1);
+}
+
+/**
+ * The exposed models, looked up by their URL name. Built once at start-up; lookups go through
+ * `Map`s so a name such as `__proto__` or `constructor` can never reach an object prototype.
+ */
+export class ModelRegistry {
+  private readonly byTypeName: ReadonlyMap<string, ModelMeta>;
+  private readonly byModelName: ReadonlyMap<string, ModelMeta>;
+  private readonly fieldMaps = new Map<string, ReadonlyMap<string, FieldMeta>>();
+
+  constructor(
+    readonly meta: DataModelMeta,
+    exposedModels?: readonly string[],
+  ) {
+    const exposed = Object.values(meta.models).filter(
+      (model) => !exposedModels || exposedModels.includes(model.name) || exposedModels.includes(toTypeName(model.name)),
+    );
+    this.byTypeName = new Map(exposed.map((model) => [toTypeName(model.name), model]));
+    this.byModelName = new Map(exposed.map((model) => [model.name, model]));
+    for (const model of exposed) {
+      this.fieldMaps.set(model.name, new Map(Object.values(model.fields).map((field) => [field.name, field])));
+    }
+  }
+
+  get provider(): string {
+    return this.meta.provider;
+  }
+
+  /** The exposed model behind a URL name (`post`), or undefined. */
+  findByTypeName(typeName: string): ModelMeta | undefined {
+    return this.byTypeName.get(typeName);
+  }
+
+  /** The exposed model with this Prisma name (`Post`), or undefined when it is not exposed. */
+  findByModelName(modelName: string): ModelMeta | undefined {
+    return this.byModelName.get(modelName);
+  }
+
+  isExposed(modelName: string): boolean {
+    return this.byModelName.has(modelName);
+  }
+
+  /** A field of an exposed model; relation fields to models that are not exposed do not exist. */
+  findField(model: ModelMeta, fieldName: string): FieldMeta | undefined {
+    const field = this.fieldMaps.get(model.name)?.get(fieldName);
+    if (field?.relation && !this.isExposed(field.relation.model)) return undefined;
+    return field;
+  }
+
+  /** All fields a client may see: scalars, enums and relations to exposed models. */
+  fieldsOf(model: ModelMeta): FieldMeta[] {
+    return [...(this.fieldMaps.get(model.name)?.values() ?? [])].filter(
+      (field) => !field.relation || this.isExposed(field.relation.model),
+    );
+  }
+
+  /** The Prisma client delegate name of a model (`post` for `Post`). */
+  delegateName(model: ModelMeta): string {
+    return toTypeName(model.name);
+  }
+
+  get models(): ModelMeta[] {
+    return [...this.byModelName.values()];
+  }
+}

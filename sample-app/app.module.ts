@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { CrudApiModule } from '../lib/index.js';
+import { DatabaseModule, SAMPLE_DATABASE } from './database/database.module.js';
+import type { SampleDatabase } from './database/create-prisma-client.js';
+
+export const PORT = Number(process.env.PORT ?? 3000);
+export const BASE_URL = process.env.BASE_URL ?? `http://localhost:${PORT}`;
+
+/** A user's application: one import gives both APIs over the sample schema. */
+@Module({
+  imports: [
+    CrudApiModule.forRootAsync({
+      imports: [DatabaseModule],
+      inject: [SAMPLE_DATABASE],
+      useFactory: (database: SampleDatabase) => ({
+        endpoint: `${BASE_URL}/api/rest`,
+        prisma: database.prisma,
+        modelMeta: database.modelMeta,
+      }),
+    }),
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,33 @@
+import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { createSampleDatabase, type SampleDatabase } from './create-prisma-client.js';
+import { DEFAULT_DATABASE_URL } from './database-url.js';
+import { pushSchemaIfEmpty } from './prepare-database.js';
+import { seedIfEmpty } from './seed.js';
+
+export const SAMPLE_DATABASE = Symbol('SAMPLE_DATABASE');
+
+/** Opens DATABASE_URL (SQLite file by default), creating and seeding it when it is empty. */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: SAMPLE_DATABASE,
+      useFactory: async (): Promise<SampleDatabase> => {
+        const logger = new Logger('Database');
+        const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+        if (await pushSchemaIfEmpty(url)) logger.log(`Created the sample schema in ${url}`);
+        const database = createSampleDatabase(url);
+        if (await seedIfEmpty(database.prisma)) logger.log('Seeded demo data');
+        return database;
+      },
+    },
+  ],
+  exports: [SAMPLE_DATABASE],
+})
+export class DatabaseModule implements OnApplicationShutdown {
+  constructor(@Inject(SAMPLE_DATABASE) private readonly database: SampleDatabase) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.database.prisma.$disconnect();
+  }
+}

@@ -1,0 +1,11 @@
+// Prints the closing line CI reads: "N passed, N failed" (and skipped, when any).
+class SummaryReporter {
+  onRunComplete(_contexts, results) {
+    const skipped = results.numPendingTests + results.numTodoTests;
+    const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
+    process.stdout.write(
+      `\n${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
+    );
+  }
+}
+module.exports = SummaryReporter;
