@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { PrismaErrorMapping } from './filters/prisma-error-map.js';
 import type { DataModelMeta } from './metadata/model-meta.types.js';
 import type { PrismaClientLike } from './prisma/prisma-client-like.js';
 
@@ -23,6 +24,32 @@ export interface CrudApiModuleOptions {
   models?: string[];
   /** Largest accepted request body, as a byte count or a string such as `'1mb'`. Default `'1mb'`. */
   bodyLimit?: number | string;
+  /** Per model (Prisma or URL name): make it read-only or drop single Prisma operations (`deleteMany`). */
+  operations?: Record<string, ModelOperationsOption>;
+  /** Prisma error codes mapped to HTTP, merged over the defaults (`DEFAULT_PRISMA_ERROR_MAP`). */
+  prismaErrorMap?: Record<string, PrismaErrorMapping>;
+  /** Largest RPC `take` (in absolute value); a larger or missing `take` on findMany is capped. Default: unlimited. */
+  maxTake?: number;
+  /** Request-shape limits; each answers 400 beyond it. */
+  limits?: CrudApiLimits;
+}
+
+export interface ModelOperationsOption {
+  /** Only reads (find*, count, aggregate, groupBy; REST GETs). */
+  readOnly?: boolean;
+  /** Prisma operation names refused for this model (REST routes map to create/update/delete). */
+  exclude?: string[];
+}
+
+export interface CrudApiLimits {
+  /** Deepest include path (`a.b.c` is 3). Default 3. */
+  maxIncludeDepth?: number;
+  /** Most include paths in one request. Default 10. */
+  maxIncludePaths?: number;
+  /** Most `filter[...]` parameters in one request. Default 20. */
+  maxFilters?: number;
+  /** Longest filter value, in characters. Default 1000. */
+  maxFilterValueLength?: number;
 }
 
 /** What `forRootAsync` needs: the mount paths must be known when routes are declared. */
@@ -35,5 +62,7 @@ export interface CrudApiModuleAsyncOptions {
 }
 
 /** The options with every default applied. */
-export type ResolvedCrudApiOptions = CrudApiModuleOptions &
-  Required<Pick<CrudApiModuleOptions, 'pageSize' | 'restPath' | 'rpcPath' | 'idDivider' | 'bodyLimit'>>;
+export type ResolvedCrudApiOptions = Omit<CrudApiModuleOptions, 'limits'> &
+  Required<Pick<CrudApiModuleOptions, 'pageSize' | 'restPath' | 'rpcPath' | 'idDivider' | 'bodyLimit'>> & {
+    limits: Required<CrudApiLimits>;
+  };

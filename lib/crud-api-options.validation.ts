@@ -2,6 +2,8 @@ import {
   IsArray,
   IsDefined,
   IsInstance,
+  IsInt,
+  ValidateNested,
   IsNotEmpty,
   IsNumber,
   IsObject,
@@ -16,6 +18,7 @@ import {
 import {
   DEFAULT_BODY_LIMIT,
   DEFAULT_ID_DIVIDER,
+  DEFAULT_LIMITS,
   DEFAULT_PAGE_SIZE,
   DEFAULT_REST_PATH,
   DEFAULT_RPC_PATH,
@@ -23,6 +26,13 @@ import {
 import type { CrudApiModuleOptions, ResolvedCrudApiOptions } from './crud-api-options.interface.js';
 
 const MOUNT_PATH = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
+
+class CrudApiLimitsSchema {
+  @IsOptional() @IsInt() @Min(1) maxIncludeDepth?: number;
+  @IsOptional() @IsInt() @Min(1) maxIncludePaths?: number;
+  @IsOptional() @IsInt() @Min(1) maxFilters?: number;
+  @IsOptional() @IsInt() @Min(1) maxFilterValueLength?: number;
+}
 
 /** class-validator schema of `CrudApiModuleOptions`. */
 class CrudApiOptionsSchema {
@@ -68,11 +78,31 @@ class CrudApiOptionsSchema {
   @ValidateIf((options: CrudApiOptionsSchema) => typeof options.bodyLimit !== 'number')
   @Matches(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, { message: 'bodyLimit must be a byte count or a size like "1mb"' })
   bodyLimit?: number | string;
+
+  @IsOptional()
+  @IsObject()
+  operations?: object;
+
+  @IsOptional()
+  @IsObject()
+  prismaErrorMap?: object;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  maxTake?: number;
+
+  @IsOptional()
+  @ValidateNested()
+  limits?: CrudApiLimitsSchema;
 }
+
 
 /** Validates the options and applies the defaults; throws an error naming every bad option. */
 export function resolveCrudApiOptions(options: CrudApiModuleOptions): ResolvedCrudApiOptions {
-  const candidate = Object.assign(new CrudApiOptionsSchema(), options);
+  const candidate = Object.assign(new CrudApiOptionsSchema(), options, {
+    limits: options.limits && Object.assign(new CrudApiLimitsSchema(), options.limits),
+  });
   const errors = validateSync(candidate, { forbidUnknownValues: false });
   if (errors.length > 0) {
     const details = errors.map((error) => `"${error.property}": ${Object.values(error.constraints ?? {}).join('; ')}`);
@@ -85,5 +115,6 @@ export function resolveCrudApiOptions(options: CrudApiModuleOptions): ResolvedCr
     rpcPath: options.rpcPath ?? DEFAULT_RPC_PATH,
     idDivider: options.idDivider ?? DEFAULT_ID_DIVIDER,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
   };
 }

@@ -6,3 +6,9 @@ export const DEFAULT_RPC_PATH = 'api/rpc';
 export const DEFAULT_PAGE_SIZE = 100;
 export const DEFAULT_ID_DIVIDER = '_';
 export const DEFAULT_BODY_LIMIT = '1mb';
+export const DEFAULT_LIMITS = {
+  maxIncludeDepth: 3,
+  maxIncludePaths: 10,
+  maxFilters: 20,
+  maxFilterValueLength: 1000,
+} as const;

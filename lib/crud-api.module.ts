@@ -70,7 +70,7 @@ export class CrudApiModule implements NestModule {
         {
           provide: ModelRegistry,
           inject: [CRUD_API_OPTIONS],
-          useFactory: (resolved: ResolvedCrudApiOptions) => new ModelRegistry(resolved.modelMeta, resolved.models),
+          useFactory: (resolved: ResolvedCrudApiOptions) => new ModelRegistry(resolved.modelMeta, resolved.models, resolved.operations),
         },
         PrismaClientResolver,
         RestService,

@@ -1,4 +1,17 @@
+import type { ModelOperationsOption } from '../crud-api-options.interface.js';
 import type { DataModelMeta, FieldMeta, ModelMeta } from './model-meta.types.js';
+
+/** Prisma operations that only read. */
+export const READ_OPERATIONS: ReadonlySet<string> = new Set([
+  'findMany',
+  'findUnique',
+  'findUniqueOrThrow',
+  'findFirst',
+  'findFirstOrThrow',
+  'count',
+  'aggregate',
+  'groupBy',
+]);
 
 /** Lowercase-first model name: the `:type` / `{model}` segment of both interfaces. */
 export function toTypeName(modelName: string): string {
@@ -14,9 +27,12 @@ export class ModelRegistry {
   private readonly byModelName: ReadonlyMap<string, ModelMeta>;
   private readonly fieldMaps = new Map<string, ReadonlyMap<string, FieldMeta>>();
 
+  private readonly operationRules = new Map<string, ModelOperationsOption>();
+
   constructor(
     readonly meta: DataModelMeta,
     exposedModels?: readonly string[],
+    operations: Readonly<Record<string, ModelOperationsOption>> = {},
   ) {
     const exposed = Object.values(meta.models).filter(
       (model) => !exposedModels || exposedModels.includes(model.name) || exposedModels.includes(toTypeName(model.name)),
@@ -25,7 +41,17 @@ export class ModelRegistry {
     this.byModelName = new Map(exposed.map((model) => [model.name, model]));
     for (const model of exposed) {
       this.fieldMaps.set(model.name, new Map(Object.values(model.fields).map((field) => [field.name, field])));
+      const rule = operations[model.name] ?? operations[toTypeName(model.name)];
+      if (rule) this.operationRules.set(model.name, rule);
     }
+  }
+
+  /** Whether the `operations` option lets clients run this Prisma operation on the model. */
+  allowsOperation(model: ModelMeta, operation: string): boolean {
+    const rule = this.operationRules.get(model.name);
+    if (!rule) return true;
+    if (rule.readOnly && !READ_OPERATIONS.has(operation)) return false;
+    return !rule.exclude?.includes(operation);
   }
 
   get provider(): string {

@@ -40,3 +40,18 @@ describe('resolveCrudApiOptions', () => {
     expect(() => resolveCrudApiOptions({ ...valid, endpoint: 'x', pageSize: -1 })).toThrow(/"endpoint".*"pageSize"/);
   });
 });
+
+describe('resolveCrudApiOptions limits', () => {
+  it('merges given limits over the defaults', () => {
+    expect(resolveCrudApiOptions({ ...valid, limits: { maxIncludeDepth: 5 } }).limits).toEqual({
+      maxIncludeDepth: 5,
+      maxIncludePaths: 10,
+      maxFilters: 20,
+      maxFilterValueLength: 1000,
+    });
+  });
+
+  it.each([[{ limits: { maxFilters: 0 } }], [{ maxTake: 2.5 }]])('rejects %j', (override) => {
+    expect(() => resolveCrudApiOptions({ ...valid, ...(override as object) } as CrudApiModuleOptions)).toThrow(/invalid option/);
+  });
+});
