@@ -14,6 +14,8 @@ export { RestController } from './rest/rest.controller.js';
 export { RestService, type RelationshipChange } from './rest/rest.service.js';
 export { RpcController } from './rpc/rpc.controller.js';
 export { RpcService } from './rpc/rpc.service.js';
+export { RPC_OPERATIONS, type RpcOperation } from './rpc/rpc-operations.js';
+export { registerPrismaTypes, type DecimalConstructor } from './rpc/rpc-superjson.js';
 export { CrudApiExceptionFilter, renderJsonApiError, renderRpcError } from './filters/crud-api-exception.filter.js';
 export { CrudApiError, type CrudApiErrorOptions, type ErrorSource } from './filters/crud-api.error.js';
 export { ERROR_CODES, type ErrorCode } from './filters/error-codes.js';

@@ -4,8 +4,14 @@ import { CRUD_API_OPTIONS } from '../crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
 import { CrudApiError } from '../filters/crud-api.error.js';
 import type { ApiResponse } from '../http/api-response.js';
+import { isJsonMediaType } from '../http/json-body.middleware.js';
+import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { PrismaClientResolver } from '../prisma/prisma-client.resolver.js';
+import { applyMaxTake } from './apply-max-take.js';
+import { parseRpcArgs } from './parse-rpc-args.js';
+import { findRpcOperation, type RpcOperation, readsArgsFromQuery } from './rpc-operations.js';
+import { serializeRpcResult } from './serialize-rpc-result.js';
 
 /** Runs one Prisma operation per request. Replace it with a provider of your own to customize it. */
 @Injectable()
@@ -16,7 +22,41 @@ export class RpcService {
     protected readonly clients: PrismaClientResolver,
   ) {}
 
-  async handle(req: Request, model: string, operation: string): Promise<ApiResponse> {
-    throw new CrudApiError('internal-error', `${model}.${operation} is not implemented yet`);
+  async handle(req: Request, modelName: string, operationName: string): Promise<ApiResponse> {
+    const model = this.registry.findByTypeName(modelName);
+    if (!model) throw new CrudApiError('unknown-type', `Unknown model "${modelName}".`);
+    const operation = this.resolveOperation(model, operationName, req.method);
+    this.checkBodyType(req);
+    const parsed = parseRpcArgs({ method: req.method, query: req.query, body: req.body });
+    const args = applyMaxTake(parsed, operation.take, this.options.maxTake, model, this.registry);
+    const client = await this.clients.forRequest(req);
+    // Both names come from the model metadata and the operation table, never from the URL as such.
+    const result: unknown = await client[this.registry.delegateName(model)][operationName](args);
+    return { status: operation.successStatus, body: serializeRpcResult(result) };
+  }
+
+  /** The operation, if the model offers it and the method is one of its methods. */
+  protected resolveOperation(model: ModelMeta, name: string, method: string): RpcOperation {
+    const operation = findRpcOperation(name, this.registry.provider);
+    if (!operation) throw new CrudApiError('unknown-operation', `Unknown operation "${name}".`);
+    if (!this.registry.allowsOperation(model, name)) {
+      throw new CrudApiError('unknown-operation', `Operation "${name}" is not available for this model.`);
+    }
+    if (!operation.methods.includes(method)) {
+      const allowed = operation.methods.join(', ');
+      throw new CrudApiError('method-not-allowed', `Operation "${name}" accepts ${allowed}, not ${method}.`, {
+        headers: { Allow: allowed },
+      });
+    }
+    return operation;
+  }
+
+  /** A body the JSON parsers left alone (a form, plain text) must not pass for missing arguments. */
+  protected checkBodyType(req: Request): void {
+    if (readsArgsFromQuery(req.method)) return;
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (hasBody && !isJsonMediaType(req.headers['content-type'])) {
+      throw new CrudApiError('unsupported-media-type', 'The request body must be application/json.');
+    }
   }
 }

@@ -1,0 +1,52 @@
+import type { ModelMeta } from '../metadata/model-meta.types.js';
+import type { ModelRegistry } from '../metadata/model-registry.js';
+import { isPlainObject, type RpcArgs } from './parse-rpc-args.js';
+import type { TakeRule } from './rpc-operations.js';
+
+type Selection = Record<string, unknown>;
+
+/** `take` limited to ±maxTake (negative takes read backwards); a missing one set when `fill`. */
+function limitTake(args: Selection, maxTake: number, fill: boolean): Selection {
+  const { take } = args;
+  if (typeof take === 'number') return Math.abs(take) > maxTake ? { ...args, take: Math.sign(take) * maxTake } : args;
+  return take === undefined && fill ? { ...args, take: maxTake } : args;
+}
+
+/**
+ * Applies `maxTake` inside `include` / `select`: every to-many relation read is at most
+ * `maxTake` rows, so a nested include cannot bypass the top-level cap.
+ */
+function limitNested(args: Selection, model: ModelMeta, registry: ModelRegistry, maxTake: number): Selection {
+  const limited = { ...args };
+  for (const key of ['include', 'select'] as const) {
+    const selection = args[key];
+    if (!isPlainObject(selection)) continue;
+    const next: Selection = {};
+    for (const [name, value] of Object.entries(selection)) {
+      const field = registry.findField(model, name);
+      const related = field?.relation && registry.findByModelName(field.relation.model);
+      if (!field || !related || (value !== true && !isPlainObject(value))) {
+        next[name] = value;
+        continue;
+      }
+      const relationArgs = value === true ? {} : value;
+      const read = field.isList ? limitTake(relationArgs, maxTake, true) : relationArgs;
+      next[name] = value === true && read === relationArgs ? true : limitNested(read, related, registry, maxTake);
+    }
+    limited[key] = next;
+  }
+  return limited;
+}
+
+/** The arguments with the `maxTake` option applied; unchanged when the option is not set. */
+export function applyMaxTake(
+  args: RpcArgs | undefined,
+  rule: TakeRule | undefined,
+  maxTake: number | undefined,
+  model: ModelMeta,
+  registry: ModelRegistry,
+): RpcArgs | undefined {
+  if (maxTake === undefined) return args;
+  const topLevel = rule ? limitTake(args ?? {}, maxTake, rule === 'default') : args;
+  return topLevel && limitNested(topLevel, model, registry, maxTake);
+}

@@ -1,0 +1,91 @@
+import type { SuperJSON } from 'superjson';
+import { CrudApiError } from '../filters/crud-api.error.js';
+import type { ErrorCode } from '../filters/error-codes.js';
+import { readsArgsFromQuery } from './rpc-operations.js';
+import { rpcSuperJSON } from './rpc-superjson.js';
+
+/** The parts of an HTTP request that carry RPC arguments. */
+export interface RpcArgsSource {
+  method: string;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+export type RpcArgs = Record<string, unknown>;
+
+/** Which part of the request a problem is in, for messages and error sources. */
+interface Part {
+  label: string;
+  code: ErrorCode;
+  source: { parameter: string } | { pointer: string };
+}
+
+const Q: Part = { label: 'Query parameter "q"', code: 'invalid-query-parameter', source: { parameter: 'q' } };
+const META: Part = { label: 'Query parameter "meta"', code: 'invalid-query-parameter', source: { parameter: 'meta' } };
+const BODY: Part = { label: 'The request body', code: 'invalid-payload', source: { pointer: '' } };
+const BODY_META: Part = { label: 'The body field "meta"', code: 'invalid-payload', source: { pointer: '/meta' } };
+
+function fail(part: Part, problem: string, code: ErrorCode = part.code): never {
+  throw new CrudApiError(code, `${part.label} ${problem}`, { source: part.source });
+}
+
+/** A JSON object (not an array, not null). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function queryString(query: Record<string, unknown>, name: string, part: Part): string | undefined {
+  const value = query[name];
+  if (value === undefined || typeof value === 'string') return value;
+  return fail(part, 'must be given once, as a string.');
+}
+
+function parseJson(text: string, part: Part): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fail(part, 'is not valid JSON.', 'malformed-json');
+  }
+}
+
+/**
+ * superjson's type metadata from `{ serialization: <meta> }`. Only `values` (and the format
+ * version) are kept: `referentialEqualities` could make the arguments cyclic, and identity
+ * means nothing to Prisma since superjson's `json` part already holds every value.
+ */
+function serializationMeta(wrapper: unknown, part: Part): { values?: unknown; v?: unknown } | undefined {
+  if (wrapper === undefined) return undefined;
+  if (!isPlainObject(wrapper) || !isPlainObject(wrapper.serialization)) {
+    return fail(part, 'must be an object { "serialization": <superjson meta> }.');
+  }
+  const { values, v } = wrapper.serialization;
+  return { values, v };
+}
+
+function restore(json: unknown, meta: ReturnType<typeof serializationMeta>, argsPart: Part, metaPart: Part, serializer: SuperJSON): RpcArgs {
+  if (!isPlainObject(json)) return fail(argsPart, 'must be a JSON object of query arguments.');
+  if (!meta) return json;
+  try {
+    return serializer.deserialize({ json, meta } as Parameters<SuperJSON['deserialize']>[0]);
+  } catch {
+    return fail(metaPart, 'does not describe the arguments it was sent with.');
+  }
+}
+
+/**
+ * The Prisma arguments of an RPC request: from `q` (and `meta`) for GET and DELETE, from the JSON
+ * body (with its top-level `meta`) otherwise. `undefined` when the request carries none.
+ */
+export function parseRpcArgs(source: RpcArgsSource, serializer: SuperJSON = rpcSuperJSON): RpcArgs | undefined {
+  if (readsArgsFromQuery(source.method)) {
+    const q = queryString(source.query, 'q', Q);
+    const metaText = queryString(source.query, 'meta', META);
+    if (q === undefined) return undefined;
+    const meta = metaText === undefined ? undefined : serializationMeta(parseJson(metaText, META), META);
+    return restore(parseJson(q, Q), meta, Q, META, serializer);
+  }
+  if (source.body === undefined) return undefined;
+  if (!isPlainObject(source.body)) return fail(BODY, 'must be a JSON object of query arguments.');
+  const { meta, ...json } = source.body;
+  return restore(json, serializationMeta(meta, BODY_META), BODY, BODY_META, serializer);
+}

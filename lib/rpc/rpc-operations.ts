@@ -1,0 +1,60 @@
+/** How a request's `take` is limited by the `maxTake` option. */
+export type TakeRule =
+  /** Cap an explicit `take`; a missing one means "all rows", so it becomes `maxTake`. */
+  | 'default'
+  /** Cap an explicit `take` only. */
+  | 'cap';
+
+export interface RpcOperation {
+  /** HTTP methods the operation answers to. */
+  methods: readonly string[];
+  /** Status of a successful call. */
+  successStatus: number;
+  /** Prisma providers that implement it; absent means every provider. */
+  providers?: readonly string[];
+  /** Whether the arguments accept a top-level `take`. */
+  take?: TakeRule;
+}
+
+const GET = ['GET'];
+const POST = ['POST'];
+const PATCH_OR_PUT = ['PATCH', 'PUT'];
+const DELETE = ['DELETE'];
+/** Prisma 7 offers `createManyAndReturn` and `updateManyAndReturn` on these databases only. */
+const RETURNING_PROVIDERS = ['postgresql', 'cockroachdb', 'sqlite'];
+
+/**
+ * Every operation the RPC interface serves, by Prisma name. Only names in this table reach the
+ * Prisma client, so `$queryRaw`, `__proto__` and other client properties are never callable.
+ */
+export const RPC_OPERATIONS: ReadonlyMap<string, RpcOperation> = new Map<string, RpcOperation>([
+  ['findMany', { methods: GET, successStatus: 200, take: 'default' }],
+  ['findUnique', { methods: GET, successStatus: 200 }],
+  ['findUniqueOrThrow', { methods: GET, successStatus: 200 }],
+  ['findFirst', { methods: GET, successStatus: 200, take: 'cap' }],
+  ['findFirstOrThrow', { methods: GET, successStatus: 200, take: 'cap' }],
+  ['count', { methods: GET, successStatus: 200, take: 'cap' }],
+  ['aggregate', { methods: GET, successStatus: 200, take: 'cap' }],
+  ['groupBy', { methods: GET, successStatus: 200, take: 'cap' }],
+  ['create', { methods: POST, successStatus: 201 }],
+  ['createMany', { methods: POST, successStatus: 201 }],
+  ['createManyAndReturn', { methods: POST, successStatus: 201, providers: RETURNING_PROVIDERS }],
+  ['upsert', { methods: POST, successStatus: 200 }],
+  ['update', { methods: PATCH_OR_PUT, successStatus: 200 }],
+  ['updateMany', { methods: PATCH_OR_PUT, successStatus: 200 }],
+  ['updateManyAndReturn', { methods: PATCH_OR_PUT, successStatus: 200, providers: RETURNING_PROVIDERS }],
+  ['delete', { methods: DELETE, successStatus: 200 }],
+  ['deleteMany', { methods: DELETE, successStatus: 200 }],
+]);
+
+/** The operation behind a URL segment, if it exists on the provider. */
+export function findRpcOperation(name: string, provider: string): RpcOperation | undefined {
+  const operation = RPC_OPERATIONS.get(name);
+  if (!operation || (operation.providers && !operation.providers.includes(provider))) return undefined;
+  return operation;
+}
+
+/** Whether the arguments of this method travel in the `q` query parameter rather than the body. */
+export function readsArgsFromQuery(method: string): boolean {
+  return method === 'GET' || method === 'DELETE';
+}
