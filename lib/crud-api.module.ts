@@ -1,12 +1,4 @@
-import {
-  type DynamicModule,
-  Inject,
-  type MiddlewareConsumer,
-  Module,
-  type NestModule,
-  type Provider,
-  type Type,
-} from '@nestjs/common';
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CRUD_API_OPTIONS, DEFAULT_REST_PATH, DEFAULT_RPC_PATH } from './crud-api.constants.js';
 import type {
@@ -24,17 +16,13 @@ import { RestService } from './rest/rest.service.js';
 import { createRpcController } from './rpc/rpc.controller.js';
 import { RpcService } from './rpc/rpc.service.js';
 
-const CRUD_API_CONTROLLERS = Symbol('CRUD_API_CONTROLLERS');
-
 /**
  * Serves the application's Prisma models as a JSON:API REST interface and a superjson RPC
  * interface. `RestService`, `RpcService`, `PrismaClientResolver` and `CrudApiExceptionFilter`
  * are ordinary providers: replace any of them with your own.
  */
 @Module({})
-export class CrudApiModule implements NestModule {
-  constructor(@Inject(CRUD_API_CONTROLLERS) private readonly controllers: Type[]) {}
-
+export class CrudApiModule {
   static forRoot(options: CrudApiModuleOptions): DynamicModule {
     const resolved = resolveCrudApiOptions(options);
     return CrudApiModule.build(resolved.restPath, resolved.rpcPath, [], {
@@ -54,10 +42,6 @@ export class CrudApiModule implements NestModule {
     });
   }
 
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(JsonBodyMiddleware).forRoutes(...this.controllers);
-  }
-
   private static build(restPath: string, rpcPath: string, imports: any[], optionsProvider: Provider): DynamicModule {
     const controllers = [createRestController(restPath), createRpcController(rpcPath)];
     return {
@@ -66,12 +50,12 @@ export class CrudApiModule implements NestModule {
       controllers,
       providers: [
         optionsProvider,
-        { provide: CRUD_API_CONTROLLERS, useValue: controllers },
         {
           provide: ModelRegistry,
           inject: [CRUD_API_OPTIONS],
           useFactory: (resolved: ResolvedCrudApiOptions) => new ModelRegistry(resolved.modelMeta, resolved.models, resolved.operations),
         },
+        JsonBodyMiddleware,
         PrismaClientResolver,
         RestService,
         RpcService,

@@ -3,18 +3,15 @@ import { BaseExceptionFilter } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { CRUD_API_OPTIONS } from '../crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
+import { sendApiResponse } from '../http/api-response.js';
+import { ApiMounts } from '../http/api-mounts.js';
+import { JSON_API_MEDIA_TYPE } from '../rest/json-api.constants.js';
 import { describeError, type ErrorDescription } from './error-description.js';
-import { DEFAULT_PRISMA_ERROR_MAP } from './prisma-error-map.js';
-
-type ApiKind = 'rest' | 'rpc';
-
-function mountPattern(path: string): RegExp {
-  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(^|/)${escaped}(/|$)`);
-}
+import { mergePrismaErrorMap, type PrismaErrorMap } from './prisma-error-map.js';
 
 /** JSON:API error document. */
 export function renderJsonApiError(error: ErrorDescription): object {
+  const meta = { ...(error.reason ? { reason: error.reason } : {}), ...(error.ormCode ? { prismaCode: error.ormCode } : {}) };
   return {
     errors: [
       {
@@ -23,7 +20,7 @@ export function renderJsonApiError(error: ErrorDescription): object {
         title: error.title,
         detail: error.message,
         ...(error.source ? { source: error.source } : {}),
-        ...(error.reason || error.ormCode ? { meta: { reason: error.reason, prismaCode: error.ormCode } } : {}),
+        ...(Object.keys(meta).length > 0 ? { meta } : {}),
       },
     ],
   };
@@ -50,35 +47,30 @@ export function renderRpcError(error: ErrorDescription): object {
 @Injectable()
 export class CrudApiExceptionFilter extends BaseExceptionFilter {
   private readonly logger = new Logger('CrudApi');
-  private readonly restPattern: RegExp;
-  private readonly rpcPattern: RegExp;
+  private readonly mounts: ApiMounts;
+  private readonly prismaErrorMap: PrismaErrorMap;
 
-  constructor(@Inject(CRUD_API_OPTIONS) private readonly options: ResolvedCrudApiOptions) {
+  constructor(@Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions) {
     super();
-    this.restPattern = mountPattern(options.restPath);
-    this.rpcPattern = mountPattern(options.rpcPath);
+    this.mounts = new ApiMounts(options.restPath, options.rpcPath);
+    this.prismaErrorMap = mergePrismaErrorMap(options.prismaErrorMap);
   }
 
   override catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') return super.catch(exception, host);
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
-    const kind = this.kindOf(request);
+    const kind = this.mounts.kindOf(request);
     if (!kind) return super.catch(exception, host);
-    const error = describeError(exception, DEFAULT_PRISMA_ERROR_MAP);
+    const error = describeError(exception, this.prismaErrorMap);
     if (error.status >= 500) {
-      this.logger.error(`${request.method} ${request.originalUrl} failed`, (exception as Error)?.stack ?? String(exception));
+      // The client gets a generic message; the real error goes to the application's log.
+      this.logger.error(`${request.method} ${request.path} failed: ${String(exception)}`, (exception as Error)?.stack);
     }
     const response = http.getResponse<Response>();
-    for (const [name, value] of Object.entries(error.headers ?? {})) response.setHeader(name, value);
+    if (response.headersSent) return;
     const [body, type] =
-      kind === 'rest' ? [renderJsonApiError(error), 'application/vnd.api+json'] : [renderRpcError(error), 'application/json'];
-    response.status(error.status).type(type).send(JSON.stringify(body));
-  }
-
-  private kindOf(request: Request): ApiKind | undefined {
-    const path = (request.originalUrl ?? request.url ?? '').split('?')[0] ?? '';
-    if (this.restPattern.test(path)) return 'rest';
-    if (this.rpcPattern.test(path)) return 'rpc';
-    return undefined;
+      kind === 'rest' ? [renderJsonApiError(error), JSON_API_MEDIA_TYPE] : [renderRpcError(error), 'application/json'];
+    sendApiResponse(response, { status: error.status, body, headers: error.headers }, type);
   }
 }

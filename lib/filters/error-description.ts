@@ -1,7 +1,8 @@
+import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
 import { CrudApiError, type ErrorSource } from './crud-api.error.js';
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
-import { type PrismaErrorMapping, UNMAPPED_KNOWN_REQUEST_ERROR } from './prisma-error-map.js';
+import { type PrismaErrorMap, UNMAPPED_KNOWN_REQUEST_ERROR } from './prisma-error-map.js';
 
 /** Everything either wire format needs to know about a failure, and nothing internal. */
 export interface ErrorDescription {
@@ -17,63 +18,34 @@ export interface ErrorDescription {
   reason?: string;
 }
 
-const GENERIC_MESSAGE = 'An unexpected error occurred.';
+export const GENERIC_ERROR_MESSAGE = 'An unexpected error occurred.';
+const GENERIC_VALIDATION_MESSAGE = 'Invalid query arguments.';
 
-interface PrismaKnownError {
-  name: string;
+interface PrismaKnownError extends Error {
   code: string;
-  message: string;
   meta?: Record<string, unknown>;
 }
 
-/** Prisma's error classes are matched by name: an application may load several copies of them. */
-function isPrismaKnownRequestError(error: unknown): error is PrismaKnownError {
-  return error instanceof Error && error.name === 'PrismaClientKnownRequestError' && 'code' in error;
+/** The errors body-parser raises (http-errors), by their `type`. */
+interface BodyParserError extends Error {
+  type: string;
+  limit?: number;
 }
 
-function isPrismaValidationError(error: unknown): error is Error {
-  return error instanceof Error && error.name === 'PrismaClientValidationError';
-}
+/** What a body-parser failure means for the client. */
+const BODY_PARSER_ERRORS: Readonly<Record<string, { code: ErrorCode; message: (error: BodyParserError) => string }>> = {
+  'entity.parse.failed': { code: 'malformed-json', message: () => 'The request body is not valid JSON.' },
+  'entity.too.large': {
+    code: 'payload-too-large',
+    message: (error) => `The request body exceeds the limit of ${error.limit ?? 'the server'} bytes.`,
+  },
+  'charset.unsupported': { code: 'unsupported-media-type', message: () => 'The request body charset is not supported.' },
+  'encoding.unsupported': { code: 'unsupported-media-type', message: () => 'The request body content encoding is not supported.' },
+  'request.aborted': { code: 'invalid-request', message: () => 'The request body was not received completely.' },
+  'request.size.invalid': { code: 'invalid-request', message: () => 'The request body does not match its Content-Length.' },
+};
 
-function describe(code: ErrorCode, message: string, extra: Partial<ErrorDescription> = {}): ErrorDescription {
-  const { status, title } = ERROR_CODES[code];
-  return { status, code, title, message, ...extra };
-}
-
-/** Maps any thrown value to a client-safe description; `undefined`-free, never leaks internals. */
-export function describeError(
-  error: unknown,
-  prismaErrorMap: Readonly<Record<string, PrismaErrorMapping>>,
-): ErrorDescription {
-  if (error instanceof CrudApiError) {
-    return describe(error.code, error.message, {
-      source: error.options.source,
-      headers: error.options.headers,
-      reason: error.options.reason,
-      rejectedByPolicy: error.code === 'rejected-by-policy' || undefined,
-    });
-  }
-  if (error instanceof HttpException) return describeHttpException(error);
-  if (isPrismaKnownRequestError(error)) return describePrismaKnownError(error, prismaErrorMap);
-  if (isPrismaValidationError(error)) return describe('invalid-argument', summarizeValidationMessage(error.message), { ormCode: undefined });
-  return describe('internal-error', GENERIC_MESSAGE);
-}
-
-function describePrismaKnownError(
-  error: PrismaKnownError,
-  prismaErrorMap: Readonly<Record<string, PrismaErrorMapping>>,
-): ErrorDescription {
-  const mapping = prismaErrorMap[error.code] ?? UNMAPPED_KNOWN_REQUEST_ERROR;
-  const reason = typeof error.meta?.reason === 'string' ? error.meta.reason : undefined;
-  return {
-    ...describe(mapping.code, summarizeKnownErrorMessage(error)),
-    status: mapping.status,
-    ormCode: error.code,
-    rejectedByPolicy: mapping.status === 403 || undefined,
-    reason,
-  };
-}
-
+/** Nest statuses without a more precise code of their own in the catalogue. */
 const HTTP_STATUS_CODES: Readonly<Record<number, ErrorCode>> = {
   400: 'invalid-request',
   401: 'unauthorized',
@@ -85,25 +57,105 @@ const HTTP_STATUS_CODES: Readonly<Record<number, ErrorCode>> = {
   415: 'unsupported-media-type',
 };
 
+/** Prisma's error classes are matched by name: an application may load several copies of them. */
+function isPrismaKnownRequestError(error: unknown): error is PrismaKnownError {
+  return error instanceof Error && error.name === 'PrismaClientKnownRequestError' && typeof (error as PrismaKnownError).code === 'string';
+}
+
+function isPrismaValidationError(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'PrismaClientValidationError';
+}
+
+function bodyParserErrorOf(error: unknown): BodyParserError | undefined {
+  const candidate = error instanceof HttpException ? error.cause : error;
+  const type = (candidate as BodyParserError | undefined)?.type;
+  return typeof type === 'string' && Object.hasOwn(BODY_PARSER_ERRORS, type) ? (candidate as BodyParserError) : undefined;
+}
+
+function describe(code: ErrorCode, message: string, extra: Partial<ErrorDescription> = {}): ErrorDescription {
+  const { status, title } = ERROR_CODES[code];
+  return { status, code, title, message, ...extra };
+}
+
+/** Maps any thrown value to a client-safe description: nothing of an unexpected error reaches the client. */
+export function describeError(error: unknown, prismaErrorMap: PrismaErrorMap): ErrorDescription {
+  if (error instanceof CrudApiError) {
+    return describe(error.code, error.message, {
+      source: error.options.source,
+      headers: error.options.headers,
+      reason: error.options.reason,
+      rejectedByPolicy: error.code === 'rejected-by-policy' || undefined,
+    });
+  }
+  const bodyParserError = bodyParserErrorOf(error);
+  if (bodyParserError) {
+    const { code, message } = BODY_PARSER_ERRORS[bodyParserError.type]!;
+    return describe(code, message(bodyParserError));
+  }
+  if (error instanceof HttpException) return describeHttpException(error);
+  if (isPrismaKnownRequestError(error)) return describePrismaKnownError(error, prismaErrorMap);
+  if (isPrismaValidationError(error)) return describe('invalid-argument', summarizeValidationMessage(error.message));
+  return describe('internal-error', GENERIC_ERROR_MESSAGE);
+}
+
+function describePrismaKnownError(error: PrismaKnownError, prismaErrorMap: PrismaErrorMap): ErrorDescription {
+  const reason = typeof error.meta?.reason === 'string' ? error.meta.reason : undefined;
+  const row = prismaErrorMap.get(error.code);
+  const mapping = row && (!row.requiresReason || reason) ? row : UNMAPPED_KNOWN_REQUEST_ERROR;
+  const { title } = ERROR_CODES[mapping.code];
+  // Unmapped codes (raw queries, driver failures...) carry database messages: only the title is shown.
+  const message = mapping.message ?? (row === mapping ? (clientSafeSummary(error.message) ?? title) : title);
+  const rejectedByPolicy = mapping.code === 'rejected-by-policy';
+  return {
+    status: mapping.status,
+    code: mapping.code,
+    title,
+    message,
+    ormCode: error.code,
+    ...(rejectedByPolicy ? { rejectedByPolicy, reason } : {}),
+  };
+}
+
 function describeHttpException(error: HttpException): ErrorDescription {
   const status = error.getStatus();
-  const code = HTTP_STATUS_CODES[status] ?? (status >= 500 ? 'internal-error' : 'invalid-request');
+  const code = HTTP_STATUS_CODES[status] ?? (status >= 500 ? 'internal-error' : 'http-error');
+  const title = code === 'http-error' ? (STATUS_CODES[status] ?? ERROR_CODES[code].title) : ERROR_CODES[code].title;
+  return { ...describe(code, status >= 500 ? GENERIC_ERROR_MESSAGE : httpExceptionMessage(error)), status, title };
+}
+
+/** Nest's responses are a string or `{ message }`, where ValidationPipe's message is a list. */
+function httpExceptionMessage(error: HttpException): string {
   const response = error.getResponse();
-  const message =
-    status >= 500
-      ? GENERIC_MESSAGE
-      : typeof response === 'string'
-        ? response
-        : String((response as { message?: unknown }).message ?? error.message);
-  return { ...describe(code, message), status };
+  const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : error.message;
 }
 
-/** Prisma's messages start with a developer-oriented dump of the call; its last line is the point. */
+/** Prisma's sentences that point into the call dump, which the client never sees. */
+const DUMP_REFERENCES = /\s*(Available options are (marked|listed) .*|Note: Lines with .*)$/;
+
+/** Text that must never reach a client: dump lines, file paths, stack frames, SQL. */
+const INTERNALS = [
+  /invocation/i,
+  /^(→|~|\?|\+|\}|\{)/,
+  /(^|[\s('"`])(\/|[A-Za-z]:\\)[\w.@-]+[/\\]/,
+  /\bat .+:\d+:\d+/,
+  /\b(SELECT\b.+\bFROM|INSERT\s+INTO|UPDATE\s+\S+\s+SET|DELETE\s+FROM)\b/i,
+];
+
+/** Prisma's last line states the problem; everything above it is a developer-oriented dump. */
+function clientSafeSummary(message: string): string | undefined {
+  const lastLine = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .at(-1)
+    ?.replace(DUMP_REFERENCES, '');
+  if (!lastLine || INTERNALS.some((pattern) => pattern.test(lastLine))) return undefined;
+  return lastLine;
+}
+
+/** A Prisma validation message reduced to the one line a client can act on. */
 export function summarizeValidationMessage(message: string): string {
-  const lines = message.split('\n').map((line) => line.trim()).filter(Boolean);
-  return lines.at(-1) ?? 'Invalid query arguments.';
-}
-
-function summarizeKnownErrorMessage(error: PrismaKnownError): string {
-  return summarizeValidationMessage(error.message);
+  return clientSafeSummary(message) ?? GENERIC_VALIDATION_MESSAGE;
 }

@@ -14,5 +14,7 @@ export function sendApiResponse(res: Response, response: ApiResponse, contentTyp
     res.end();
     return;
   }
-  res.type(contentType).send(JSON.stringify(response.body));
+  // A Buffer keeps Express from appending `charset=utf-8`: JSON:API forbids media type parameters
+  // other than `ext` and `profile`, and JSON is UTF-8 by definition.
+  res.type(contentType).send(Buffer.from(JSON.stringify(response.body)));
 }

@@ -1,0 +1,177 @@
+import { BadRequestException, ForbiddenException, HttpException, InternalServerErrorException } from '@nestjs/common';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import { CrudApiError } from './crud-api.error.js';
+import { describeError, GENERIC_ERROR_MESSAGE, summarizeValidationMessage } from './error-description.js';
+import { mergePrismaErrorMap } from './prisma-error-map.js';
+
+const defaults = mergePrismaErrorMap();
+
+/** What no client-facing message may contain: dumps, stack frames, paths, SQL, driver texts. */
+function expectClientSafe(message: string): void {
+  expect(message).not.toMatch(/\n|invocation|\.m?[jt]s\b|\/tmp|\bat .+:\d+|SELECT|INSERT|SQLITE|constraint failed: |→/i);
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the query to fail');
+}
+
+function knownError(code: string, message: string, meta?: Record<string, unknown>): Error {
+  return Object.assign(new Error(message), { name: 'PrismaClientKnownRequestError', code, meta });
+}
+
+describe('describeError with real Prisma errors (sqlite)', () => {
+  let db: TestDatabase;
+  let prisma: any;
+  let userId: number;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('sqlite');
+    prisma = db.prisma;
+    const user = await prisma.user.create({ data: { email: 'taken@example.com', name: 'Taken' } });
+    await prisma.profile.create({ data: { userId: user.id } });
+    userId = user.id;
+  });
+  afterAll(() => db.drop());
+
+  it.each([
+    ['P2002 unique violation', () => prisma.user.create({ data: { email: 'taken@example.com', name: 'B' } }), 400, 'constraint-violation', 'P2002'],
+    ['P2003 foreign key violation', () => prisma.post.create({ data: { title: 't', authorId: 999 } }), 400, 'constraint-violation', 'P2003'],
+    ['P2025 update of a missing record', () => prisma.user.update({ where: { id: 999 }, data: { name: 'x' } }), 404, 'not-found', 'P2025'],
+    ['P2025 findUniqueOrThrow', () => prisma.user.findUniqueOrThrow({ where: { id: 999 } }), 404, 'not-found', 'P2025'],
+    ['P2025 nested connect', () => prisma.post.create({ data: { title: 't', author: { connect: { id: 999 } } } }), 404, 'not-found', 'P2025'],
+    ['P2018 connect of missing records', () => prisma.user.update({ where: { id: userId }, data: { posts: { connect: [{ id: 999 }] } } }), 404, 'not-found', 'P2018'],
+    ['P2014 required relation', () => prisma.user.update({ where: { id: userId }, data: { profile: { disconnect: true } } }), 400, 'constraint-violation', 'P2014'],
+    ['P2010 failed raw query', () => prisma.$queryRawUnsafe('SELECT * FROM secret_table'), 400, 'data-layer-error', 'P2010'],
+  ])('maps %s', async (_label, run, status, code, ormCode) => {
+    const error = await rejectionOf(run());
+    expect(error.message).toMatch(/invocation/); // Prisma's dump is really there...
+    const description = describeError(error, defaults);
+    expect(description).toMatchObject({ status, code, ormCode });
+    expectClientSafe(description.message); // ...and never reaches the client.
+  });
+
+  it('keeps the line of a not-found error that names the missing record', async () => {
+    const error = await rejectionOf(prisma.post.create({ data: { title: 't', author: { connect: { id: 999 } } } }));
+    expect(describeError(error, defaults).message).toBe(
+      "An operation failed because it depends on one or more records that were required but not found. No 'User' record (needed to inline the relation on 'Post' record(s)) was found for a nested connect on one-to-many relation 'PostAuthor'.",
+    );
+  });
+
+  it('shows neither the table nor the database message of a failed raw query', async () => {
+    const error = await rejectionOf(prisma.$queryRawUnsafe('SELECT * FROM secret_table'));
+    expect(describeError(error, defaults).message).toBe('Data layer rejected the request');
+  });
+
+  it.each([
+    ['an unknown argument', () => prisma.user.findMany({ where: { nope: 1 } }), 'Unknown argument `nope`. Did you mean `name`?'],
+    ['a wrong type', () => prisma.user.findMany({ where: { id: 'abc' } }), 'Argument `id`: Invalid value provided. Expected IntFilter or Int, provided String.'],
+    ['a missing argument', () => prisma.user.create({ data: { name: 'x' } }), 'Argument `email` is missing.'],
+    ['an invalid date', () => prisma.user.findMany({ where: { createdAt: 'soon' } }), expect.stringMatching(/^Invalid value for argument `createdAt`/)],
+  ])('reduces a validation error about %s to one line', async (_label, run, expected) => {
+    const error = await rejectionOf(run());
+    expect(error.name).toBe('PrismaClientValidationError');
+    const description = describeError(error, defaults);
+    expect(description).toMatchObject({ status: 400, code: 'invalid-argument', message: expected });
+    expect(description.ormCode).toBeUndefined();
+    expectClientSafe(description.message);
+  });
+});
+
+describe('describeError', () => {
+  it('maps P2004 with a policy reason to 403', () => {
+    const error = knownError('P2004', 'denied by policy: post entities failed \'create\' check', { reason: 'ACCESS_POLICY_VIOLATION' });
+    expect(describeError(error, defaults)).toMatchObject({
+      status: 403,
+      code: 'rejected-by-policy',
+      rejectedByPolicy: true,
+      reason: 'ACCESS_POLICY_VIOLATION',
+      ormCode: 'P2004',
+      message: "denied by policy: post entities failed 'create' check",
+    });
+  });
+
+  it('treats P2004 without a reason as an ordinary data-layer error', () => {
+    const description = describeError(knownError('P2004', 'A constraint failed on the database: `check_x`'), defaults);
+    expect(description).toMatchObject({ status: 400, code: 'data-layer-error', ormCode: 'P2004', message: 'Data layer rejected the request' });
+    expect(description.rejectedByPolicy).toBeUndefined();
+  });
+
+  it.each(['P2001', 'P2015', 'P2018', 'P2025'])('maps %s to 404', (code) => {
+    expect(describeError(knownError(code, 'Not there.'), defaults)).toMatchObject({ status: 404, code: 'not-found', ormCode: code });
+  });
+
+  it.each(['P2000', 'P2002', 'P2003', 'P2011', 'P2012', 'P2014'])('maps %s to 400', (code) => {
+    expect(describeError(knownError(code, 'Violated.'), defaults)).toMatchObject({ status: 400, code: 'constraint-violation', ormCode: code });
+  });
+
+  it('lets the application add and override rows', () => {
+    const map = mergePrismaErrorMap({ P2002: { status: 409, code: 'conflict' }, P2034: { status: 409, code: 'conflict', message: 'Try again.' } });
+    expect(describeError(knownError('P2002', 'Unique constraint failed on the fields: (`email`)'), map)).toMatchObject({
+      status: 409,
+      code: 'conflict',
+      message: 'Unique constraint failed on the fields: (`email`)',
+    });
+    expect(describeError(knownError('P2034', 'Transaction failed due to a write conflict'), map)).toMatchObject({ status: 409, message: 'Try again.' });
+    expect(describeError(knownError('P2025', 'Gone.'), map)).toMatchObject({ status: 404 });
+  });
+
+  it('falls back to the title when the summary line names a file or SQL', () => {
+    expect(describeError(knownError('P2025', 'Record missing in /srv/app/dist/main.js'), defaults).message).toBe('Resource not found');
+    expect(describeError(knownError('P2012', 'Failed: SELECT id FROM users WHERE x'), defaults).message).toBe('Constraint violation');
+  });
+
+  it('hides everything about unexpected errors', () => {
+    const description = describeError(new Error('secret internals at /etc/x'), defaults);
+    expect(description).toEqual({ status: 500, code: 'internal-error', title: 'Internal server error', message: GENERIC_ERROR_MESSAGE });
+    expect(describeError(new InternalServerErrorException('db password is hunter2'), defaults).message).toBe(GENERIC_ERROR_MESSAGE);
+    expect(describeError(Object.assign(new Error('engine crashed'), { name: 'PrismaClientUnknownRequestError' }), defaults).status).toBe(500);
+    expect(describeError('a thrown string', defaults).status).toBe(500);
+  });
+
+  it('keeps the status and message of Nest HTTP exceptions', () => {
+    expect(describeError(new ForbiddenException(), defaults)).toMatchObject({ status: 403, code: 'forbidden', message: 'Forbidden' });
+    expect(describeError(new BadRequestException(['name must be a string', 'age must be positive']), defaults)).toMatchObject({
+      status: 400,
+      code: 'invalid-request',
+      message: 'name must be a string; age must be positive',
+    });
+    expect(describeError(new HttpException('Slow down', 429), defaults)).toMatchObject({
+      status: 429,
+      code: 'http-error',
+      title: 'Too Many Requests',
+      message: 'Slow down',
+    });
+  });
+
+  it('recognizes body-parser failures, raw or wrapped by Nest', () => {
+    const tooLarge = Object.assign(new Error('request entity too large'), { type: 'entity.too.large', status: 413, limit: 1024 });
+    expect(describeError(tooLarge, defaults)).toMatchObject({ status: 413, code: 'payload-too-large', message: 'The request body exceeds the limit of 1024 bytes.' });
+    const malformed = Object.assign(new SyntaxError('Unexpected token } in JSON'), { type: 'entity.parse.failed', status: 400 });
+    const wrapped = new BadRequestException(malformed.message, { cause: malformed });
+    expect(describeError(wrapped, defaults)).toMatchObject({ status: 400, code: 'malformed-json', message: 'The request body is not valid JSON.' });
+  });
+
+  it('passes a CrudApiError through with its source and reason', () => {
+    const error = new CrudApiError('rejected-by-policy', 'Not readable.', { reason: 'RESULT_NOT_READABLE', source: { pointer: '/data' } });
+    expect(describeError(error, defaults)).toMatchObject({
+      status: 403,
+      code: 'rejected-by-policy',
+      rejectedByPolicy: true,
+      reason: 'RESULT_NOT_READABLE',
+      source: { pointer: '/data' },
+      message: 'Not readable.',
+    });
+  });
+
+  it('summarizes validation messages without the dump or its references', () => {
+    expect(summarizeValidationMessage('\nInvalid `prisma.user.findMany()` invocation:\n\n{\n  where: {}\n}\n\nArgument `where` needs at least one of `id` arguments. Available options are marked with ?.')).toBe(
+      'Argument `where` needs at least one of `id` arguments.',
+    );
+    expect(summarizeValidationMessage('\nInvalid `prisma.user.findMany()` invocation in\n/app/src/x.ts:3:1\n')).toBe('Invalid query arguments.');
+  });
+});
