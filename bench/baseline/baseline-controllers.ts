@@ -1,0 +1,34 @@
+import type { Type } from '@nestjs/common';
+import {
+  RestFetchBaseline,
+  RestFilterSortBaseline,
+  RestIncludeBaseline,
+  RestListBaseline,
+  RestRelatedBaseline,
+} from './rest-read.controllers.js';
+import { RestCreateBaseline, RestUpdateBaseline } from './rest-write.controllers.js';
+import {
+  RpcAggregateBaseline,
+  RpcCreateBaseline,
+  RpcFindManyBaseline,
+  RpcFindUniqueBaseline,
+  RpcGroupByBaseline,
+  RpcUpdateBaseline,
+} from './rpc.controllers.js';
+
+/** The hand-written controller of each scenario (by `Scenario.id`). */
+export const BASELINE_CONTROLLERS: Readonly<Record<string, Type>> = {
+  'rest-fetch': RestFetchBaseline,
+  'rest-list': RestListBaseline,
+  'rest-include': RestIncludeBaseline,
+  'rest-filter-sort': RestFilterSortBaseline,
+  'rest-related': RestRelatedBaseline,
+  'rest-create': RestCreateBaseline,
+  'rest-update': RestUpdateBaseline,
+  'rpc-find-unique': RpcFindUniqueBaseline,
+  'rpc-find-many': RpcFindManyBaseline,
+  'rpc-aggregate': RpcAggregateBaseline,
+  'rpc-group-by': RpcGroupByBaseline,
+  'rpc-create': RpcCreateBaseline,
+  'rpc-update': RpcUpdateBaseline,
+};

@@ -1,0 +1,75 @@
+import { Body, Controller, Get, Patch, Post, Query, Res } from '@nestjs/common';
+import { Decimal } from '@prisma/client/runtime/client';
+import type { Response } from 'express';
+import { SuperJSON } from 'superjson';
+import { BaselineController } from './baseline.controller.js';
+
+// Hand-written RPC endpoints: JSON.parse of `q` or the body, one Prisma call, superjson out.
+const serializer = new SuperJSON();
+serializer.registerCustom<Decimal, string>(
+  { isApplicable: (v): v is Decimal => v instanceof Decimal, serialize: (v) => v.toString(), deserialize: (v) => new Decimal(v) },
+  'Decimal',
+);
+
+function send(res: Response, status: number, result: unknown): void {
+  const { json, meta } = serializer.serialize(result);
+  res.status(status).type('application/json').send(JSON.stringify(meta ? { data: json, meta: { serialization: meta } } : { data: json ?? null }));
+}
+
+/** Hand-written `GET /post/findUnique?q=`. */
+@Controller('api/rpc')
+export class RpcFindUniqueBaseline extends BaselineController {
+  @Get('post/findUnique')
+  async findUnique(@Res() res: Response, @Query('q') q: string): Promise<void> {
+    const { where } = JSON.parse(q);
+    send(res, 200, await this.db.prisma.post.findUnique({ where: { id: where.id } }));
+  }
+}
+
+/** Hand-written `GET /post/findMany?q=` with where, include, orderBy and take. */
+@Controller('api/rpc')
+export class RpcFindManyBaseline extends BaselineController {
+  @Get('post/findMany')
+  async findMany(@Res() res: Response, @Query('q') q: string): Promise<void> {
+    const { where, include, orderBy, take } = JSON.parse(q);
+    send(res, 200, await this.db.prisma.post.findMany({ where, include, orderBy, take }));
+  }
+}
+
+/** Hand-written `GET /post/aggregate?q=`. */
+@Controller('api/rpc')
+export class RpcAggregateBaseline extends BaselineController {
+  @Get('post/aggregate')
+  async aggregate(@Res() res: Response, @Query('q') q: string): Promise<void> {
+    const { where, _count, _avg, _max } = JSON.parse(q);
+    send(res, 200, await this.db.prisma.post.aggregate({ where, _count, _avg, _max }));
+  }
+}
+
+/** Hand-written `GET /post/groupBy?q=`. */
+@Controller('api/rpc')
+export class RpcGroupByBaseline extends BaselineController {
+  @Get('post/groupBy')
+  async groupBy(@Res() res: Response, @Query('q') q: string): Promise<void> {
+    const { by, _count, _avg, orderBy } = JSON.parse(q);
+    send(res, 200, await this.db.prisma.post.groupBy({ by, _count, _avg, orderBy }));
+  }
+}
+
+/** Hand-written `POST /post/create`. */
+@Controller('api/rpc')
+export class RpcCreateBaseline extends BaselineController {
+  @Post('post/create')
+  async create(@Res() res: Response, @Body() body: { data: { title: string; content: string; rating: number; authorId: number } }) {
+    send(res, 201, await this.db.prisma.post.create({ data: body.data }));
+  }
+}
+
+/** Hand-written `PATCH /post/update`. */
+@Controller('api/rpc')
+export class RpcUpdateBaseline extends BaselineController {
+  @Patch('post/update')
+  async update(@Res() res: Response, @Body() body: { where: { id: number }; data: { title: string; rating: number } }) {
+    send(res, 200, await this.db.prisma.post.update({ where: { id: body.where.id }, data: body.data }));
+  }
+}

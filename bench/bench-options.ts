@@ -1,0 +1,93 @@
+import { parseArgs } from 'node:util';
+
+export type BenchDatabase = 'sqlite' | 'postgres';
+
+export interface BenchOptions {
+  /** Seconds of load per round. */
+  duration: number;
+  /** Concurrent HTTP connections autocannon keeps open. */
+  connections: number;
+  /** A/B rounds per side and scenario; rounds alternate ours, baseline, ours, baseline... */
+  rounds: number;
+  db: BenchDatabase;
+  /** Substring filter on scenario ids (`rest-`, `rpc-find`); empty runs every scenario. */
+  scenario: string;
+  /** Post counts of the scaling table; empty skips it. */
+  rows: number[];
+  /** Seconds of load per side at each scaling size. */
+  scalingDuration: number;
+  /** Admin URL of the PostgreSQL server where a throw-away database is created. */
+  postgresUrl: string;
+  /** Directory for the JSON results. */
+  out: string;
+  /** Write a V8 CPU profile of each server process into this directory. */
+  cpuProf?: string;
+}
+
+export const DEFAULT_POSTGRES_URL = 'postgresql://postgres@127.0.0.1:5432/test';
+
+const USAGE = `Usage: npm run bench -- [options]
+  --duration <s>        seconds of load per round (default 4)
+  --connections <n>     concurrent connections (default 10)
+  --rounds <n>          alternating rounds per side (default 3)
+  --db sqlite|postgres  database (default sqlite)
+  --scenario <text>     run only scenarios whose id contains <text>
+  --rows <n,n,...>      post counts of the scaling table (default 1000,10000,100000; 0 skips it)
+  --scaling-duration <s> seconds per side at each scaling size (default 3)
+  --postgres-url <url>  PostgreSQL admin URL (default $BENCH_POSTGRES_URL or ${DEFAULT_POSTGRES_URL})
+  --out <dir>           results directory (default bench/results)
+  --cpu-prof <dir>      write a CPU profile of every server process into <dir>`;
+
+/** Reads the command line; throws a message with the usage on anything it does not understand. */
+export function parseBenchOptions(argv: string[], env: Record<string, string | undefined> = {}): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      duration: { type: 'string', default: '4' },
+      connections: { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '3' },
+      db: { type: 'string', default: 'sqlite' },
+      scenario: { type: 'string', default: '' },
+      rows: { type: 'string', default: '1000,10000,100000' },
+      'scaling-duration': { type: 'string', default: '3' },
+      'postgres-url': { type: 'string', default: env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL },
+      out: { type: 'string', default: 'bench/results' },
+      'cpu-prof': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) throw new Error(USAGE);
+  const db = values.db === 'postgresql' ? 'postgres' : values.db;
+  if (db !== 'sqlite' && db !== 'postgres') throw new Error(`--db must be sqlite or postgres\n${USAGE}`);
+  return {
+    duration: positiveNumber('duration', values.duration),
+    connections: positiveInteger('connections', values.connections),
+    rounds: positiveInteger('rounds', values.rounds),
+    db,
+    scenario: values.scenario,
+    rows: parseRows(values.rows),
+    scalingDuration: positiveNumber('scaling-duration', values['scaling-duration']),
+    postgresUrl: values['postgres-url'],
+    out: values.out,
+    cpuProf: values['cpu-prof'],
+  };
+}
+
+function parseRows(text: string): number[] {
+  if (text.trim() === '0' || text.trim() === '') return [];
+  const rows = text.split(',').map((part) => positiveInteger('rows', part.trim()));
+  return [...new Set(rows)].sort((a, b) => a - b);
+}
+
+function positiveNumber(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number, got "${text}"\n${USAGE}`);
+  return value;
+}
+
+function positiveInteger(name: string, text: string): number {
+  const value = positiveNumber(name, text);
+  if (!Number.isInteger(value)) throw new Error(`--${name} must be a positive integer, got "${text}"\n${USAGE}`);
+  return value;
+}

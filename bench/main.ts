@@ -1,0 +1,149 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type BenchOptions, parseBenchOptions } from './bench-options.js';
+import { createBenchDatabase } from './dataset/bench-database.js';
+import { addPosts, DEFAULT_DATASET, seedDataset } from './dataset/seed-dataset.js';
+import {
+  formatScalingTable,
+  formatScenarioTable,
+  type ScalingRow,
+  type ScenarioResult,
+  summarizeSide,
+  throughputRatio,
+} from './report/bench-report.js';
+import { checkParity } from './runner/parity.js';
+import { alternateRounds, measureRound, warmUp } from './runner/measure.js';
+import { ServerProcess } from './runner/server-process.js';
+import { SCALING_SCENARIO_ID, SCENARIOS, type Scenario, selectScenarios } from './scenarios.js';
+
+// `npm run bench`: seeds a database, then for every scenario starts our module and the scenario's
+// hand-written baseline as two child processes, checks they answer the same, and drives
+// alternating rounds of autocannon load at each. Prints the tables and writes them as JSON.
+
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+async function main(): Promise<void> {
+  let options: BenchOptions;
+  try {
+    options = parseBenchOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  const scenarios = selectScenarios(options.scenario);
+  const startedAt = new Date();
+  const loadBefore = os.loadavg();
+
+  log(`${options.db}: seeding ${DEFAULT_DATASET.users} users, ${DEFAULT_DATASET.posts} posts, ` +
+    `${DEFAULT_DATASET.posts * DEFAULT_DATASET.commentsPerPost} comments, ${DEFAULT_DATASET.tags} tags`);
+  const handle = await createBenchDatabase(options.db, options.postgresUrl);
+  const results: ScenarioResult[] = [];
+  try {
+    const seeded = Date.now();
+    await seedDataset(handle, DEFAULT_DATASET);
+    handle.queries.length = 0;
+    log(`seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
+    if (options.cpuProf) await mkdir(options.cpuProf, { recursive: true });
+    for (const scenario of scenarios) {
+      const result = await runScenario(scenario, handle.url, options);
+      results.push(result);
+      log(`${scenario.id}: ours ${result.ours.rps.toFixed(0)} req/s, baseline ${result.baseline.rps.toFixed(0)} req/s, ` +
+        `ratio ${result.ratio.toFixed(2)}${result.parity.detail ? ` (bodies differ: ${result.parity.detail})` : ''}`);
+    }
+  } finally {
+    await handle.drop();
+  }
+  const scaling = options.rows.length > 0 && SCALING_SCENARIO_ID.includes(options.scenario) ? await runScaling(options) : [];
+
+  const report = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    machine: {
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      cores: os.cpus().length,
+      memoryGb: Math.round(os.totalmem() / 2 ** 30),
+      platform: `${os.platform()} ${os.release()}`,
+      node: process.version,
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: os.loadavg(),
+    },
+    options,
+    dataset: DEFAULT_DATASET,
+    scenarios: results,
+    scaling,
+  };
+  const file = path.join(options.out, `${options.db}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  await mkdir(options.out, { recursive: true });
+  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+
+  console.log(`\n## ${options.db}: ${options.duration} s x ${options.rounds} rounds per side, ${options.connections} connections`);
+  console.log(`${report.machine.cores} x ${report.machine.cpu}, ${report.machine.memoryGb} GB, Node ${process.version}, ` +
+    `load average before/after ${loadBefore[0]!.toFixed(2)} / ${report.machine.loadAverageAfter[0]!.toFixed(2)}\n`);
+  console.log(formatScenarioTable(results));
+  if (scaling.length > 0) console.log(`\nREST list page[limit]=20 by table size:\n\n${formatScalingTable(scaling)}`);
+  for (const result of results.filter((r) => r.parity.verdict === 'different')) {
+    console.log(`\nWARNING ${result.id}: ours and baseline answer differently: ${result.parity.detail}`);
+  }
+  console.log(`\nResults: ${file}`);
+}
+
+async function runScenario(scenario: Scenario, databaseUrl: string, options: BenchOptions): Promise<ScenarioResult> {
+  const [ours, baseline] = await Promise.all([
+    ServerProcess.start({ side: 'ours', scenario: scenario.id, databaseUrl }, options.cpuProf),
+    ServerProcess.start({ side: 'baseline', scenario: scenario.id, databaseUrl }, options.cpuProf),
+  ]);
+  try {
+    const parity = await checkParity(scenario, ours, baseline);
+    const settings = { duration: options.duration, connections: options.connections, rounds: options.rounds };
+    await warmUp([ours, baseline], scenario, settings);
+    const rounds = await alternateRounds(ours, baseline, scenario, settings);
+    const oursSummary = summarizeSide(rounds.ours, (await ours.stats()).peakRss);
+    const baselineSummary = summarizeSide(rounds.baseline, (await baseline.stats()).peakRss);
+    return {
+      id: scenario.id,
+      title: scenario.title,
+      ours: oursSummary,
+      baseline: baselineSummary,
+      ratio: throughputRatio(oursSummary.rps, baselineSummary.rps),
+      parity,
+    };
+  } finally {
+    await Promise.all([ours.stop(), baseline.stop()]);
+  }
+}
+
+/** The list scenario on one growing table: latency at each size should stay flat. */
+async function runScaling(options: BenchOptions): Promise<ScalingRow[]> {
+  const scenario = SCENARIOS.find((s) => s.id === SCALING_SCENARIO_ID)!;
+  const handle = await createBenchDatabase(options.db, options.postgresUrl);
+  const rows: ScalingRow[] = [];
+  try {
+    const users = DEFAULT_DATASET.users;
+    await seedDataset(handle, { users, posts: 0, commentsPerPost: 0, tags: 0 });
+    const [ours, baseline] = await Promise.all([
+      ServerProcess.start({ side: 'ours', scenario: scenario.id, databaseUrl: handle.url }),
+      ServerProcess.start({ side: 'baseline', scenario: scenario.id, databaseUrl: handle.url }),
+    ]);
+    try {
+      let posts = 0;
+      for (const size of options.rows) {
+        await addPosts(handle.prisma, posts, size, users);
+        posts = size;
+        const settings = { duration: options.scalingDuration, connections: options.connections };
+        await warmUp([ours, baseline], scenario, settings);
+        const { rounds: _o, peakRssMb: _a, ...oursSide } = summarizeSide([await measureRound(ours, scenario, settings)], 0);
+        const { rounds: _b, peakRssMb: _c, ...baselineSide } = summarizeSide([await measureRound(baseline, scenario, settings)], 0);
+        rows.push({ rows: size, ours: oursSide, baseline: baselineSide });
+        log(`scaling ${size} posts: ours p50 ${oursSide.p50.toFixed(1)} ms, baseline p50 ${baselineSide.p50.toFixed(1)} ms`);
+      }
+    } finally {
+      await Promise.all([ours.stop(), baseline.stop()]);
+    }
+  } finally {
+    await handle.drop();
+  }
+  return rows;
+}
+
+await main();

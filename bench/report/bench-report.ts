@@ -1,0 +1,107 @@
+import type { RoundResult } from '../runner/load.js';
+import type { Parity } from '../runner/parity.js';
+
+/** One side of a scenario over all its rounds. */
+export interface SideSummary {
+  /** Mean requests per second of the rounds. */
+  rps: number;
+  /** Mean of the rounds' latency percentiles, in milliseconds. */
+  p50: number;
+  p99: number;
+  /** SQL statements the server ran per request it received. */
+  sqlPerRequest: number;
+  peakRssMb: number;
+  errors: number;
+  rounds: RoundResult[];
+}
+
+export interface ScenarioResult {
+  id: string;
+  title: string;
+  ours: SideSummary;
+  baseline: SideSummary;
+  /** ours.rps / baseline.rps. */
+  ratio: number;
+  parity: Parity;
+}
+
+export interface ScalingRow {
+  rows: number;
+  ours: Omit<SideSummary, 'rounds' | 'peakRssMb'>;
+  baseline: Omit<SideSummary, 'rounds' | 'peakRssMb'>;
+}
+
+export function summarizeSide(rounds: RoundResult[], peakRssBytes: number): SideSummary {
+  const mean = (pick: (round: RoundResult) => number) => rounds.reduce((sum, round) => sum + pick(round), 0) / rounds.length;
+  const requests = rounds.reduce((sum, round) => sum + round.serverRequests, 0);
+  const queries = rounds.reduce((sum, round) => sum + round.queries, 0);
+  return {
+    rps: mean((round) => round.rps),
+    p50: mean((round) => round.p50),
+    p99: mean((round) => round.p99),
+    sqlPerRequest: requests > 0 ? queries / requests : 0,
+    peakRssMb: peakRssBytes / 2 ** 20,
+    errors: rounds.reduce((sum, round) => sum + round.errors, 0),
+    rounds,
+  };
+}
+
+export function throughputRatio(ours: number, baseline: number): number {
+  return baseline > 0 ? ours / baseline : 0;
+}
+
+const fixed = (value: number, digits: number) => value.toFixed(digits);
+const pair = (a: string, b: string) => `${a} / ${b}`;
+
+/** The scenario table (Markdown), one row per scenario, ours / baseline in paired columns. */
+export function formatScenarioTable(results: readonly ScenarioResult[]): string {
+  const header = [
+    'Scenario',
+    'ours req/s',
+    'baseline req/s',
+    'ratio',
+    'p50 ms (ours / base)',
+    'p99 ms (ours / base)',
+    'SQL/req (ours / base)',
+    'peak RSS MB (ours / base)',
+    'errors',
+    'same body',
+  ];
+  const rows = results.map((r) => [
+    r.title,
+    fixed(r.ours.rps, 0),
+    fixed(r.baseline.rps, 0),
+    fixed(r.ratio, 2),
+    pair(fixed(r.ours.p50, 1), fixed(r.baseline.p50, 1)),
+    pair(fixed(r.ours.p99, 1), fixed(r.baseline.p99, 1)),
+    pair(fixed(r.ours.sqlPerRequest, 2), fixed(r.baseline.sqlPerRequest, 2)),
+    pair(fixed(r.ours.peakRssMb, 0), fixed(r.baseline.peakRssMb, 0)),
+    String(r.ours.errors + r.baseline.errors),
+    r.parity.verdict === 'different' ? 'NO' : r.parity.verdict === 'identical' ? 'yes' : 'shape',
+  ]);
+  return markdownTable(header, rows);
+}
+
+/** The scaling table: list latency of `page[limit]=20` by table size. */
+export function formatScalingTable(rows: readonly ScalingRow[]): string {
+  const header = ['posts', 'ours req/s', 'baseline req/s', 'p50 ms (ours / base)', 'p99 ms (ours / base)', 'SQL/req (ours / base)'];
+  return markdownTable(
+    header,
+    rows.map((row) => [
+      String(row.rows),
+      fixed(row.ours.rps, 0),
+      fixed(row.baseline.rps, 0),
+      pair(fixed(row.ours.p50, 1), fixed(row.baseline.p50, 1)),
+      pair(fixed(row.ours.p99, 1), fixed(row.baseline.p99, 1)),
+      pair(fixed(row.ours.sqlPerRequest, 2), fixed(row.baseline.sqlPerRequest, 2)),
+    ]),
+  );
+}
+
+export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(' | ')} |`;
+  const rule = `|${widths.map((width, column) => (column === 0 ? `${'-'.repeat(width + 1)}-` : `${'-'.repeat(width + 1)}:`)).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,44 @@
+import autocannon from 'autocannon';
+import type { Scenario } from '../scenarios.js';
+
+/** What one round of load on one server measured. */
+export interface RoundResult {
+  /** Completed requests per second over the round. */
+  rps: number;
+  /** Latency percentiles in milliseconds. */
+  p50: number;
+  p99: number;
+  requests: number;
+  /** Answers with another status than the scenario's, plus connection errors and timeouts. */
+  errors: number;
+  /** Requests the server received and SQL statements it ran during the round. */
+  serverRequests: number;
+  queries: number;
+}
+
+export interface LoadSettings {
+  duration: number;
+  connections: number;
+}
+
+/** Drives `connections` concurrent clients at one server for `duration` seconds. */
+export async function runLoad(origin: string, scenario: Scenario, settings: LoadSettings) {
+  const result = await autocannon({
+    url: origin + scenario.path,
+    method: scenario.method,
+    body: scenario.body,
+    headers: scenario.contentType ? { 'content-type': scenario.contentType } : {},
+    connections: settings.connections,
+    duration: settings.duration,
+    timeout: 30,
+  });
+  const expected = result.statusCodeStats[String(scenario.status)]?.count ?? 0;
+  const answered = Object.values(result.statusCodeStats).reduce((sum, { count }) => sum + count, 0);
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    errors: answered - expected + result.errors + result.timeouts,
+  };
+}

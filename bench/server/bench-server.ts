@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import { type DynamicModule, Module, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { CrudApiModule } from '../../lib/index.js';
+import { createSampleDatabase, type SampleDatabase } from '../../sample-app/database/create-prisma-client.js';
+import { BASELINE_CONTROLLERS } from '../baseline/baseline-controllers.js';
+import { BENCH_DATABASE, BENCH_ENDPOINT } from '../baseline/baseline.tokens.js';
+import { decodeServerArgs, endpointOf, type RunnerMessage, type ServerMessage, type ServerStats } from './server-protocol.js';
+
+// One benchmarked server: `ours` (the module over the sample client) or the hand-written baseline
+// of one scenario. Started by the runner with `fork`; answers stats requests over IPC.
+
+const args = decodeServerArgs(process.argv.slice(2));
+const endpoint = endpointOf(args.port);
+const database = createSampleDatabase(args.databaseUrl, { emitQueryEvents: true });
+
+const stats: ServerStats = { requests: 0, queries: 0, peakRss: 0 };
+(database.prisma as unknown as { $on(event: 'query', cb: () => void): void }).$on('query', () => {
+  stats.queries++;
+});
+
+function oursModule(db: SampleDatabase): Type {
+  @Module({ imports: [CrudApiModule.forRoot({ endpoint, prisma: db.prisma, modelMeta: db.modelMeta })] })
+  class OursModule {}
+  return OursModule;
+}
+
+function baselineModule(db: SampleDatabase, scenario: string): DynamicModule {
+  const controller = BASELINE_CONTROLLERS[scenario];
+  if (!controller) throw new Error(`No baseline controller for scenario "${scenario}"`);
+  @Module({})
+  class BaselineModule {}
+  return {
+    module: BaselineModule,
+    controllers: [controller],
+    providers: [
+      { provide: BENCH_DATABASE, useValue: db },
+      { provide: BENCH_ENDPOINT, useValue: endpoint },
+    ],
+  };
+}
+
+const root = args.side === 'ours' ? oursModule(database) : baselineModule(database, args.scenario);
+const app = await NestFactory.create<NestExpressApplication>(root, { logger: ['error', 'warn'] });
+// The baseline reads JSON:API bodies with Express's own parser; ours brings its middleware.
+if (args.side === 'baseline') app.useBodyParser('json', { type: ['application/json', 'application/vnd.api+json'] });
+await app.listen(args.port, '127.0.0.1');
+app.getHttpServer().on('request', () => {
+  stats.requests++;
+});
+
+function reply(message: ServerMessage): void {
+  process.send!(message);
+}
+
+process.on('message', async (message: RunnerMessage) => {
+  if (message.type === 'reset') {
+    stats.requests = 0;
+    stats.queries = 0;
+    reply({ type: 'reset' });
+  } else if (message.type === 'stats') {
+    reply({ type: 'stats', stats: { ...stats, peakRss: process.resourceUsage().maxRSS * 1024 } });
+  } else if (message.type === 'stop') {
+    await app.close();
+    await database.prisma.$disconnect();
+    // A normal exit lets `--cpu-prof` write its profile.
+    process.exit(0);
+  }
+});
+reply({ type: 'ready' });

@@ -1,0 +1,40 @@
+/** Messages between the runner and a server process over the `fork` IPC channel. */
+export type Side = 'ours' | 'baseline';
+
+export interface ServerArgs {
+  side: Side;
+  /** The scenario whose baseline controller to mount (ignored by `ours`, which serves everything). */
+  scenario: string;
+  databaseUrl: string;
+  port: number;
+}
+
+export type RunnerMessage = { type: 'reset' } | { type: 'stats' } | { type: 'stop' };
+
+export interface ServerStats {
+  /** HTTP requests received since the last reset. */
+  requests: number;
+  /** SQL statements Prisma ran since the last reset. */
+  queries: number;
+  /** Peak resident set size of the process so far, in bytes. */
+  peakRss: number;
+}
+
+export type ServerMessage = { type: 'ready' } | { type: 'stats'; stats: ServerStats } | { type: 'reset' };
+
+export function encodeServerArgs(args: ServerArgs): string[] {
+  return [args.side, args.scenario, args.databaseUrl, String(args.port)];
+}
+
+export function decodeServerArgs(argv: string[]): ServerArgs {
+  const [side, scenario, databaseUrl, port] = argv;
+  if ((side !== 'ours' && side !== 'baseline') || !scenario || !databaseUrl || !port) {
+    throw new Error('usage: bench-server <ours|baseline> <scenario> <database-url> <port>');
+  }
+  return { side, scenario, databaseUrl, port: Number(port) };
+}
+
+/** The REST endpoint both servers of a scenario build their links from. */
+export function endpointOf(port: number): string {
+  return `http://127.0.0.1:${port}/api/rest`;
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseBenchOptions } from '../../bench/bench-options.js';
+import { formatScenarioTable, markdownTable, summarizeSide, throughputRatio } from '../../bench/report/bench-report.js';
+import { findDifference, shapeOf } from '../../bench/runner/compare-documents.js';
+import type { RoundResult } from '../../bench/runner/load.js';
+
+const round = (rps: number, p50: number, p99: number, serverRequests: number, queries: number): RoundResult => ({
+  rps,
+  p50,
+  p99,
+  requests: serverRequests,
+  errors: 0,
+  serverRequests,
+  queries,
+});
+
+describe('bench options', () => {
+  it('has defaults that fit the 10-minute budget', () => {
+    const options = parseBenchOptions([]);
+    expect(options).toMatchObject({ db: 'sqlite', connections: 10, scenario: '', rows: [1000, 10000, 100000] });
+    expect(options.duration * options.rounds).toBeLessThanOrEqual(12);
+  });
+
+  it('reads every option, accepts postgresql for postgres and sorts the scaling sizes', () => {
+    const options = parseBenchOptions(
+      ['--duration', '2', '--connections', '4', '--db', 'postgresql', '--scenario', 'rpc', '--rows', '10000,1000'],
+      { BENCH_POSTGRES_URL: 'postgresql://x@127.0.0.1/db' },
+    );
+    expect(options).toMatchObject({
+      duration: 2,
+      connections: 4,
+      db: 'postgres',
+      scenario: 'rpc',
+      rows: [1000, 10000],
+      postgresUrl: 'postgresql://x@127.0.0.1/db',
+    });
+  });
+
+  it('skips the scaling table with --rows 0 and refuses bad values', () => {
+    expect(parseBenchOptions(['--rows', '0']).rows).toEqual([]);
+    expect(() => parseBenchOptions(['--db', 'mysql'])).toThrow('--db must be sqlite or postgres');
+    expect(() => parseBenchOptions(['--connections', '1.5'])).toThrow('--connections must be a positive integer');
+    expect(() => parseBenchOptions(['--duration', '0'])).toThrow('--duration must be a positive number');
+    expect(() => parseBenchOptions(['--bogus'])).toThrow();
+  });
+});
+
+describe('bench report', () => {
+  it('averages rounds and divides SQL statements by the requests the server received', () => {
+    const summary = summarizeSide([round(100, 2, 10, 500, 1000), round(200, 4, 20, 1500, 3000)], 64 * 2 ** 20);
+    expect(summary).toMatchObject({ rps: 150, p50: 3, p99: 15, sqlPerRequest: 2, peakRssMb: 64, errors: 0 });
+  });
+
+  it('computes the throughput ratio ours / baseline, 0 without a baseline', () => {
+    expect(throughputRatio(90, 100)).toBeCloseTo(0.9);
+    expect(throughputRatio(90, 0)).toBe(0);
+  });
+
+  it('formats aligned Markdown tables', () => {
+    expect(markdownTable(['name', 'n'], [['a', '1'], ['bbb', '22']])).toBe(
+      ['| name |  n |', '|------|---:|', '| a    |  1 |', '| bbb  | 22 |'].join('\n'),
+    );
+    const side = summarizeSide([round(1000, 1.25, 5, 10, 20)], 100 * 2 ** 20);
+    const table = formatScenarioTable([
+      { id: 'x', title: 'X', ours: side, baseline: side, ratio: 1, parity: { verdict: 'identical' } },
+    ]);
+    expect(table).toContain('| X        |       1000 |           1000 |  1.00 |');
+    expect(table).toContain('2.00 / 2.00');
+  });
+});
+
+describe('bench document comparison', () => {
+  it('ignores key order and reports the first differing path', () => {
+    expect(findDifference({ a: 1, b: [1, { c: 'x' }] }, { b: [1, { c: 'x' }], a: 1 })).toBeUndefined();
+    expect(findDifference({ a: { b: 1 } }, { a: { b: 2 } })).toBe('$.a.b: 1 vs 2');
+    expect(findDifference({ a: [1] }, { a: [1, 2] })).toBe('$.a: 1 items vs 2');
+    expect(findDifference({ a: 1 }, {})).toBe('$.a: 1 vs missing');
+  });
+
+  it('compares writes by shape: leaves become their types', () => {
+    expect(shapeOf({ id: 5, title: 't', at: null, tags: [{ id: 1 }] })).toEqual({
+      id: 'number',
+      title: 'string',
+      at: 'null',
+      tags: [{ id: 'number' }],
+    });
+  });
+});
