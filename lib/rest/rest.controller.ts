@@ -1,6 +1,7 @@
 import { Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res, type Type } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { type ApiResponse, sendApiResponse } from '../http/api-response.js';
+import { negotiate } from './content-negotiation.js';
 import { JSON_API_MEDIA_TYPE } from './json-api.constants.js';
 import { RestService } from './rest.service.js';
 
@@ -13,71 +14,73 @@ export class RestController {
 
   @Get(':type/:id/relationships/:relationship/:relatedId')
   fetchToOneRelationship(@Req() req: Request, @Res() res: Response, @Param() p: Record<string, string>) {
-    return this.send(res, this.rest.fetchRelationship(req, p.type!, p.id!, p.relationship!, p.relatedId));
+    return this.send(req, res, () => this.rest.fetchRelationship(req, p.type!, p.id!, p.relationship!, p.relatedId));
   }
 
   @Get(':type/:id/relationships/:relationship')
   fetchRelationship(@Req() req: Request, @Res() res: Response, @Param() p: Record<string, string>) {
-    return this.send(res, this.rest.fetchRelationship(req, p.type!, p.id!, p.relationship!));
+    return this.send(req, res, () => this.rest.fetchRelationship(req, p.type!, p.id!, p.relationship!));
   }
 
   @Post(':type/:id/relationships/:relationship')
   addToRelationship(@Req() req: Request, @Res() res: Response, @Param() p: Record<string, string>) {
-    return this.send(res, this.rest.changeRelationship(req, 'add', p.type!, p.id!, p.relationship!));
+    return this.send(req, res, () => this.rest.changeRelationship(req, 'add', p.type!, p.id!, p.relationship!));
   }
 
   @Patch(':type/:id/relationships/:relationship')
   replaceRelationship(@Req() req: Request, @Res() res: Response, @Param() p: Record<string, string>) {
-    return this.send(res, this.rest.changeRelationship(req, 'replace', p.type!, p.id!, p.relationship!));
+    return this.send(req, res, () => this.rest.changeRelationship(req, 'replace', p.type!, p.id!, p.relationship!));
   }
 
   @Delete(':type/:id/relationships/:relationship')
   removeFromRelationship(@Req() req: Request, @Res() res: Response, @Param() p: Record<string, string>) {
-    return this.send(res, this.rest.changeRelationship(req, 'remove', p.type!, p.id!, p.relationship!));
+    return this.send(req, res, () => this.rest.changeRelationship(req, 'remove', p.type!, p.id!, p.relationship!));
   }
 
   @Get(':type/:id/:relationship/:relatedId')
   fetchToOneRelated(@Req() req: Request, @Res() res: Response, @Param() p: Record<string, string>) {
-    return this.send(res, this.rest.fetchRelated(req, p.type!, p.id!, p.relationship!, p.relatedId));
+    return this.send(req, res, () => this.rest.fetchRelated(req, p.type!, p.id!, p.relationship!, p.relatedId));
   }
 
   @Get(':type/:id/:relationship')
   fetchRelated(@Req() req: Request, @Res() res: Response, @Param() p: Record<string, string>) {
-    return this.send(res, this.rest.fetchRelated(req, p.type!, p.id!, p.relationship!));
+    return this.send(req, res, () => this.rest.fetchRelated(req, p.type!, p.id!, p.relationship!));
   }
 
   @Get(':type/:id')
   fetch(@Req() req: Request, @Res() res: Response, @Param() p: Record<string, string>) {
-    return this.send(res, this.rest.fetch(req, p.type!, p.id!));
+    return this.send(req, res, () => this.rest.fetch(req, p.type!, p.id!));
   }
 
   @Get(':type')
   list(@Req() req: Request, @Res() res: Response, @Param('type') type: string) {
-    return this.send(res, this.rest.list(req, type));
+    return this.send(req, res, () => this.rest.list(req, type));
   }
 
   @Post(':type')
   create(@Req() req: Request, @Res() res: Response, @Param('type') type: string) {
-    return this.send(res, this.rest.create(req, type));
+    return this.send(req, res, () => this.rest.create(req, type));
   }
 
   @Patch(':type/:id')
   patch(@Req() req: Request, @Res() res: Response, @Param() p: Record<string, string>) {
-    return this.send(res, this.rest.update(req, p.type!, p.id!));
+    return this.send(req, res, () => this.rest.update(req, p.type!, p.id!));
   }
 
   @Put(':type/:id')
   put(@Req() req: Request, @Res() res: Response, @Param() p: Record<string, string>) {
-    return this.send(res, this.rest.update(req, p.type!, p.id!));
+    return this.send(req, res, () => this.rest.update(req, p.type!, p.id!));
   }
 
   @Delete(':type/:id')
   delete(@Req() req: Request, @Res() res: Response, @Param() p: Record<string, string>) {
-    return this.send(res, this.rest.delete(req, p.type!, p.id!));
+    return this.send(req, res, () => this.rest.delete(req, p.type!, p.id!));
   }
 
-  private async send(res: Response, response: Promise<ApiResponse>): Promise<void> {
-    sendApiResponse(res, await response, JSON_API_MEDIA_TYPE);
+  /** Negotiates the media types before the service runs, then writes its response. */
+  private async send(req: Request, res: Response, run: () => Promise<ApiResponse>): Promise<void> {
+    negotiate(req);
+    sendApiResponse(res, await run(), JSON_API_MEDIA_TYPE);
   }
 }
 

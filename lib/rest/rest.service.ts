@@ -4,10 +4,33 @@ import { CRUD_API_OPTIONS } from '../crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
 import { CrudApiError } from '../filters/crud-api.error.js';
 import type { ApiResponse } from '../http/api-response.js';
-import { ModelRegistry } from '../metadata/model-registry.js';
+import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
+import { ModelRegistry, toTypeName } from '../metadata/model-registry.js';
+import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { PrismaClientResolver } from '../prisma/prisma-client.resolver.js';
+import { querySearch } from './query/parse-query.js';
+import { type ReadQuery, readQuery } from './query/read-query.js';
+import { formatResourceId, type IdValues, idSelect, parseResourceId, uniqueWhere } from './resource-id.js';
+import { buildSelect } from './serialize/build-select.js';
+import { CompoundDocument } from './serialize/compound-document.js';
+import { buildPaginationLinks } from './serialize/pagination-links.js';
+import { relationshipLinks, requestUrl, resourceUrl } from './serialize/resource-links.js';
+import { relationshipFields } from './serialize/resource-members.js';
+import { documentData, parseResourceDocument } from './write/parse-resource-document.js';
+import { parseLinkage, type RelatedReference, relationshipData } from './write/relationship-data.js';
 
 export type RelationshipChange = 'add' | 'replace' | 'remove';
+
+type Row = Record<string, unknown>;
+type Delegate = Record<string, (args: unknown) => Promise<any>>;
+
+/** Where one request points: the model, the resource id and the relationship, checked. */
+interface Target {
+  model: ModelMeta;
+  type: string;
+  id: IdValues;
+  rawId: string;
+}
 
 /** The JSON:API resource operations. Replace it with a provider of your own to customize them. */
 @Injectable()
@@ -19,34 +42,235 @@ export class RestService {
   ) {}
 
   async list(req: Request, type: string): Promise<ApiResponse> {
-    throw new CrudApiError('internal-error', `list ${type} is not implemented yet`);
+    const model = this.model(type, 'findMany');
+    const query = this.query(req, model, true);
+    const delegate = this.delegate(await this.clients.forRequest(req), model);
+    const [rows, total] = await Promise.all([
+      delegate.findMany!({ where: query.where, orderBy: query.orderBy, ...this.pageArgs(query), select: buildSelect(this.registry, model, query.include) }),
+      delegate.count!({ where: query.where }),
+    ]);
+    return this.collection(model, rows, total, query, type);
   }
 
   async fetch(req: Request, type: string, id: string): Promise<ApiResponse> {
-    throw new CrudApiError('internal-error', `fetch ${type}/${id} is not implemented yet`);
+    const target = this.target(type, id, 'findUnique');
+    const query = this.query(req, target.model, false);
+    const row = await this.findResource(await this.clients.forRequest(req), target, buildSelect(this.registry, target.model, query.include));
+    const document = this.compound(query);
+    const data = document.primaryResource(target.model, row, query.include);
+    return { status: 200, body: document.document(data, { self: requestUrl(this.options.endpoint, `${type}/${id}`, query.search) }, query.include) };
   }
 
   async fetchRelated(req: Request, type: string, id: string, relationship: string, relatedId?: string): Promise<ApiResponse> {
-    throw new CrudApiError('internal-error', 'not implemented yet');
+    const target = this.target(type, id, 'findUnique');
+    const field = this.relationship(target, relationship, relatedId);
+    const related = this.relatedModel(field);
+    const query = this.query(req, related, field.isList);
+    const client = await this.clients.forRequest(req);
+    const path = [type, id, relationship, ...(relatedId === undefined ? [] : [relatedId])].join('/');
+    if (field.isList) {
+      const { rows, total } = await this.loadToMany(client, target, field, query, buildSelect(this.registry, related, query.include));
+      return this.collection(related, rows, total, query, path);
+    }
+    const row = await this.loadToOne(client, target, field, relatedId, buildSelect(this.registry, related, query.include));
+    const document = this.compound(query);
+    const data = row ? document.primaryResource(related, row, query.include) : null;
+    return { status: 200, body: document.document(data, { self: requestUrl(this.options.endpoint, path, query.search) }, query.include) };
   }
 
   async fetchRelationship(req: Request, type: string, id: string, relationship: string, relatedId?: string): Promise<ApiResponse> {
-    throw new CrudApiError('internal-error', 'not implemented yet');
+    const target = this.target(type, id, 'findUnique');
+    const field = this.relationship(target, relationship, relatedId);
+    return this.linkage(req, await this.clients.forRequest(req), target, field, relatedId);
   }
 
   async create(req: Request, type: string): Promise<ApiResponse> {
-    throw new CrudApiError('internal-error', 'not implemented yet');
+    const model = this.model(type, 'create');
+    const query = this.query(req, model, false);
+    const write = parseResourceDocument(this.writeScope(), model, req.body);
+    const select = buildSelect(this.registry, model, query.include);
+    const row = await (await this.clients.forRequest(req)).$transaction(async (tx) => {
+      await this.assertReferencesExist(tx, write.references);
+      return this.delegate(tx, model).create!({ data: write.data, select });
+    });
+    const document = this.compound(query);
+    const data = document.primaryResource(model, row, query.include);
+    return { status: 201, headers: { Location: data.links.self }, body: document.document(data, { self: data.links.self }, query.include) };
   }
 
   async update(req: Request, type: string, id: string): Promise<ApiResponse> {
-    throw new CrudApiError('internal-error', 'not implemented yet');
+    const target = this.target(type, id, 'update');
+    const query = this.query(req, target.model, false);
+    const write = parseResourceDocument(this.writeScope(), target.model, req.body, target.id);
+    const select = buildSelect(this.registry, target.model, query.include);
+    const row = await (await this.clients.forRequest(req)).$transaction(async (tx) => {
+      await this.findResource(tx, target, idSelect(target.model));
+      await this.assertReferencesExist(tx, write.references);
+      return this.delegate(tx, target.model).update!({ where: uniqueWhere(target.model, target.id), data: write.data, select });
+    });
+    const document = this.compound(query);
+    const data = document.primaryResource(target.model, row, query.include);
+    return { status: 200, body: document.document(data, { self: requestUrl(this.options.endpoint, `${type}/${id}`, query.search) }, query.include) };
   }
 
   async delete(req: Request, type: string, id: string): Promise<ApiResponse> {
-    throw new CrudApiError('internal-error', 'not implemented yet');
+    const target = this.target(type, id, 'delete');
+    this.query(req, target.model, false);
+    await (await this.clients.forRequest(req)).$transaction(async (tx) => {
+      await this.findResource(tx, target, idSelect(target.model));
+      await this.delegate(tx, target.model).delete!({ where: uniqueWhere(target.model, target.id), select: idSelect(target.model) });
+    });
+    return { status: 204 };
   }
 
   async changeRelationship(req: Request, change: RelationshipChange, type: string, id: string, relationship: string): Promise<ApiResponse> {
-    throw new CrudApiError('internal-error', 'not implemented yet');
+    const target = this.target(type, id, 'update');
+    const field = this.relationship(target, relationship);
+    if (change !== 'replace' && !field.isList) {
+      throw new CrudApiError('invalid-request', `"${relationship}" is a to-one relationship: replace it with PATCH.`);
+    }
+    const scope = this.writeScope();
+    const ids = parseLinkage(scope, field, documentData(req.body), '/data');
+    const data = relationshipData(scope, field, ids, change, '/data');
+    return (await this.clients.forRequest(req)).$transaction(async (tx) => {
+      await this.findResource(tx, target, idSelect(target.model));
+      await this.assertReferencesExist(tx, ids?.length ? [{ model: this.relatedModel(field), ids, pointer: '/data' }] : []);
+      await this.delegate(tx, target.model).update!({ where: uniqueWhere(target.model, target.id), data, select: idSelect(target.model) });
+      return this.linkage(req, tx, target, field);
+    });
+  }
+
+  /** The relationship document: linkage of a to-one, or a paginated page of to-many linkage. */
+  private async linkage(req: Request, client: PrismaClientLike, target: Target, field: FieldMeta, relatedId?: string): Promise<ApiResponse> {
+    const related = this.relatedModel(field);
+    const query = this.query(req, related, field.isList);
+    if (query.include.size) {
+      throw new CrudApiError('invalid-query-parameter', 'Relationship endpoints return linkage only; use the related resource URL to include.', {
+        source: { parameter: 'include' },
+      });
+    }
+    const resourceSelf = resourceUrl(this.options.endpoint, target.type, formatResourceId(target.model, target.id, this.options.idDivider));
+    const document = this.compound(query);
+    const path = [target.type, target.rawId, 'relationships', field.name, ...(relatedId === undefined ? [] : [relatedId])].join('/');
+    const self = requestUrl(this.options.endpoint, path, query.search);
+    if (field.isList) {
+      const { rows, total } = await this.loadToMany(client, target, field, query, idSelect(related));
+      const data = rows.map((row) => document.identifier(related, row));
+      const links = { self, related: relationshipLinks(resourceSelf, field.name).related, ...buildPaginationLinks(this.urlWithoutQuery(self), query.search, query.page, total) };
+      return { status: 200, body: document.document(data, links, query.include, { total }) };
+    }
+    const row = await this.loadToOne(client, target, field, relatedId, idSelect(related));
+    const data = row ? document.identifier(related, row) : null;
+    const links = { self, related: relationshipLinks(resourceSelf, field.name, data?.id).related };
+    return { status: 200, body: document.document(data, links, query.include) };
+  }
+
+  /** One page of a to-many relationship's related resources, plus their total. */
+  private async loadToMany(client: PrismaClientLike, target: Target, field: FieldMeta, query: ReadQuery, select: Row) {
+    const related = this.relatedModel(field);
+    this.allow(related, 'findMany');
+    await this.findResource(client, target, idSelect(target.model));
+    const opposite = this.registry.findField(related, field.relation!.oppositeField ?? '');
+    if (!opposite) throw new CrudApiError('internal-error', `Relation ${target.model.name}.${field.name} has no opposite field.`);
+    const back = { [opposite.name]: opposite.isList ? { some: target.id } : { is: target.id } };
+    const where = query.where ? { AND: [back, query.where] } : back;
+    const delegate = this.delegate(client, related);
+    const [rows, total] = await Promise.all([
+      delegate.findMany!({ where, orderBy: query.orderBy, ...this.pageArgs(query), select }),
+      delegate.count!({ where }),
+    ]);
+    return { rows: rows as Row[], total: total as number };
+  }
+
+  /** The related row of a to-one relationship; with `relatedId` (the link form ending in the id) it must match. */
+  private async loadToOne(client: PrismaClientLike, target: Target, field: FieldMeta, relatedId: string | undefined, select: Row): Promise<Row | null> {
+    const related = this.relatedModel(field);
+    const parent = await this.findResource(client, target, { [field.name]: { select } });
+    const row = parent[field.name] as Row | null;
+    if (relatedId !== undefined && (!row || String(formatResourceId(related, row, this.options.idDivider)) !== relatedId)) {
+      throw new CrudApiError('not-found', `${target.type} ${target.rawId} is not related to ${toTypeName(related.name)} ${relatedId} through "${field.name}".`);
+    }
+    return row;
+  }
+
+  private collection(model: ModelMeta, rows: Row[], total: number, query: ReadQuery, path: string): ApiResponse {
+    const document = this.compound(query);
+    const data = rows.map((row) => document.primaryResource(model, row, query.include));
+    const self = requestUrl(this.options.endpoint, path, query.search);
+    const links = { self, ...buildPaginationLinks(this.urlWithoutQuery(self), query.search, query.page, total) };
+    return { status: 200, body: document.document(data, links, query.include, { total }) };
+  }
+
+  private async findResource(client: PrismaClientLike, target: Target, select: Row): Promise<Row> {
+    const row = await this.delegate(client, target.model).findUnique!({ where: uniqueWhere(target.model, target.id), select });
+    if (!row) throw new CrudApiError('not-found', `No ${target.type} with id "${target.rawId}".`);
+    return row as Row;
+  }
+
+  /** 404 for the first referenced related resource that does not exist. */
+  private async assertReferencesExist(client: PrismaClientLike, references: readonly RelatedReference[]): Promise<void> {
+    for (const reference of references) {
+      const found = (await this.delegate(client, reference.model).findMany!({ where: { OR: reference.ids }, select: idSelect(reference.model) })) as Row[];
+      const foundIds = new Set(found.map((row) => String(formatResourceId(reference.model, row, this.options.idDivider))));
+      const missing = reference.ids.map((ids) => String(formatResourceId(reference.model, ids, this.options.idDivider))).find((id) => !foundIds.has(id));
+      if (missing !== undefined) {
+        throw new CrudApiError('not-found', `No ${toTypeName(reference.model.name)} with id "${missing}".`, { source: { pointer: reference.pointer } });
+      }
+    }
+  }
+
+  private model(type: string, operation: string): ModelMeta {
+    const model = this.registry.findByTypeName(type);
+    if (!model) throw new CrudApiError('unknown-type', `Unknown resource type "${type}".`);
+    this.allow(model, operation);
+    return model;
+  }
+
+  private allow(model: ModelMeta, operation: string): void {
+    if (!this.registry.allowsOperation(model, operation)) {
+      throw new CrudApiError('forbidden', `The ${operation} operation is not allowed on ${toTypeName(model.name)}.`);
+    }
+  }
+
+  private target(type: string, id: string, operation: string): Target {
+    const model = this.model(type, operation);
+    return { model, type, id: parseResourceId(model, type, id, this.options.idDivider), rawId: id };
+  }
+
+  /** The relationship field, 404 when unknown; the link form ending in an id exists for to-one only. */
+  private relationship(target: Target, name: string, relatedId?: string): FieldMeta {
+    const field = relationshipFields(this.registry, target.model).find((candidate) => candidate.name === name);
+    if (!field || (relatedId !== undefined && field.isList)) {
+      throw new CrudApiError('unknown-relationship', `${target.type} has no relationship "${name}"${relatedId === undefined ? '' : ` with an id form`}.`);
+    }
+    return field;
+  }
+
+  private relatedModel(field: FieldMeta): ModelMeta {
+    return this.registry.findByModelName(field.type)!;
+  }
+
+  private query(req: Request, model: ModelMeta, collection: boolean): ReadQuery {
+    return readQuery(this.registry, this.options, model, querySearch(req.originalUrl ?? req.url), collection);
+  }
+
+  private pageArgs(query: ReadQuery): { skip?: number; take?: number } {
+    return { ...(query.page.offset ? { skip: query.page.offset } : {}), ...(query.page.limit === undefined ? {} : { take: query.page.limit }) };
+  }
+
+  private compound(query: ReadQuery): CompoundDocument {
+    return new CompoundDocument({ registry: this.registry, endpoint: this.options.endpoint, idDivider: this.options.idDivider, fieldsets: query.fieldsets });
+  }
+
+  private writeScope() {
+    return { registry: this.registry, idDivider: this.options.idDivider };
+  }
+
+  private delegate(client: PrismaClientLike, model: ModelMeta): Partial<Delegate> {
+    return client[this.registry.delegateName(model)] as Partial<Delegate>;
+  }
+
+  private urlWithoutQuery(url: string): string {
+    return url.split('?')[0]!;
   }
 }

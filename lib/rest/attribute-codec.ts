@@ -1,0 +1,157 @@
+import { CrudApiError, type ErrorSource } from '../filters/crud-api.error.js';
+import type { FieldMeta } from '../metadata/model-meta.types.js';
+
+/** Returned by a converter for a value its type cannot take. */
+const INVALID = Symbol('invalid');
+type Converted = unknown | typeof INVALID;
+
+const INTEGER = /^-?\d+$/;
+const DECIMAL = /^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function toDate(value: unknown): Converted {
+  if (typeof value !== 'string') return INVALID;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? INVALID : date;
+}
+
+function toBigInt(value: unknown): Converted {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  return typeof value === 'string' && INTEGER.test(value) ? BigInt(value) : INVALID;
+}
+
+function toDecimalString(value: unknown): Converted {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return typeof value === 'string' && DECIMAL.test(value) ? value : INVALID;
+}
+
+function toBytes(value: unknown): Converted {
+  if (typeof value !== 'string' || value.length % 4 !== 0 || !BASE64.test(value)) return INVALID;
+  return new Uint8Array(Buffer.from(value, 'base64'));
+}
+
+interface ScalarCodec {
+  /** JSON:API attribute value of a stored value. */
+  encode(value: unknown): unknown;
+  /** Prisma value of a JSON body value. */
+  fromJson(value: unknown): Converted;
+  /** Prisma value of a query string value. */
+  fromText(text: string): Converted;
+}
+
+const identity = (value: unknown) => value;
+
+/** Per scalar type: how it looks on the wire (DateTime ISO, Decimal/BigInt strings, Bytes Base64). */
+const SCALAR_CODECS: Readonly<Record<string, ScalarCodec>> = {
+  String: {
+    encode: identity,
+    fromJson: (v) => (typeof v === 'string' ? v : INVALID),
+    fromText: (t) => t,
+  },
+  Int: {
+    encode: identity,
+    fromJson: (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : INVALID),
+    fromText: (t) => (INTEGER.test(t) && Number.isSafeInteger(Number(t)) ? Number(t) : INVALID),
+  },
+  Float: {
+    encode: identity,
+    fromJson: (v) => (typeof v === 'number' && Number.isFinite(v) ? v : INVALID),
+    fromText: (t) => (DECIMAL.test(t) ? Number(t) : INVALID),
+  },
+  Decimal: { encode: (v) => String(v), fromJson: toDecimalString, fromText: toDecimalString },
+  BigInt: { encode: (v) => String(v), fromJson: toBigInt, fromText: toBigInt },
+  Boolean: {
+    encode: identity,
+    fromJson: (v) => (typeof v === 'boolean' ? v : INVALID),
+    fromText: (t) => (t === 'true' ? true : t === 'false' ? false : INVALID),
+  },
+  DateTime: { encode: (v) => (v instanceof Date ? v.toISOString() : v), fromJson: toDate, fromText: toDate },
+  Bytes: { encode: (v) => Buffer.from(v as Uint8Array).toString('base64'), fromJson: toBytes, fromText: toBytes },
+  Json: {
+    encode: identity,
+    fromJson: identity,
+    fromText: (t) => {
+      try {
+        return JSON.parse(t);
+      } catch {
+        return INVALID;
+      }
+    },
+  },
+};
+
+function enumCodec(values: readonly string[]): ScalarCodec {
+  const check = (v: unknown) => (typeof v === 'string' && values.includes(v) ? v : INVALID);
+  return { encode: identity, fromJson: check, fromText: check };
+}
+
+function codecOf(field: FieldMeta, enums: Readonly<Record<string, readonly string[]>>): ScalarCodec {
+  if (field.kind === 'enum') return enumCodec(enums[field.type] ?? []);
+  const codec = SCALAR_CODECS[field.type];
+  if (!codec) throw new CrudApiError('internal-error', `No codec for field type ${field.type}.`);
+  return codec;
+}
+
+function expected(field: FieldMeta, enums: Readonly<Record<string, readonly string[]>>): string {
+  if (field.kind === 'enum') return `one of ${(enums[field.type] ?? []).join(', ')}`;
+  const forms: Record<string, string> = {
+    DateTime: 'an ISO 8601 date-time string',
+    Decimal: 'a decimal number or string',
+    BigInt: 'an integer or integer string',
+    Bytes: 'a Base64 string',
+    Int: 'an integer',
+    Float: 'a number',
+  };
+  return forms[field.type] ?? `a ${field.type.toLowerCase()}`;
+}
+
+function invalid(field: FieldMeta, enums: Readonly<Record<string, readonly string[]>>, source: ErrorSource, status: 'body' | 'query') {
+  const code = status === 'body' ? 'invalid-payload' : 'invalid-query-parameter';
+  return new CrudApiError(code, `"${field.name}" must be ${expected(field, enums)}.`, { source });
+}
+
+/** The attribute value of a stored field value. */
+export function encodeAttribute(field: FieldMeta, value: unknown, enums: Readonly<Record<string, readonly string[]>>): unknown {
+  if (value === null || value === undefined) return null;
+  const codec = codecOf(field, enums);
+  return field.isList && Array.isArray(value) ? value.map((item) => codec.encode(item)) : codec.encode(value);
+}
+
+/** The Prisma value of an attribute in a request body; 400 with `source.pointer` when it does not fit. */
+export function decodeAttribute(
+  field: FieldMeta,
+  value: unknown,
+  enums: Readonly<Record<string, readonly string[]>>,
+  pointer: string,
+): unknown {
+  if (value === null) {
+    // Prisma needs its own DbNull marker to null a Json column; plain null is refused there.
+    if (!field.isOptional || field.isList || field.type === 'Json') {
+      throw new CrudApiError('invalid-payload', `"${field.name}" cannot be null.`, { source: { pointer } });
+    }
+    return null;
+  }
+  const codec = codecOf(field, enums);
+  const convert = (item: unknown) => {
+    const converted = codec.fromJson(item);
+    if (converted === INVALID) throw invalid(field, enums, { pointer }, 'body');
+    return converted;
+  };
+  if (field.isList) {
+    if (!Array.isArray(value)) throw new CrudApiError('invalid-payload', `"${field.name}" must be an array.`, { source: { pointer } });
+    return value.map(convert);
+  }
+  return convert(value);
+}
+
+/** The Prisma value of one filter value from the query string; 400 with `source.parameter` when it does not parse. */
+export function parseQueryValue(
+  field: FieldMeta,
+  text: string,
+  enums: Readonly<Record<string, readonly string[]>>,
+  parameter: string,
+): unknown {
+  const converted = codecOf(field, enums).fromText(text);
+  if (converted === INVALID) throw invalid(field, enums, { parameter }, 'query');
+  return converted;
+}

@@ -1,0 +1,96 @@
+import type { FieldMeta } from '../../metadata/model-meta.types.js';
+
+/** Which fields an operator applies to. */
+export type OperatorTarget = 'scalar' | 'nullable' | 'comparable' | 'string' | 'list';
+
+/**
+ * How the parameter value is read: `each` splits on commas and matches any value; `list` splits
+ * on commas into one array; `text` takes the whole value; `boolean` takes `true`/`false`.
+ */
+export type OperatorValue = 'each' | 'list' | 'text' | 'boolean';
+
+export interface FilterContext {
+  /** Datasource provider (`sqlite`, `postgresql`, ...). */
+  provider: string;
+}
+
+export interface FilterOperator {
+  target: OperatorTarget;
+  value: OperatorValue;
+  /** The Prisma field condition for one value (`null` means "field is null"). */
+  condition(value: unknown, context: FilterContext): unknown;
+  /** One Prisma condition for several `each` values, when Prisma has one (`in`, `notIn`). */
+  several?(values: unknown[]): unknown;
+  /** How several `each` values combine without `several`. */
+  join: 'OR' | 'AND';
+  /** Providers that support it; all when absent. */
+  providers?: readonly string[];
+}
+
+/** Providers whose LIKE treats a backslash as the escape character; Prisma escapes nothing itself. */
+const BACKSLASH_LIKE_ESCAPE = new Set(['postgresql', 'cockroachdb', 'mysql']);
+
+/**
+ * Makes `%` and `_` match themselves where the database lets us (prisma/orm#19506). SQLite has no
+ * default LIKE escape character and Prisma adds no ESCAPE clause, so there they stay wildcards.
+ */
+export function escapeLike(value: string, provider: string): string {
+  return BACKSLASH_LIKE_ESCAPE.has(provider) ? value.replace(/[\\%_]/g, '\\$&') : value;
+}
+
+/** Full-text search terms joined with AND, stripped of tsquery syntax so no input is a syntax error. */
+export function toSearchQuery(text: string): string {
+  return (text.match(/[\p{L}\p{N}]+/gu) ?? []).join(' & ');
+}
+
+const like = (key: string) => (value: unknown, { provider }: FilterContext) => ({ [key]: escapeLike(String(value), provider) });
+const compare = (key: string): FilterOperator => ({ target: 'comparable', value: 'each', join: 'OR', condition: (v) => ({ [key]: v }) });
+const text = (key: string): FilterOperator => ({ target: 'string', value: 'each', join: 'OR', condition: like(key) });
+
+/** The filter operators (`filter[field$op]`); the empty name is plain equality. */
+export const FILTER_OPERATORS: ReadonlyMap<string, FilterOperator> = new Map<string, FilterOperator>([
+  ['', { target: 'scalar', value: 'each', join: 'OR', condition: (v) => ({ equals: v }), several: (vs) => ({ in: vs }) }],
+  ['$not', { target: 'scalar', value: 'each', join: 'AND', condition: (v) => ({ not: v }), several: (vs) => ({ notIn: vs }) }],
+  ['$null', { target: 'nullable', value: 'boolean', join: 'OR', condition: (v) => (v ? null : { not: null }) }],
+  ['$lt', compare('lt')],
+  ['$lte', compare('lte')],
+  ['$gt', compare('gt')],
+  ['$gte', compare('gte')],
+  ['$contains', text('contains')],
+  ['$startsWith', text('startsWith')],
+  ['$endsWith', text('endsWith')],
+  [
+    '$icontains',
+    {
+      target: 'string',
+      value: 'each',
+      join: 'OR',
+      // SQLite's LIKE is already case-insensitive for ASCII and refuses `mode`.
+      condition: (v, context) => ({ ...like('contains')(v, context), ...(context.provider === 'sqlite' ? {} : { mode: 'insensitive' }) }),
+    },
+  ],
+  ['$search', { target: 'string', value: 'text', join: 'OR', condition: (v) => ({ search: toSearchQuery(String(v)) }), providers: ['postgresql', 'mysql'] }],
+  ['$has', { target: 'list', value: 'each', join: 'OR', condition: (v) => ({ has: v }) }],
+  ['$hasEvery', { target: 'list', value: 'list', join: 'OR', condition: (v) => ({ hasEvery: v }) }],
+  ['$hasSome', { target: 'list', value: 'list', join: 'OR', condition: (v) => ({ hasSome: v }) }],
+  ['$isEmpty', { target: 'list', value: 'boolean', join: 'OR', condition: (v) => ({ isEmpty: v }) }],
+]);
+
+const COMPARABLE_TYPES = new Set(['Int', 'Float', 'Decimal', 'BigInt', 'DateTime', 'String']);
+/** Types Prisma cannot match with `in`/`notIn`. */
+const NO_SET_MATCH_TYPES = new Set(['Json', 'Bytes']);
+
+/** Whether an operator can filter a (non-relation) field. */
+export function operatorApplies(operator: FilterOperator, field: FieldMeta): boolean {
+  if (operator.target === 'list') return field.isList;
+  if (field.isList) return false;
+  if (operator.target === 'nullable') return field.isOptional;
+  if (operator.target === 'string') return field.kind === 'scalar' && field.type === 'String';
+  if (operator.target === 'comparable') return field.kind === 'scalar' && COMPARABLE_TYPES.has(field.type);
+  return true;
+}
+
+/** Whether `several` may be used for this field. */
+export function supportsSetMatch(field: FieldMeta): boolean {
+  return !NO_SET_MATCH_TYPES.has(field.type);
+}

@@ -1,0 +1,91 @@
+import type { CrudApiLimits } from '../../crud-api-options.interface.js';
+import { CrudApiError } from '../../filters/crud-api.error.js';
+
+/** One `filter[a][b$op]=value` parameter, split but not yet checked against the model. */
+export interface RawFilter {
+  parameter: string;
+  selectors: string[];
+  operator?: string;
+  value: string;
+}
+
+/** The JSON:API query parameters of a request, by family. */
+export interface RawQuery {
+  filters: RawFilter[];
+  sort?: string;
+  include?: string;
+  page: { offset?: string; limit?: string };
+  /** `fields[type]` values by type name. */
+  fields: Map<string, string>;
+  /** The query string as sent (without `?`), kept for `links`. */
+  search: string;
+}
+
+const FAMILIES = new Set(['filter', 'sort', 'page', 'include', 'fields']);
+const KEY = /^([^[\]]*)((?:\[[^[\]]*\])*)$/;
+const PAGE_KEYS = new Set(['offset', 'limit']);
+
+function badParameter(parameter: string, message: string): CrudApiError {
+  return new CrudApiError('invalid-query-parameter', message, { source: { parameter } });
+}
+
+/** The raw query string of a URL: Express 5 parses brackets flat, so every adapter reads it from the URL. */
+export function querySearch(originalUrl: string): string {
+  const index = originalUrl.indexOf('?');
+  return index < 0 ? '' : originalUrl.slice(index + 1);
+}
+
+/**
+ * Splits a query string into the JSON:API families. Unknown all-lowercase families are 400 (JSON:API
+ * reserves them); names with another character are implementation-specific and ignored.
+ */
+export function parseQuery(search: string, limits: Required<CrudApiLimits>): RawQuery {
+  const query: RawQuery = { filters: [], page: {}, fields: new Map(), search };
+  const seen = new Set<string>();
+  for (const [name, value] of new URLSearchParams(search)) {
+    const match = KEY.exec(name);
+    const family = match?.[1] ?? name;
+    if (!FAMILIES.has(family)) {
+      if (/^[a-z]+$/.test(family) || !match) throw badParameter(name, `Unknown query parameter "${name}".`);
+      continue;
+    }
+    const selectors = [...match!.at(2)!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!);
+    if (family === 'filter') {
+      query.filters.push(parseFilterKey(name, selectors, value, limits));
+      continue;
+    }
+    if (family !== 'filter' && seen.has(name)) throw badParameter(name, `Query parameter "${name}" is given more than once.`);
+    seen.add(name);
+    readSingle(query, family, name, selectors, value);
+  }
+  if (query.filters.length > limits.maxFilters) {
+    throw badParameter('filter', `At most ${limits.maxFilters} filter parameters are allowed.`);
+  }
+  return query;
+}
+
+function readSingle(query: RawQuery, family: string, name: string, selectors: string[], value: string): void {
+  if (family === 'sort' || family === 'include') {
+    if (selectors.length) throw badParameter(name, `"${family}" takes no brackets.`);
+    query[family] = value;
+  } else if (family === 'page') {
+    const key = selectors[0];
+    if (selectors.length !== 1 || !PAGE_KEYS.has(key!)) throw badParameter(name, `Unknown page parameter "${name}"; use page[offset] and page[limit].`);
+    query.page[key as 'offset' | 'limit'] = value;
+  } else {
+    if (selectors.length !== 1 || !selectors[0]) throw badParameter(name, `Use fields[type]=a,b.`);
+    query.fields.set(selectors[0], value);
+  }
+}
+
+function parseFilterKey(name: string, selectors: string[], value: string, limits: Required<CrudApiLimits>): RawFilter {
+  if (!selectors.length || selectors.some((s) => !s)) throw badParameter(name, `Use filter[field]=value.`);
+  if (value.length > limits.maxFilterValueLength) {
+    throw badParameter(name, `Filter values are limited to ${limits.maxFilterValueLength} characters.`);
+  }
+  const last = selectors.at(-1)!;
+  const dollar = last.indexOf('$');
+  if (dollar < 0) return { parameter: name, selectors, value };
+  const operator = last.slice(dollar);
+  return { parameter: name, selectors: [...selectors.slice(0, -1), last.slice(0, dollar)], operator, value };
+}

@@ -1,0 +1,66 @@
+import { CrudApiError } from '../filters/crud-api.error.js';
+import type { ModelMeta } from '../metadata/model-meta.types.js';
+
+/** The values of a model's id fields, by field name. */
+export type IdValues = Record<string, unknown>;
+
+const INTEGER = /^-?\d+$/;
+
+/** One id part from the URL, converted to its field's type; undefined when it cannot be one. */
+function parseIdPart(type: string, raw: string): unknown {
+  if (type === 'Int') {
+    if (!INTEGER.test(raw)) return undefined;
+    const value = Number(raw);
+    return Number.isSafeInteger(value) ? value : undefined;
+  }
+  if (type === 'BigInt') return INTEGER.test(raw) ? BigInt(raw) : undefined;
+  if (type === 'String') return raw;
+  return undefined;
+}
+
+/**
+ * The id values a URL or identifier names, or undefined when it is malformed for the model
+ * (a malformed id names no resource: callers answer 404, never 500).
+ */
+export function tryParseResourceId(model: ModelMeta, raw: string | number, divider: string): IdValues | undefined {
+  const text = String(raw);
+  const parts = model.idFields.length === 1 ? [text] : text.split(divider);
+  if (parts.length !== model.idFields.length) return undefined;
+  const values: IdValues = {};
+  for (const [index, name] of model.idFields.entries()) {
+    const value = parseIdPart(model.fields[name]!.type, parts[index]!);
+    if (value === undefined) return undefined;
+    values[name] = value;
+  }
+  return values;
+}
+
+/** Like `tryParseResourceId`, answering 404 for a malformed id. */
+export function parseResourceId(model: ModelMeta, typeName: string, raw: string | number, divider: string): IdValues {
+  const values = tryParseResourceId(model, raw, divider);
+  if (!values) throw new CrudApiError('not-found', `No ${typeName} with id "${raw}".`);
+  return values;
+}
+
+/** The Prisma unique selector for id values: `{ id }`, or `{ userId_postId: { userId, postId } }`. */
+export function uniqueWhere(model: ModelMeta, values: IdValues): Record<string, unknown> {
+  if (model.idFields.length === 1) return values;
+  const constraint = model.uniqueConstraints.find(
+    (candidate) => candidate.fields.length === model.idFields.length && candidate.fields.every((f, i) => f === model.idFields[i]),
+  );
+  return { [constraint?.name ?? model.idFields.join('_')]: values };
+}
+
+/** The JSON:API id of a row: a number for a single integer id, else the id fields joined by the divider. */
+export function formatResourceId(model: ModelMeta, row: Record<string, unknown>, divider: string): string | number {
+  if (model.idFields.length === 1) {
+    const value = row[model.idFields[0]!];
+    return typeof value === 'number' ? value : String(value);
+  }
+  return model.idFields.map((name) => String(row[name])).join(divider);
+}
+
+/** Prisma `select` of just the id fields. */
+export function idSelect(model: ModelMeta): Record<string, true> {
+  return Object.fromEntries(model.idFields.map((name) => [name, true]));
+}

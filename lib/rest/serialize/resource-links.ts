@@ -1,0 +1,21 @@
+/** URL of a resource: `{endpoint}/{type}/{id}`. */
+export function resourceUrl(endpoint: string, type: string, id: string | number): string {
+  return `${endpoint}/${type}/${encodeURIComponent(String(id))}`;
+}
+
+/**
+ * Links of a relationship object. A non-empty to-one ends in the related id, as the
+ * specification writes them; every other form ends in the relationship name.
+ */
+export function relationshipLinks(selfUrl: string, relationship: string, relatedId?: string | number): { self: string; related: string } {
+  const suffix = relatedId === undefined ? '' : `/${encodeURIComponent(String(relatedId))}`;
+  return {
+    self: `${selfUrl}/relationships/${relationship}${suffix}`,
+    related: `${selfUrl}/${relationship}${suffix}`,
+  };
+}
+
+/** `links.self` of a response: the request URL below the endpoint, query string kept as sent. */
+export function requestUrl(endpoint: string, path: string, search: string): string {
+  return `${endpoint}/${path}${search ? `?${search}` : ''}`;
+}

@@ -1,0 +1,74 @@
+import { CrudApiError } from '../../filters/crud-api.error.js';
+import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
+import { type ModelRegistry, toTypeName } from '../../metadata/model-registry.js';
+import { type IdValues, tryParseResourceId, uniqueWhere } from '../resource-id.js';
+import { foreignKeyForIds } from '../serialize/resource-members.js';
+
+export interface WriteScope {
+  registry: ModelRegistry;
+  idDivider: string;
+}
+
+/** Related resources a write refers to; they must exist (404 otherwise). */
+export interface RelatedReference {
+  model: ModelMeta;
+  ids: IdValues[];
+  pointer: string;
+}
+
+/** How relationship linkage changes the stored relation. */
+export type LinkageChange = 'create' | 'replace' | 'add' | 'remove';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function invalid(message: string, pointer: string): CrudApiError {
+  return new CrudApiError('invalid-payload', message, { source: { pointer } });
+}
+
+/** One resource identifier `{ type, id }` of the related model; a malformed id names no resource (404). */
+function parseIdentifier(related: ModelMeta, value: unknown, divider: string, pointer: string): IdValues {
+  const type = toTypeName(related.name);
+  if (!isObject(value) || typeof value.type !== 'string' || (typeof value.id !== 'string' && typeof value.id !== 'number')) {
+    throw invalid('A resource identifier needs "type" and "id".', pointer);
+  }
+  if (value.type !== type) throw invalid(`Expected a resource identifier of type "${type}", got "${value.type}".`, `${pointer}/type`);
+  const ids = tryParseResourceId(related, value.id, divider);
+  if (!ids) throw new CrudApiError('not-found', `No ${type} with id "${value.id}".`, { source: { pointer: `${pointer}/id` } });
+  return ids;
+}
+
+/**
+ * The linkage of a relationship object's `data`: the identifiers of a to-many relationship, or one
+ * identifier or `null` for a to-one.
+ */
+export function parseLinkage(scope: WriteScope, field: FieldMeta, data: unknown, pointer: string): IdValues[] | null {
+  const related = scope.registry.findByModelName(field.type)!;
+  if (field.isList) {
+    if (!Array.isArray(data)) throw invalid(`"${field.name}" is to-many: data must be an array of resource identifiers.`, pointer);
+    return data.map((item, index) => parseIdentifier(related, item, scope.idDivider, `${pointer}/${index}`));
+  }
+  if (data === null) return null;
+  if (Array.isArray(data)) throw invalid(`"${field.name}" is to-one: data must be a resource identifier or null.`, pointer);
+  return [parseIdentifier(related, data, scope.idDivider, pointer)];
+}
+
+/**
+ * Prisma (unchecked) data for a relationship change. A to-one relationship whose foreign key is on
+ * this side writes the key fields, so the data never mixes scalar keys with `connect`.
+ */
+export function relationshipData(scope: WriteScope, field: FieldMeta, ids: IdValues[] | null, change: LinkageChange, pointer: string): Record<string, unknown> {
+  const related = scope.registry.findByModelName(field.type)!;
+  const selectors = (ids ?? []).map((values) => uniqueWhere(related, values));
+  if (field.isList) {
+    const operation = { create: 'connect', replace: 'set', add: 'connect', remove: 'disconnect' }[change];
+    return { [field.name]: { [operation]: selectors } };
+  }
+  const keys = foreignKeyForIds(field, related);
+  if (keys) {
+    if (!ids && !field.isOptional) throw invalid(`"${field.name}" is required and cannot be null.`, pointer);
+    return Object.fromEntries(keys.map((key, index) => [key, ids ? ids[0]![related.idFields[index]!] : null]));
+  }
+  if (ids) return { [field.name]: { connect: selectors[0] } };
+  return change === 'create' ? {} : { [field.name]: { disconnect: true } };
+}
