@@ -70,5 +70,10 @@ export function relationshipData(scope: WriteScope, field: FieldMeta, ids: IdVal
     return Object.fromEntries(keys.map((key, index) => [key, ids ? ids[0]![related.idFields[index]!] : null]));
   }
   if (ids) return { [field.name]: { connect: selectors[0] } };
-  return change === 'create' ? {} : { [field.name]: { disconnect: true } };
+  if (change === 'create') return {};
+  const opposite = related.fields[field.relation?.oppositeField ?? ''];
+  if (opposite && !opposite.isOptional) {
+    throw invalid(`"${field.name}" cannot be emptied: every ${toTypeName(related.name)} needs its "${opposite.name}".`, pointer);
+  }
+  return { [field.name]: { disconnect: true } };
 }
