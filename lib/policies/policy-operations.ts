@@ -1,0 +1,215 @@
+import { toTypeName } from '../metadata/model-registry.js';
+import type { ModelMeta } from '../metadata/model-meta.types.js';
+import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import { checkWriteData } from './check-write-data.js';
+import { finishRead } from './finish-read.js';
+import { expandUnique, planRead } from './plan-read.js';
+import { isResultNotReadable, policyViolation, resultNotReadable } from './policy.errors.js';
+import type { PolicySet } from './policy-set.js';
+import type { PolicyAction } from './policy.types.js';
+import { transformWhere } from './transform-where.js';
+import { andUniqueWhere, andWhere, anyOfIds, idSelect, idWhere, noRows } from './where.utils.js';
+
+/** Where an operation runs: the client (a transaction client inside a transaction) and the caller's policies. */
+export interface OperationScope {
+  client: PrismaClientLike;
+  set: PolicySet;
+  inTransaction: boolean;
+}
+
+type Args = Record<string, any>;
+type Row = Record<string, any>;
+type Operation = (scope: OperationScope, model: ModelMeta, args: Args) => Promise<unknown>;
+
+const delegate = (client: PrismaClientLike, model: ModelMeta) => client[toTypeName(model.name)];
+
+/**
+ * An interactive transaction in which an unreadable result does not undo the write: the
+ * RESULT_NOT_READABLE error leaves the callback, the transaction commits, then the error is thrown.
+ */
+export async function runTransaction<T>(client: PrismaClientLike, fn: (tx: PrismaClientLike) => Promise<T>, options?: unknown): Promise<T> {
+  let deferred: unknown;
+  const result = await client.$transaction(async (tx: PrismaClientLike) => {
+    try {
+      return await fn(tx);
+    } catch (error) {
+      if (!isResultNotReadable(error)) throw error;
+      deferred = error;
+      return undefined as T;
+    }
+  }, options);
+  if (deferred) throw deferred;
+  return result;
+}
+
+/** Runs a multi-step write in the caller's transaction, or in a new one. */
+function inTransaction<T>(scope: OperationScope, fn: (tx: PrismaClientLike) => Promise<T>): Promise<T> {
+  return scope.inTransaction ? fn(scope.client) : runTransaction(scope.client, fn);
+}
+
+/** Primary-key selector of a row as a `WhereUniqueInput` (compound keys by their Prisma name). */
+function uniqueIdWhere(model: ModelMeta, row: Row): Row {
+  if (model.idFields.length === 1) return idWhere(model, row);
+  return { [model.uniqueConstraints[0]!.name]: idWhere(model, row) };
+}
+
+async function read(scope: OperationScope, model: ModelMeta, operation: string, args: Args): Promise<unknown> {
+  const plan = planRead(scope.set, model, operation, args);
+  if (plan.cursor) {
+    const anchor = await delegate(scope.client, model).findFirst({
+      where: andWhere(plan.cursor, scope.set.rule(model.name, 'read')),
+      select: idSelect(model),
+    });
+    // A cursor on a row the caller cannot read behaves like a cursor on no row.
+    if (!anchor) plan.args = { ...plan.args, where: noRows(model), cursor: undefined };
+  }
+  const result = await delegate(scope.client, model)[operation](plan.args);
+  return plan.shape ? finishRead(scope.client, scope.set, plan.shape, result) : result;
+}
+
+/** The written rows as the caller may read them, in the order given; throws RESULT_NOT_READABLE otherwise. */
+async function readBack(scope: OperationScope, tx: PrismaClientLike, model: ModelMeta, rows: Row[], args: Args): Promise<Row[]> {
+  if (rows.length === 0) return [];
+  const selection = { select: args.select, include: args.include, omit: args.omit };
+  const found = (await read({ ...scope, client: tx }, model, 'findMany', { where: anyOfIds(model, rows), ...selection })) as Row[];
+  if (found.length < rows.length) throw resultNotReadable(model.name);
+  const key = (row: Row) => model.idFields.map((field) => String(row[field])).join('\u0000');
+  const byKey = new Map(found.map((row) => [key(row), row]));
+  // Keep the written order when the selection kept the key; otherwise the database's order.
+  return rows.every((row) => byKey.has(key(row))) ? rows.map((row) => byKey.get(key(row))!) : found;
+}
+
+/** The readable row a unique selector names, after checking `action`'s rule on it. */
+async function locate(scope: OperationScope, tx: PrismaClientLike, model: ModelMeta, unique: Args, action: PolicyAction): Promise<Row | undefined> {
+  const where = transformWhere(scope.set, model, unique);
+  const row = await delegate(tx, model).findFirst({ where: andWhere(expandUnique(model, where), scope.set.rule(model.name, 'read')), select: idSelect(model) });
+  if (!row) return undefined;
+  const rule = scope.set.rule(model.name, action);
+  const permitted =
+    rule === true || (!scope.set.denies(model.name, action) && (await delegate(tx, model).findFirst({ where: { AND: [idWhere(model, row), rule] }, select: idSelect(model) })));
+  if (!permitted) throw policyViolation(`The access policy does not let you ${action} this ${model.name}`);
+  return row;
+}
+
+/** Lets Prisma answer "record not found" for a row the caller cannot see, exactly as for a missing one. */
+function notFound(tx: PrismaClientLike, model: ModelMeta, operation: 'update' | 'delete', unique: Args): Promise<never> {
+  return delegate(tx, model)[operation]({ where: andUniqueWhere(unique, noRows(model)), ...(operation === 'update' ? { data: {} } : {}) });
+}
+
+async function checkCreated(scope: OperationScope, tx: PrismaClientLike, model: ModelMeta, rows: Row[]): Promise<void> {
+  const rule = scope.set.rule(model.name, 'create');
+  if (rule === true || rows.length === 0) return;
+  const permitted = await delegate(tx, model).count({ where: { AND: [anyOfIds(model, rows), rule] } });
+  if (permitted < rows.length) throw policyViolation(`The access policy does not let you create this ${model.name}`);
+}
+
+function assertMayCreate(scope: OperationScope, model: ModelMeta): void {
+  if (scope.set.denies(model.name, 'create')) throw policyViolation(`The access policy does not let you create ${model.name} rows`);
+}
+
+async function create(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
+  assertMayCreate(scope, model);
+  return inTransaction(scope, async (tx) => {
+    const data = await checkWriteData({ tx, set: scope.set }, model, args.data);
+    const row = await delegate(tx, model).create({ data, select: idSelect(model) });
+    await checkCreated(scope, tx, model, [row]);
+    return (await readBack(scope, tx, model, [row], args))[0];
+  });
+}
+
+async function createMany(scope: OperationScope, model: ModelMeta, args: Args, returning: boolean): Promise<unknown> {
+  assertMayCreate(scope, model);
+  const conditional = scope.set.rule(model.name, 'create') !== true;
+  return inTransaction(scope, async (tx) => {
+    const items = Array.isArray(args.data) ? args.data : [args.data];
+    const data = await Promise.all(items.map((item: unknown) => checkWriteData({ tx, set: scope.set }, model, item)));
+    if (!conditional && !returning) return delegate(tx, model).createMany({ ...args, data });
+    if (typeof delegate(tx, model).createManyAndReturn !== 'function') {
+      throw policyViolation(`createMany on ${model.name} cannot be checked against the access policy on this database`);
+    }
+    const { select: _select, include: _include, omit: _omit, ...rest } = args;
+    const rows: Row[] = await delegate(tx, model).createManyAndReturn({ ...rest, data, select: idSelect(model) });
+    await checkCreated(scope, tx, model, rows);
+    return returning ? readBack(scope, tx, model, rows, args) : { count: rows.length };
+  });
+}
+
+async function update(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
+  return inTransaction(scope, async (tx) => {
+    const row = await locate(scope, tx, model, args.where, 'update');
+    if (!row) return notFound(tx, model, 'update', args.where);
+    const data = await checkWriteData({ tx, set: scope.set }, model, args.data);
+    const updated = await delegate(tx, model).update({ where: uniqueIdWhere(model, row), data, select: idSelect(model) });
+    return (await readBack(scope, tx, model, [updated], args))[0];
+  });
+}
+
+async function upsert(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
+  const { where, create: createData, update: updateData, ...selection } = args;
+  return inTransaction(scope, async (tx) => {
+    const txScope = { ...scope, client: tx, inTransaction: true };
+    const existing = await delegate(tx, model).findFirst({
+      where: andWhere(expandUnique(model, transformWhere(scope.set, model, where)), scope.set.rule(model.name, 'read')),
+      select: idSelect(model),
+    });
+    return existing
+      ? update(txScope, model, { ...selection, where: uniqueIdWhere(model, existing), data: updateData })
+      : create(txScope, model, { ...selection, data: createData });
+  });
+}
+
+async function remove(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
+  return inTransaction(scope, async (tx) => {
+    const row = await locate(scope, tx, model, args.where, 'delete');
+    if (!row) return notFound(tx, model, 'delete', args.where);
+    const [deleted] = await readBack(scope, tx, model, [row], args);
+    await delegate(tx, model).delete({ where: uniqueIdWhere(model, row), select: idSelect(model) });
+    return deleted;
+  });
+}
+
+/** `where` of a bulk write: only rows the caller may read and `action` on. */
+function bulkWhere(scope: OperationScope, model: ModelMeta, where: unknown, action: PolicyAction): unknown {
+  const own = transformWhere(scope.set, model, where);
+  return andWhere(andWhere(own, scope.set.rule(model.name, 'read')), scope.set.rule(model.name, action)) ?? {};
+}
+
+async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, returning: boolean): Promise<unknown> {
+  return inTransaction(scope, async (tx) => {
+    const where = bulkWhere(scope, model, args.where, 'update');
+    const data = await checkWriteData({ tx, set: scope.set }, model, args.data);
+    if (!returning) return delegate(tx, model).updateMany({ ...args, where, data });
+    const { select: _select, include: _include, omit: _omit, ...rest } = args;
+    const rows: Row[] = await delegate(tx, model).updateManyAndReturn({ ...rest, where, data, select: idSelect(model) });
+    return readBack(scope, tx, model, rows, args);
+  });
+}
+
+const deleteMany: Operation = (scope, model, args) =>
+  delegate(scope.client, model).deleteMany({ ...args, where: bulkWhere(scope, model, args?.where, 'delete') });
+
+const reader =
+  (operation: string): Operation =>
+  (scope, model, args) =>
+    read(scope, model, operation, args ?? {});
+
+/** Every model operation a policy client offers; anything else on a delegate is not reachable. */
+export const POLICY_OPERATIONS: Readonly<Record<string, Operation>> = {
+  findMany: reader('findMany'),
+  findFirst: reader('findFirst'),
+  findFirstOrThrow: reader('findFirstOrThrow'),
+  findUnique: reader('findUnique'),
+  findUniqueOrThrow: reader('findUniqueOrThrow'),
+  count: reader('count'),
+  aggregate: reader('aggregate'),
+  groupBy: reader('groupBy'),
+  create: (scope, model, args) => create(scope, model, args ?? {}),
+  createMany: (scope, model, args) => createMany(scope, model, args ?? {}, false),
+  createManyAndReturn: (scope, model, args) => createMany(scope, model, args ?? {}, true),
+  update: (scope, model, args) => update(scope, model, args ?? {}),
+  updateMany: (scope, model, args) => updateMany(scope, model, args ?? {}, false),
+  updateManyAndReturn: (scope, model, args) => updateMany(scope, model, args ?? {}, true),
+  upsert: (scope, model, args) => upsert(scope, model, args ?? {}),
+  delete: (scope, model, args) => remove(scope, model, args ?? {}),
+  deleteMany,
+};

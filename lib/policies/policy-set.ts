@@ -1,0 +1,105 @@
+import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
+import type { CrudApiPolicies, DefaultPolicy, FieldRule, PolicyAction, PolicyContext, PolicyWhere } from './policy.types.js';
+import { isPlainObject, noRows, type ResolvedRule } from './where.utils.js';
+
+export const DEFAULT_POLICY: DefaultPolicy = 'deny';
+
+export interface PolicyConfig {
+  policies: CrudApiPolicies<any>;
+  /** Default `'deny'` (see `DefaultPolicy`). */
+  defaultPolicy?: DefaultPolicy;
+  modelMeta: DataModelMeta;
+}
+
+/** Fails fast (at start-up) on rules naming a model or field the schema does not have. */
+export function validatePolicies(policies: CrudApiPolicies<any>, modelMeta: DataModelMeta): void {
+  for (const [modelName, policy] of Object.entries(policies)) {
+    const model = Object.hasOwn(modelMeta.models, modelName) ? modelMeta.models[modelName] : undefined;
+    if (!model) throw new Error(`policies: unknown model "${modelName}" (use the Prisma model name)`);
+    for (const kind of ['read', 'write'] as const) {
+      for (const field of Object.keys(policy.fields?.[kind] ?? {})) {
+        if (!Object.hasOwn(model.fields, field)) throw new Error(`policies: unknown field "${modelName}.${field}"`);
+      }
+    }
+  }
+}
+
+/**
+ * The policies evaluated for one context (one request): rules are evaluated lazily, once each.
+ * Models without rules, and actions a model's rules leave out, follow `defaultPolicy`.
+ */
+export class PolicySet {
+  private readonly rules = new Map<string, ResolvedRule>();
+  private readonly denied = new Set<string>();
+  private readonly fieldSets = new Map<string, ReadonlySet<string>>();
+  private readonly fallback: boolean;
+
+  constructor(
+    private readonly config: PolicyConfig,
+    readonly context: PolicyContext,
+  ) {
+    this.fallback = (config.defaultPolicy ?? DEFAULT_POLICY) === 'allow';
+  }
+
+  get modelMeta(): DataModelMeta {
+    return this.config.modelMeta;
+  }
+
+  model(name: string): ModelMeta {
+    const model = Object.hasOwn(this.config.modelMeta.models, name) ? this.config.modelMeta.models[name] : undefined;
+    if (!model) throw new Error(`Unknown model ${name}`);
+    return model;
+  }
+
+  /** `true` (every row) or the `where` of the permitted rows; a denial is a `where` no row matches. */
+  rule(model: string, action: PolicyAction): ResolvedRule {
+    const key = `${model}.${action}`;
+    let rule = this.rules.get(key);
+    if (rule === undefined) {
+      const policy = Object.hasOwn(this.config.policies, model) ? this.config.policies[model] : undefined;
+      const written = policy?.[action];
+      const value = written === undefined ? this.fallback : this.evaluate(key, written);
+      rule = value === false ? noRows(this.model(model)) : value;
+      if (value === false) this.denied.add(key);
+      this.rules.set(key, rule);
+    }
+    return rule;
+  }
+
+  /** Whether the rule permits no row at all (checked without a query). */
+  denies(model: string, action: PolicyAction): boolean {
+    this.rule(model, action);
+    return this.denied.has(`${model}.${action}`);
+  }
+
+  /** Fields the caller may not see. */
+  hiddenFields(model: string): ReadonlySet<string> {
+    return this.deniedFields(model, 'read');
+  }
+
+  /** Fields the caller may not write. */
+  protectedFields(model: string): ReadonlySet<string> {
+    return this.deniedFields(model, 'write');
+  }
+
+  private deniedFields(model: string, kind: 'read' | 'write'): ReadonlySet<string> {
+    const key = `${model}.${kind}`;
+    let fields = this.fieldSets.get(key);
+    if (!fields) {
+      const rules: Record<string, FieldRule> = this.config.policies[model]?.fields?.[kind] ?? {};
+      fields = new Set(
+        Object.entries(rules)
+          .filter(([, rule]) => (typeof rule === 'function' ? rule(this.context) : rule) !== true)
+          .map(([field]) => field),
+      );
+      this.fieldSets.set(key, fields);
+    }
+    return fields;
+  }
+
+  private evaluate(key: string, written: unknown): boolean | PolicyWhere {
+    const value = typeof written === 'function' ? written(this.context) : written;
+    if (typeof value === 'boolean' || isPlainObject(value)) return value;
+    throw new Error(`policies: rule ${key} must give a boolean or a where object, got ${typeof value}`);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Access-policy rules, written in TypeScript by the application. A rule is a boolean, a Prisma
+ * `where` object of the model (rows matching it are permitted) or a function of the request's
+ * context returning either.
+ */
+export type PolicyWhere = Record<string, unknown>;
+
+/** The context rules receive: by default `{ user: request.user }` (option `context`). */
+export type PolicyContext = Record<string, any>;
+
+export type PolicyRule<Where = PolicyWhere, Ctx = PolicyContext> = boolean | Where | ((ctx: Ctx) => boolean | Where);
+
+/**
+ * Field rules depend on the context only, never on the row: a field is hidden or protected for
+ * the whole request, so "a hidden field does not exist" holds for filters and sorts as well.
+ */
+export type FieldRule<Ctx = PolicyContext> = boolean | ((ctx: Ctx) => boolean);
+
+export type PolicyAction = 'read' | 'create' | 'update' | 'delete';
+
+export interface ModelPolicy<Where = PolicyWhere, Ctx = PolicyContext> {
+  /** Rows the caller may see; rows outside it do not exist for the caller. */
+  read?: PolicyRule<Where, Ctx>;
+  /** Rows the caller may create: the new row must match (checked inside the write's transaction). */
+  create?: PolicyRule<Where, Ctx>;
+  /** Rows the caller may change (checked before the change). */
+  update?: PolicyRule<Where, Ctx>;
+  /** Rows the caller may delete. */
+  delete?: PolicyRule<Where, Ctx>;
+  fields?: {
+    /** `false` hides the field: never returned, unusable in where/orderBy/select/... (400). */
+    read?: Record<string, FieldRule<Ctx>>;
+    /** `false` protects the field: writing it is refused (403). */
+    write?: Record<string, FieldRule<Ctx>>;
+  };
+}
+
+/** Rules per Prisma model name (`Post`). */
+export type CrudApiPolicies<Ctx = PolicyContext> = Record<string, ModelPolicy<any, Ctx>>;
+
+/**
+ * Decides actions a model's rules leave out (and models without rules). Default `'deny'`: once an
+ * application opts into policies, a model added to the schema later is not exposed by accident.
+ */
+export type DefaultPolicy = 'allow' | 'deny';
+
+type WhereOf<Delegate> = Delegate extends { findMany(args?: infer Args): any }
+  ? NonNullable<Args> extends { where?: infer Where }
+    ? Where
+    : PolicyWhere
+  : PolicyWhere;
+
+/**
+ * Policies typed against a generated Prisma client: `where` rules are checked against each
+ * model's `WhereInput`. `const policies: PoliciesFor<PrismaClient, { user?: User }> = { Post: {...} }`.
+ */
+export type PoliciesFor<Client, Ctx = PolicyContext> = {
+  [Key in keyof Client as Key extends `$${string}` ? never : Key extends string ? Capitalize<Key> : never]?: ModelPolicy<
+    WhereOf<Client[Key]>,
+    Ctx
+  >;
+};

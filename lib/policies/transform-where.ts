@@ -1,0 +1,98 @@
+import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
+import { unknownField } from './policy.errors.js';
+import type { PolicySet } from './policy-set.js';
+import type { PolicyWhere } from './policy.types.js';
+import { andWhere, isPlainObject, ruleWhere, type ResolvedRule } from './where.utils.js';
+
+const LOGICAL = new Set(['AND', 'OR', 'NOT']);
+
+/** The model's field of that name (own property only: `__proto__` is no field). */
+export function fieldOf(model: ModelMeta, name: string): FieldMeta | undefined {
+  return Object.hasOwn(model.fields, name) ? model.fields[name] : undefined;
+}
+
+/**
+ * A client's `where` rewritten so that it cannot see past the read rules: hidden fields are
+ * refused as unknown, and every filter through a relation only considers related rows the
+ * caller may read (`some`/`none`/`is` join the rule, `every` ignores invisible rows, and an
+ * invisible to-one row counts as no row). The result is still a `where` of the same model.
+ */
+export function transformWhere(set: PolicySet, model: ModelMeta, where: unknown): any {
+  if (!isPlainObject(where)) return where;
+  const hidden = set.hiddenFields(model.name);
+  const out: Record<string, unknown> = {};
+  const extra: PolicyWhere[] = [];
+  for (const [key, value] of Object.entries(where)) {
+    if (LOGICAL.has(key)) {
+      out[key] = Array.isArray(value) ? value.map((item) => transformWhere(set, model, item)) : transformWhere(set, model, value);
+      continue;
+    }
+    const field = fieldOf(model, key);
+    if (field && hidden.has(key)) throw unknownField(model.name, key);
+    const compound = model.uniqueConstraints.find((constraint) => constraint.name === key && constraint.fields.length > 1);
+    for (const part of compound?.fields ?? []) if (hidden.has(part)) throw unknownField(model.name, part);
+    if (!field?.relation) {
+      out[key] = value;
+      continue;
+    }
+    const target = set.model(field.relation.model);
+    const rule = set.rule(target.name, 'read');
+    if (field.isList) out[key] = transformListFilter(set, target, rule, value);
+    else transformToOneFilter(set, target, rule, key, value, out, extra);
+  }
+  if (extra.length === 0) return out;
+  const own = out.AND === undefined ? [] : Array.isArray(out.AND) ? out.AND : [out.AND];
+  return { ...out, AND: [...own, ...extra] };
+}
+
+function transformListFilter(set: PolicySet, target: ModelMeta, rule: ResolvedRule, value: unknown): unknown {
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = { ...value };
+  for (const op of ['some', 'none'] as const) {
+    if (op in value) out[op] = andWhere(transformWhere(set, target, value[op]), rule) ?? {};
+  }
+  if ('every' in value) {
+    const condition = transformWhere(set, target, value.every) ?? {};
+    const visible = ruleWhere(rule);
+    // Every readable row matches: rows the caller cannot read do not count.
+    out.every = visible ? { OR: [condition, { NOT: visible }] } : condition;
+  }
+  return out;
+}
+
+function transformToOneFilter(
+  set: PolicySet,
+  target: ModelMeta,
+  rule: ResolvedRule,
+  key: string,
+  value: unknown,
+  out: Record<string, unknown>,
+  extra: PolicyWhere[],
+): void {
+  const visible = ruleWhere(rule);
+  // "no related row": an invisible related row counts as none.
+  const isNone = (): void => {
+    if (visible) extra.push({ NOT: { [key]: { is: visible } } });
+    else out[key] = null;
+  };
+  if (value === null) return isNone();
+  if (!isPlainObject(value)) {
+    out[key] = value;
+    return;
+  }
+  const explicit = 'is' in value || 'isNot' in value;
+  const filters: Record<string, unknown> = explicit ? value : { is: value };
+  const result: Record<string, unknown> = {};
+  for (const [op, condition] of Object.entries(filters)) {
+    if (op !== 'is' && op !== 'isNot') {
+      result[op] = condition;
+    } else if (op === 'is' && condition === null) {
+      isNone();
+    } else if (op === 'isNot' && condition === null) {
+      result.is = visible ?? {};
+    } else {
+      result[op] = andWhere(transformWhere(set, target, condition), rule) ?? {};
+    }
+  }
+  if (Object.keys(result).length > 0) out[key] = result;
+}

@@ -1,0 +1,66 @@
+import { toTypeName } from '../metadata/model-registry.js';
+import type { ModelMeta } from '../metadata/model-meta.types.js';
+import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import { POLICY_OPERATIONS, runTransaction, type OperationScope } from './policy-operations.js';
+import { PolicySet, validatePolicies, type PolicyConfig } from './policy-set.js';
+import type { PolicyContext } from './policy.types.js';
+
+export interface WithPoliciesOptions extends PolicyConfig {
+  /** Who is asking, as the rules see it (the module builds it with the `context` option). */
+  context: PolicyContext;
+}
+
+/**
+ * A Prisma client that enforces the policies for one context: the same client shape, every model
+ * operation filtered and checked. Hand-written endpoints use it to share the API's rules:
+ * `withPolicies(prisma, { policies, modelMeta, context: { user } }).post.findMany()`.
+ *
+ * It wraps the client rather than using a `$extends` query hook because the checks run further
+ * queries (the created row against the create rule, included to-one rows against their read
+ * rule) that must run in the caller's interactive transaction, and a query hook has no public
+ * way to reach the transaction client. Interactive transactions are supported (nested ones reuse
+ * the outer transaction); the array form of `$transaction` is not. Raw queries are not filtered.
+ */
+export function withPolicies<Client extends object>(client: Client, options: WithPoliciesOptions): Client {
+  validatePolicies(options.policies, options.modelMeta);
+  return policyClient(client as PrismaClientLike, new PolicySet(options, options.context), false) as Client;
+}
+
+function policyClient(client: PrismaClientLike, set: PolicySet, inTransaction: boolean): PrismaClientLike {
+  const models = new Map<string, ModelMeta>(Object.values(set.modelMeta.models).map((model) => [toTypeName(model.name), model]));
+  const delegates = new Map<string, object>();
+  const scope: OperationScope = { client, set, inTransaction };
+  const self: PrismaClientLike = new Proxy(client, {
+    get(target, property) {
+      if (typeof property === 'string' && models.has(property)) {
+        let delegate = delegates.get(property);
+        if (!delegate) {
+          delegate = policyDelegate(scope, models.get(property)!, target[property]);
+          delegates.set(property, delegate);
+        }
+        return delegate;
+      }
+      if (property === '$transaction') return transaction;
+      if (property === '$extends') return (...args: unknown[]) => policyClient(target.$extends(...args), set, inTransaction);
+      const value = Reflect.get(target, property);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  function transaction(fn: unknown, options?: unknown): Promise<unknown> {
+    if (typeof fn !== 'function') {
+      return Promise.reject(new Error('A policy client supports interactive transactions only: $transaction(async (tx) => ...)'));
+    }
+    if (inTransaction) return fn(self);
+    return runTransaction(client, (tx) => fn(policyClient(tx, set, true)), options);
+  }
+  return self;
+}
+
+/** The model operations of POLICY_OPERATIONS the underlying delegate has (createManyAndReturn is not everywhere). */
+function policyDelegate(scope: OperationScope, model: ModelMeta, base: Record<string, unknown>): object {
+  const delegate: Record<string, unknown> = { fields: base.fields };
+  for (const [name, operation] of Object.entries(POLICY_OPERATIONS)) {
+    if (typeof base[name] === 'function') delegate[name] = (args?: Record<string, any>) => operation(scope, model, args ?? {});
+  }
+  return delegate;
+}
