@@ -4,16 +4,18 @@ import {
   Controller,
   type ExecutionContext,
   Injectable,
+  Module,
   type PipeTransform,
   Post,
   Req,
   UnauthorizedException,
 } from '@nestjs/common';
-import { APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_GUARD, APP_PIPE, NestFactory } from '@nestjs/core';
 import type { Request } from 'express';
-import { type ApiResponse, RestService, RpcService } from '../../lib/index.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
-import { testProviders } from '../support/test-database.js';
+import request from 'supertest';
+import { type ApiResponse, CrudApiModule, RestService, RpcService } from '../../lib/index.js';
+import { createTestApp, TEST_ENDPOINT, type TestApp } from '../support/test-app.js';
+import { createTestDatabase, testProviders } from '../support/test-database.js';
 
 /** Services that answer with the size of the parsed body, so body parsing is tested alone. */
 @Injectable()
@@ -172,5 +174,33 @@ describe.each(testProviders())('HTTP errors around the routes (%s)', (provider) 
     it('lets authorized requests through', async () => {
       await t.http().post('/api/rpc/post/create').set('authorization', 'Bearer ok').send({ data: {} }).expect(200);
     });
+  });
+});
+
+describe('body parsing in an application made by NestFactory.create', () => {
+  it('applies bodyLimit to application/json bodies there too', async () => {
+    const db = await createTestDatabase('sqlite');
+    @Module({
+      imports: [CrudApiModule.forRoot({ endpoint: TEST_ENDPOINT, prisma: db.prisma, modelMeta: db.modelMeta })],
+    })
+    class AppModule {}
+    const app = await NestFactory.create(AppModule, { logger: false });
+    try {
+      await app.init();
+      const res = await request(app.getHttpServer())
+        .post('/api/rpc/tag/create')
+        .set('content-type', 'application/json')
+        .send(JSON.stringify({ data: { name: 'x'.repeat(500_000) } }))
+        .expect(201);
+      expect(res.body.data.name).toHaveLength(500_000);
+      await request(app.getHttpServer())
+        .post('/api/rpc/tag/create')
+        .set('content-type', 'application/json')
+        .send(JSON.stringify({ data: { name: 'x'.repeat(1_100_000) } }))
+        .expect(413);
+    } finally {
+      await app.close();
+      await db.drop();
+    }
   });
 });
