@@ -1,0 +1,47 @@
+import { modelMeta } from '../../sample-app/generated/sqlite/crud-api/index.js';
+import { decodeAttribute, encodeAttribute, parseQueryValue } from './attribute-codec.js';
+
+const { Post, Profile } = modelMeta.models;
+const enums = modelMeta.enums;
+
+describe('attribute codec', () => {
+  it('encodes DateTime as ISO, Decimal and BigInt as strings, Bytes as Base64', () => {
+    expect(encodeAttribute(Post.fields.publishedAt, new Date('2024-01-02T00:00:00Z'), enums)).toBe('2024-01-02T00:00:00.000Z');
+    expect(encodeAttribute(Post.fields.views, 10n, enums)).toBe('10');
+    expect(encodeAttribute(Post.fields.price, { toString: () => '1.50' }, enums)).toBe('1.50');
+    expect(encodeAttribute(Profile.fields.avatar, new Uint8Array([1, 2, 255]), enums)).toBe('AQL/');
+    expect(encodeAttribute(Post.fields.content, null, enums)).toBeNull();
+  });
+
+  it('decodes the same forms from request bodies', () => {
+    expect(decodeAttribute(Post.fields.publishedAt, '2024-01-02T00:00:00Z', enums, '/p')).toEqual(new Date('2024-01-02T00:00:00Z'));
+    expect(decodeAttribute(Post.fields.views, '9007199254740993', enums, '/p')).toBe(9007199254740993n);
+    expect(decodeAttribute(Post.fields.price, 1.5, enums, '/p')).toBe('1.5');
+    expect(decodeAttribute(Profile.fields.avatar, 'AQL/', enums, '/p')).toEqual(new Uint8Array([1, 2, 255]));
+    expect(decodeAttribute(Post.fields.metadata, { a: [1] }, enums, '/p')).toEqual({ a: [1] });
+    expect(decodeAttribute(Post.fields.content, null, enums, '/p')).toBeNull();
+  });
+
+  it.each([
+    ['rating', '1'],
+    ['views', 1.5],
+    ['price', 'x'],
+    ['published', 1],
+    ['status', 'NOPE'],
+    ['publishedAt', 'soon'],
+    ['title', null],
+    ['metadata', null],
+  ] as const)('rejects %s = %p with a pointer', (name, value) => {
+    expect(() => decodeAttribute(Post.fields[name], value, enums, `/data/attributes/${name}`)).toThrow(
+      expect.objectContaining({ code: 'invalid-payload', options: { source: { pointer: `/data/attributes/${name}` } } }),
+    );
+  });
+
+  it('parses query strings by type and names the parameter when it cannot', () => {
+    expect(parseQueryValue(Post.fields.published, 'false', enums, 'p')).toBe(false);
+    expect(parseQueryValue(Post.fields.metadata, '{"a":1}', enums, 'p')).toEqual({ a: 1 });
+    expect(() => parseQueryValue(Post.fields.rating, 'abc', enums, 'filter[rating]')).toThrow(
+      expect.objectContaining({ code: 'invalid-query-parameter', options: { source: { parameter: 'filter[rating]' } } }),
+    );
+  });
+});

@@ -1,0 +1,63 @@
+import { modelMeta as postgresMeta } from '../../../sample-app/generated/postgresql/crud-api/index.js';
+import { modelMeta as sqliteMeta } from '../../../sample-app/generated/sqlite/crud-api/index.js';
+import { ModelRegistry } from '../../metadata/model-registry.js';
+import { escapeLike, toSearchQuery } from './filter-operators.js';
+import { buildFilterWhere } from './parse-filter.js';
+import { parseQuery } from './parse-query.js';
+
+const limits = { maxIncludeDepth: 3, maxIncludePaths: 10, maxFilters: 20, maxFilterValueLength: 1000 };
+
+function where(meta: typeof sqliteMeta | typeof postgresMeta, search: string) {
+  const registry = new ModelRegistry(meta);
+  return buildFilterWhere({ registry, idDivider: '_' }, registry.findByTypeName('post')!, parseQuery(search, limits).filters);
+}
+
+describe('buildFilterWhere', () => {
+  it('turns equality into equals or in, coerced to the field type', () => {
+    expect(where(sqliteMeta, 'filter[rating]=1.5')).toEqual({ rating: { equals: 1.5 } });
+    expect(where(sqliteMeta, 'filter[views]=1,2')).toEqual({ views: { in: [1n, 2n] } });
+    expect(where(sqliteMeta, 'filter[publishedAt$gte]=2024-01-01')).toEqual({ publishedAt: { gte: new Date('2024-01-01') } });
+  });
+
+  it('combines several values with OR, $not values with AND (notIn) and filters with AND', () => {
+    expect(where(sqliteMeta, 'filter[title$contains]=a,b')).toEqual({ OR: [{ title: { contains: 'a' } }, { title: { contains: 'b' } }] });
+    expect(where(sqliteMeta, 'filter[status$not]=DRAFT,ARCHIVED')).toEqual({ status: { notIn: ['DRAFT', 'ARCHIVED'] } });
+    expect(where(sqliteMeta, 'filter[metadata$not]=1,2')).toEqual({ AND: [{ metadata: { not: 1 } }, { metadata: { not: 2 } }] });
+    expect(where(sqliteMeta, 'filter[published]=true&filter[content$null]=true')).toEqual({ AND: [{ published: { equals: true } }, { content: null }] });
+  });
+
+  it('reaches into relations: is for to-one, some for to-many, grouped per relation', () => {
+    expect(where(sqliteMeta, 'filter[author][name]=A')).toEqual({ author: { is: { name: { equals: 'A' } } } });
+    expect(where(sqliteMeta, 'filter[comments][body]=x&filter[comments][authorId]=1')).toEqual({
+      comments: { some: { AND: [{ body: { equals: 'x' } }, { authorId: { equals: 1 } }] } },
+    });
+    expect(where(sqliteMeta, 'filter[tags]=1,2')).toEqual({ tags: { some: { OR: [{ id: 1 }, { id: 2 }] } } });
+    expect(where(sqliteMeta, 'filter[likes]=3_4')).toEqual({ likes: { some: { userId: 3, postId: 4 } } });
+  });
+
+  it('uses insensitive mode and escapes LIKE wildcards on PostgreSQL only', () => {
+    expect(where(sqliteMeta, 'filter[title$icontains]=a_b')).toEqual({ title: { contains: 'a_b' } });
+    expect(where(postgresMeta, 'filter[title$icontains]=a_b')).toEqual({ title: { contains: 'a\\_b', mode: 'insensitive' } });
+    expect(where(postgresMeta, 'filter[keywords$hasEvery]=a,b')).toEqual({ keywords: { hasEvery: ['a', 'b'] } });
+    expect(where(postgresMeta, 'filter[keywords$isEmpty]=true')).toEqual({ keywords: { isEmpty: true } });
+  });
+
+  it.each(['filter[nothing]=1', 'filter[rating$contains]=1', 'filter[title$has]=a', 'filter[title$null]=true', 'filter[content$search]=a'])(
+    'rejects %s on SQLite',
+    (search) => {
+      expect(() => where(sqliteMeta, search)).toThrow(expect.objectContaining({ code: 'invalid-query-parameter' }));
+    },
+  );
+});
+
+describe('escapeLike and toSearchQuery', () => {
+  it('escapes backslash, percent and underscore where LIKE has a backslash escape', () => {
+    expect(escapeLike('50%_\\', 'postgresql')).toBe('50\\%\\_\\\\');
+    expect(escapeLike('50%_', 'sqlite')).toBe('50%_');
+  });
+
+  it('keeps only words, joined with AND', () => {
+    expect(toSearchQuery("it's a & | !test")).toBe('it & s & a & test');
+    expect(toSearchQuery('!&|')).toBe('');
+  });
+});

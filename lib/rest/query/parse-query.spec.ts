@@ -1,0 +1,38 @@
+import { parseQuery } from './parse-query.js';
+
+const limits = { maxIncludeDepth: 3, maxIncludePaths: 10, maxFilters: 3, maxFilterValueLength: 10 };
+
+describe('parseQuery', () => {
+  it('splits the families and filter selectors with their operator', () => {
+    const query = parseQuery('filter[author][name$startsWith]=Al&filter[id]=1,2&sort=-title&page[limit]=5&include=author&fields[post]=title', limits);
+    expect(query.filters).toEqual([
+      { parameter: 'filter[author][name$startsWith]', selectors: ['author', 'name'], operator: '$startsWith', value: 'Al' },
+      { parameter: 'filter[id]', selectors: ['id'], value: '1,2' },
+    ]);
+    expect(query).toMatchObject({ sort: '-title', include: 'author', page: { limit: '5' } });
+    expect(query.fields).toEqual(new Map([['post', 'title']]));
+  });
+
+  it('decodes percent-encoded brackets and values', () => {
+    expect(parseQuery('filter%5Btitle%5D=a%2Cb%20c', limits).filters[0]).toMatchObject({ selectors: ['title'], value: 'a,b c' });
+  });
+
+  it.each([
+    ['foo=1', 'foo'],
+    ['filter=1', 'filter'],
+    ['filter[]=1', 'filter[]'],
+    ['sort[a]=1', 'sort[a]'],
+    ['page[size]=1', 'page[size]'],
+    ['fields=a', 'fields'],
+    ['include=a&include=b', 'include'],
+    ['filter[a=1', 'filter[a'],
+    ['filter[a]=12345678901', 'filter[a]'],
+    ['filter[a]=1&filter[b]=1&filter[c]=1&filter[d]=1', 'filter'],
+  ])('rejects %s naming %s', (search, parameter) => {
+    expect(() => parseQuery(search, limits)).toThrow(expect.objectContaining({ code: 'invalid-query-parameter', options: { source: { parameter } } }));
+  });
+
+  it('ignores implementation-specific parameters (a non a-z character in the name)', () => {
+    expect(parseQuery('myParam=1&my_param=2&x-y=3', limits).filters).toEqual([]);
+  });
+});
