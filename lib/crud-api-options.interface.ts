@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { PrismaErrorMapping } from './filters/prisma-error-map.js';
 import type { DataModelMeta } from './metadata/model-meta.types.js';
+import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from './policies/policy.types.js';
 import type { PrismaClientLike } from './prisma/prisma-client-like.js';
 
 export interface CrudApiModuleOptions {
@@ -32,6 +33,15 @@ export interface CrudApiModuleOptions {
   maxTake?: number;
   /** Request-shape limits; each answers 400 beyond it. */
   limits?: CrudApiLimits;
+  /**
+   * Access policies per Prisma model name, enforced on both interfaces (see README "Access control").
+   * Without this option every row and field is accessible.
+   */
+  policies?: CrudApiPolicies<any>;
+  /** Decides models and actions without rules when `policies` is given. Default `'deny'`. */
+  defaultPolicy?: DefaultPolicy;
+  /** The context the policies see for one request. Default `{ user: request.user }`. */
+  context?: (request: Request) => PolicyContext | Promise<PolicyContext>;
 }
 
 export interface ModelOperationsOption {

@@ -1,6 +1,7 @@
 import {
   IsArray,
   IsDefined,
+  IsIn,
   IsInstance,
   IsInt,
   ValidateNested,
@@ -24,6 +25,7 @@ import {
   DEFAULT_RPC_PATH,
 } from './crud-api.constants.js';
 import type { CrudApiModuleOptions, ResolvedCrudApiOptions } from './crud-api-options.interface.js';
+import { validatePolicies } from './policies/policy-set.js';
 
 const MOUNT_PATH = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
 
@@ -95,6 +97,18 @@ class CrudApiOptionsSchema {
   @IsOptional()
   @ValidateNested()
   limits?: CrudApiLimitsSchema;
+
+  @IsOptional()
+  @IsObject({ message: 'policies must be an object of rules per model name' })
+  policies?: object;
+
+  @IsOptional()
+  @IsIn(['allow', 'deny'], { message: 'defaultPolicy must be "allow" or "deny"' })
+  defaultPolicy?: string;
+
+  @IsOptional()
+  @IsInstance(Function, { message: 'context must be a function (request) => context' })
+  context?: unknown;
 }
 
 
@@ -108,6 +122,7 @@ export function resolveCrudApiOptions(options: CrudApiModuleOptions): ResolvedCr
     const details = errors.map((error) => `"${error.property}": ${Object.values(error.constraints ?? {}).join('; ')}`);
     throw new Error(`CrudApiModule: invalid option ${details.join(', ')}`);
   }
+  if (options.policies) validatePolicies(options.policies, options.modelMeta);
   return {
     ...options,
     pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,

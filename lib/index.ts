@@ -21,7 +21,7 @@ export { CrudApiError, type CrudApiErrorOptions, type ErrorSource } from './filt
 export { ERROR_CODES, type ErrorCode } from './filters/error-codes.js';
 export { DEFAULT_PRISMA_ERROR_MAP, type PrismaErrorMapping } from './filters/prisma-error-map.js';
 export type { ApiResponse } from './http/api-response.js';
-export { withPolicies, type WithPoliciesOptions } from './policies/with-policies.js';
+export { policiesOf, withPolicies, type PolicyInspector, type WithPoliciesOptions } from './policies/with-policies.js';
 export { DEFAULT_POLICY, validatePolicies } from './policies/policy-set.js';
 export { POLICY_REASONS } from './policies/policy.errors.js';
 export type {

@@ -1,7 +1,9 @@
-import { Module } from '@nestjs/common';
+import { Inject, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { CrudApiModule } from '../lib/index.js';
 import { DatabaseModule, SAMPLE_DATABASE } from './database/database.module.js';
 import type { SampleDatabase } from './database/create-prisma-client.js';
+import { demoAuth } from './demo-auth.js';
+import { samplePolicies } from './policies.js';
 
 export const PORT = Number(process.env.PORT ?? 3000);
 export const BASE_URL = process.env.BASE_URL ?? `http://localhost:${PORT}`;
@@ -16,8 +18,16 @@ export const BASE_URL = process.env.BASE_URL ?? `http://localhost:${PORT}`;
         endpoint: `${BASE_URL}/api/rest`,
         prisma: database.prisma,
         modelMeta: database.modelMeta,
+        policies: samplePolicies,
       }),
     }),
   ],
 })
-export class AppModule {}
+export class AppModule implements NestModule {
+  constructor(@Inject(SAMPLE_DATABASE) private readonly database: SampleDatabase) {}
+
+  /** Demo stand-in for authentication (x-user-id header): see demo-auth.ts. */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(demoAuth(this.database.prisma)).forRoutes('{*path}');
+  }
+}

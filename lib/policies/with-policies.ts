@@ -5,6 +5,21 @@ import { POLICY_OPERATIONS, runTransaction, type OperationScope } from './policy
 import { PolicySet, validatePolicies, type PolicyConfig } from './policy-set.js';
 import type { PolicyContext } from './policy.types.js';
 
+/** What services that build queries themselves (REST's `select` of every attribute) need to know. */
+export interface PolicyInspector {
+  /** Fields the caller may not see: leave them out of any `select` built on the caller's behalf. */
+  hiddenFields(model: string): ReadonlySet<string>;
+  /** Whether the caller may read every row of the model (so a foreign key alone proves the related row readable). */
+  readsEveryRow(model: string): boolean;
+}
+
+const inspectors = new WeakMap<object, PolicyInspector>();
+
+/** The policies a client enforces, or undefined for a client without policies. */
+export function policiesOf(client: object): PolicyInspector | undefined {
+  return inspectors.get(client);
+}
+
 export interface WithPoliciesOptions extends PolicyConfig {
   /** Who is asking, as the rules see it (the module builds it with the `context` option). */
   context: PolicyContext;
@@ -45,6 +60,10 @@ function policyClient(client: PrismaClientLike, set: PolicySet, inTransaction: b
       const value = Reflect.get(target, property);
       return typeof value === 'function' ? value.bind(target) : value;
     },
+  });
+  inspectors.set(self, {
+    hiddenFields: (model) => set.hiddenFields(model),
+    readsEveryRow: (model) => set.rule(model, 'read') === true,
   });
   function transaction(fn: unknown, options?: unknown): Promise<unknown> {
     if (typeof fn !== 'function') {
