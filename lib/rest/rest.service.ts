@@ -90,6 +90,9 @@ export class RestService {
     const write = parseResourceDocument(this.writeScope(), model, req.body);
     const select = buildSelect(this.registry, model, query.include);
     const row = await (await this.clients.forRequest(req)).$transaction(async (tx) => {
+      if (write.clientId && (await this.delegate(tx, model).findUnique!({ where: uniqueWhere(model, write.clientId), select: idSelect(model) }))) {
+        throw new CrudApiError('conflict', `A ${type} with this id already exists.`, { source: { pointer: '/data/id' } });
+      }
       await this.assertReferencesExist(tx, write.references);
       return this.delegate(tx, model).create!({ data: write.data, select });
     });

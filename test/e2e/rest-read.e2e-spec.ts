@@ -291,6 +291,7 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
       it('supports full-text $search without tsquery syntax errors', async () => {
         expect(await filtered('filter[content$search]=search words')).toEqual([f.percent]);
         expect(await filtered('filter[content$search]=first & | post!')).toEqual([f.hello]);
+        expectJsonApiError(await get('/post?filter[content$search]=%26|!'), 400, 'invalid-query-parameter', { parameter: 'filter[content$search]' });
       });
 
       it('matches LIKE wildcards literally on PostgreSQL', async () => {

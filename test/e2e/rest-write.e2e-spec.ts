@@ -76,6 +76,7 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
         data: { type: 'like', relationships: { user: { data: { type: 'user', id: f.carol } }, post: { data: { type: 'post', id: f.percent } } } },
       }).expect(201);
       expect(viaRelationships.body.data.id).toBe(`${f.carol}_${f.percent}`);
+      expectJsonApiError(await send('post', '/like', { data: { type: 'like', id: `${f.carol}_${f.percent}` } }), 409, 'conflict', { pointer: '/data/id' });
       expectJsonApiError(await send('post', '/post', { data: { type: 'post', id: 999, attributes: { title: 'x' } } }), 403, 'client-id-not-allowed', {
         pointer: '/data/id',
       });

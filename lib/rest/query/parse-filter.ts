@@ -79,7 +79,7 @@ function fieldCondition(scope: FilterScope, field: FieldMeta, filter: RawFilter)
     case 'boolean':
       return { [field.name]: operator.condition(booleanValue(filter), context) };
     case 'text':
-      if (!filter.value.trim()) throw bad(filter, `${filter.parameter} needs a value.`);
+      if (!/[\p{L}\p{N}]/u.test(filter.value)) throw bad(filter, `${filter.parameter} needs at least one word.`);
       return { [field.name]: operator.condition(filter.value, context) };
     case 'list':
       return { [field.name]: operator.condition(filter.value.split(',').map(parse), context) };

@@ -10,6 +10,8 @@ import { parseLinkage, type RelatedReference, relationshipData, type WriteScope 
 export interface ResourceWrite {
   data: Record<string, unknown>;
   references: RelatedReference[];
+  /** The client-generated id of a create, which must not exist yet. */
+  clientId?: IdValues;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -59,7 +61,8 @@ export function parseResourceDocument(scope: WriteScope, model: ModelMeta, body:
   const { registry, idDivider } = scope;
   const resource = resourceObject(model, body, idDivider, urlId);
   const change = urlId ? 'replace' : 'create';
-  const data: Record<string, unknown> = !urlId && resource.id !== undefined ? { ...clientId(model, resource.id, idDivider) } : {};
+  const requestedId = !urlId && resource.id !== undefined ? clientId(model, resource.id, idDivider) : undefined;
+  const data: Record<string, unknown> = { ...requestedId };
   const attributes = new Map(attributeFields(registry, model).map((field) => [field.name, field]));
   for (const [name, value] of Object.entries((resource.attributes ?? {}) as Record<string, unknown>)) {
     const pointer = `/data/attributes/${name}`;
@@ -78,5 +81,5 @@ export function parseResourceDocument(scope: WriteScope, model: ModelMeta, body:
     if (ids?.length) references.push({ model: registry.findByModelName(field.type)!, ids, pointer: `${pointer}/data` });
     Object.assign(data, relationshipData(scope, field, ids, change, `${pointer}/data`));
   }
-  return { data, references };
+  return { data, references, ...(requestedId ? { clientId: requestedId } : {}) };
 }
