@@ -68,7 +68,8 @@ export const samplePolicies: PoliciesFor<SamplePrismaClient, SampleContext> = {
     delete: isAdmin,
   },
   Like: {
-    read: true,
+    // A like reveals its post: likes of posts the caller cannot read are invisible too.
+    read: (ctx) => ({ post: readablePost(ctx) }),
     create: owns('userId'),
     update: false,
     delete: owns('userId'),

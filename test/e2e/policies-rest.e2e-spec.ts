@@ -1,0 +1,107 @@
+import type { CrudApiPolicies } from '../../lib/index.js';
+import { samplePolicies, type DemoUser } from '../../sample-app/policies.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { testProviders } from '../support/test-database.js';
+
+const JSON_API = 'application/vnd.api+json';
+const policyError = (reason: string) => ({
+  errors: [{ status: '403', code: 'rejected-by-policy', title: expect.any(String), detail: expect.any(String), meta: { reason } }],
+});
+
+describe.each(testProviders())('access policies over REST (%s)', (provider) => {
+  let t: TestApp;
+  let caller: DemoUser | undefined;
+  let alice: DemoUser, bob: DemoUser;
+  const ids: Record<string, number> = {};
+  const as = (user: DemoUser | undefined) => {
+    caller = user;
+    return t.http();
+  };
+  const send = (request: ReturnType<ReturnType<TestApp['http']>['post']>, body: object) => request.set('Content-Type', JSON_API).send(body);
+
+  beforeAll(async () => {
+    t = await createTestApp(provider, { options: { policies: samplePolicies, context: () => ({ user: caller }) } });
+    const p = t.db.prisma;
+    const mk = (name: string) => p.user.create({ data: { name, email: `${name}@x.test`, passwordHash: `hash-${name}` }, select: { id: true, role: true } });
+    [alice, bob] = [await mk('alice'), await mk('bob')];
+    for (const [key, authorId, published] of [['alicePub', alice.id, true], ['bobPub', bob.id, true], ['bobDraft', bob.id, false]] as const) {
+      ids[key] = (await p.post.create({ data: { title: key, authorId, published } })).id;
+    }
+    await p.comment.create({ data: { body: 'on draft', postId: ids.bobDraft!, authorId: bob.id } });
+    await p.comment.create({ data: { body: 'on pub', postId: ids.bobPub!, authorId: bob.id } });
+  });
+  afterAll(() => t.close());
+
+  const titles = (data: { attributes: { title: string } }[]) => data.map((r) => r.attributes.title).sort();
+
+  it('lists only readable rows, with meta.total counting only them', async () => {
+    const res = await as(alice).get('/api/rest/post').expect(200);
+    expect(titles(res.body.data)).toEqual(['alicePub', 'bobPub']);
+    expect(res.body.meta.total).toBe(2);
+    const own = await as(bob).get('/api/rest/post').expect(200);
+    expect(own.body.meta.total).toBe(3);
+    expect((await as(undefined).get('/api/rest/comment').expect(200)).body.meta.total).toBe(1);
+  });
+
+  it('answers 404 for a row the caller may not read, on every URL form', async () => {
+    await as(alice).get(`/api/rest/post/${ids.bobDraft}`).expect(404);
+    await as(alice).get(`/api/rest/post/${ids.bobDraft}/comments`).expect(404);
+    await as(alice).get(`/api/rest/post/${ids.bobDraft}/relationships/comments`).expect(404);
+    await as(bob).get(`/api/rest/post/${ids.bobDraft}`).expect(200);
+  });
+
+  it('filters related resources, relationship linkage and included resources', async () => {
+    const related = await as(alice).get(`/api/rest/user/${bob.id}/posts`).expect(200);
+    expect(titles(related.body.data)).toEqual(['bobPub']);
+    expect(related.body.meta.total).toBe(1);
+    const linkage = await as(alice).get(`/api/rest/user/${bob.id}/relationships/posts`).expect(200);
+    expect(linkage.body.data).toEqual([{ type: 'post', id: ids.bobPub }]);
+    const comments = await as(alice).get(`/api/rest/user/${bob.id}/comments`).expect(200);
+    expect(comments.body.data.map((c: { attributes: { body: string } }) => c.attributes.body)).toEqual(['on pub']);
+    const included = await as(alice).get('/api/rest/post?include=comments').expect(200);
+    expect(included.body.included.map((c: { attributes: { body: string } }) => c.attributes.body)).toEqual(['on pub']);
+  });
+
+  it('refuses a create outside the rule with 403 ACCESS_POLICY_VIOLATION and writes nothing', async () => {
+    const before = await t.db.prisma.post.count();
+    const body = { data: { type: 'post', attributes: { title: 'forged' }, relationships: { author: { data: { type: 'user', id: String(bob.id) } } } } };
+    const res = await send(as(alice).post('/api/rest/post'), body).expect(403);
+    expect(res.body).toEqual(policyError('ACCESS_POLICY_VIOLATION'));
+    expect(await t.db.prisma.post.count()).toBe(before);
+    body.data.relationships.author.data.id = String(alice.id);
+    await send(as(alice).post('/api/rest/post'), body).expect(201);
+  });
+
+  it('refuses update and delete of rows outside the rule (403, unchanged); invisible rows are 404', async () => {
+    const patch = { data: { type: 'post', id: String(ids.bobPub), attributes: { title: 'hijacked' } } };
+    expect((await send(as(alice).patch(`/api/rest/post/${ids.bobPub}`), patch).expect(403)).body).toEqual(policyError('ACCESS_POLICY_VIOLATION'));
+    await as(alice).delete(`/api/rest/post/${ids.bobPub}`).expect(403);
+    await send(as(alice).patch(`/api/rest/post/${ids.bobDraft}`), { data: { type: 'post', id: String(ids.bobDraft), attributes: { title: 'x' } } }).expect(404);
+    await as(alice).delete(`/api/rest/post/${ids.bobDraft}`).expect(404);
+    expect(await t.db.prisma.post.findUnique({ where: { id: ids.bobPub } })).toMatchObject({ title: 'bobPub' });
+  });
+
+  it('checks relationship changes against the related rows', async () => {
+    // Adding bob's post to alice's posts would rewrite its author: bob's post is not alice's to change.
+    const res = await send(as(alice).post(`/api/rest/user/${alice.id}/relationships/posts`), { data: [{ type: 'post', id: String(ids.bobPub) }] }).expect(403);
+    expect(res.body).toEqual(policyError('ACCESS_POLICY_VIOLATION'));
+    // A post alice cannot see does not exist for her.
+    await send(as(alice).post(`/api/rest/post/${ids.alicePub}/relationships/comments`), { data: [{ type: 'comment', id: 'nope' }] }).expect(404);
+    expect(await t.db.prisma.post.findUnique({ where: { id: ids.bobPub } })).toMatchObject({ authorId: bob.id });
+  });
+
+  describe('with a result the caller may not read', () => {
+    let r: TestApp;
+    const secretTags: CrudApiPolicies = { Tag: { read: { name: { not: { startsWith: 'secret' } } }, create: true } };
+    beforeAll(async () => {
+      r = await createTestApp(provider, { options: { policies: secretTags } });
+    });
+    afterAll(() => r.close());
+
+    it('keeps the write and answers 403 with reason RESULT_NOT_READABLE', async () => {
+      const res = await r.http().post('/api/rest/tag').set('Content-Type', JSON_API).send({ data: { type: 'tag', attributes: { name: 'secret-rest' } } }).expect(403);
+      expect(res.body).toEqual(policyError('RESULT_NOT_READABLE'));
+      expect(await r.db.prisma.tag.count({ where: { name: 'secret-rest' } })).toBe(1);
+    });
+  });
+});
