@@ -1,4 +1,5 @@
 import { toTypeName } from '../metadata/model-registry.js';
+import { CrudApiError } from '../filters/crud-api.error.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { checkWriteData } from './check-write-data.js';
@@ -79,8 +80,18 @@ async function readBack(scope: OperationScope, tx: PrismaClientLike, model: Mode
   return rows.every((row) => byKey.has(key(row))) ? rows.map((row) => byKey.get(key(row))!) : found;
 }
 
+/** Prisma's `WhereUniqueInput` rule, kept although the engine looks rows up with `findFirst`. */
+function assertUnique(model: ModelMeta, where: unknown): void {
+  const given = where !== null && typeof where === 'object' ? (where as Args) : {};
+  const named = model.uniqueConstraints.some(
+    (constraint) => given[constraint.name] !== undefined || constraint.fields.every((field) => given[field] !== undefined),
+  );
+  if (!named) throw new CrudApiError('invalid-argument', `where must name a unique field or key of ${model.name}`);
+}
+
 /** The readable row a unique selector names, after checking `action`'s rule on it. */
 async function locate(scope: OperationScope, tx: PrismaClientLike, model: ModelMeta, unique: Args, action: PolicyAction): Promise<Row | undefined> {
+  assertUnique(model, unique);
   const where = transformWhere(scope.set, model, unique);
   const row = await delegate(tx, model).findFirst({ where: andWhere(expandUnique(model, where), scope.set.rule(model.name, 'read')), select: idSelect(model) });
   if (!row) return undefined;
@@ -146,6 +157,7 @@ async function update(scope: OperationScope, model: ModelMeta, args: Args): Prom
 
 async function upsert(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
   const { where, create: createData, update: updateData, ...selection } = args;
+  assertUnique(model, where);
   return inTransaction(scope, async (tx) => {
     const txScope = { ...scope, client: tx, inTransaction: true };
     const existing = await delegate(tx, model).findFirst({

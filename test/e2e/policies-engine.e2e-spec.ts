@@ -195,6 +195,7 @@ describe.each(testProviders())('policy engine on the Prisma client (%s)', (provi
       await expect(as(alice).post.update({ where: { id: ids.bobDraft }, data: { rating: 5 } })).rejects.toMatchObject({ code: 'P2025' });
       await expect(as(alice).post.delete({ where: { id: ids.bobPub } })).rejects.toMatchObject(violation);
       await expect(as(alice).post.delete({ where: { id: ids.bobDraft } })).rejects.toMatchObject({ code: 'P2025' });
+      await expect(as(alice).post.update({ where: { title: 'alicePub' }, data: { rating: 1 } })).rejects.toMatchObject({ code: 'invalid-argument' });
       expect(await db.prisma.post.findUnique({ where: { id: ids.bobPub } })).toMatchObject({ rating: 0 });
       expect(await db.prisma.post.count({ where: { id: { in: [ids.bobPub!, ids.bobDraft!] } } })).toBe(2);
     });
