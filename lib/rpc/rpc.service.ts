@@ -9,6 +9,7 @@ import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { PrismaClientResolver } from '../prisma/prisma-client.resolver.js';
 import { applyMaxTake } from './apply-max-take.js';
+import { assertExposedRelations } from './assert-exposed-relations.js';
 import { parseRpcArgs } from './parse-rpc-args.js';
 import { findRpcOperation, type RpcOperation, readsArgsFromQuery } from './rpc-operations.js';
 import { serializeRpcResult } from './serialize-rpc-result.js';
@@ -28,6 +29,7 @@ export class RpcService {
     const operation = this.resolveOperation(model, operationName, req.method);
     this.checkBodyType(req);
     const parsed = parseRpcArgs({ method: req.method, query: req.query, body: req.body });
+    assertExposedRelations(this.registry, model, parsed);
     const args = applyMaxTake(parsed, operation.take, this.options.maxTake, model, this.registry);
     const client = await this.clients.forRequest(req);
     // Both names come from the model metadata and the operation table, never from the URL as such.
