@@ -12,14 +12,15 @@ export const JSON_API_TYPE = 'application/vnd.api+json';
 export function sendDocument(res: Response, status: number, document: unknown, headers?: Record<string, string>): void {
   res.status(status);
   if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
-  res.type(JSON_API_TYPE).send(JSON.stringify(document));
+  // A Buffer keeps Express from adding `charset=utf-8`, as our module does (JSON:API allows no such parameter).
+  res.type(JSON_API_TYPE).send(Buffer.from(JSON.stringify(document)));
 }
 
 export function notFound(res: Response): void {
   sendDocument(res, 404, { errors: [{ status: '404', code: 'not-found', title: 'Not found' }] });
 }
 
-function toOne(endpoint: string, self: string, name: string, related: Identifier | null) {
+function toOne(self: string, name: string, related: Identifier | null) {
   if (!related) return { data: null, links: { self: `${self}/relationships/${name}`, related: `${self}/${name}` } };
   return {
     data: related,
@@ -56,7 +57,7 @@ export function postResource(endpoint: string, post: Row, linkage: PostLinkage =
       authorId: post.authorId,
     },
     relationships: {
-      author: toOne(endpoint, self, 'author', { type: 'user', id: post.authorId }),
+      author: toOne(self, 'author', { type: 'user', id: post.authorId }),
       comments: toMany(self, 'comments', linkage.comments),
       tags: toMany(self, 'tags'),
       likes: toMany(self, 'likes'),
@@ -78,7 +79,7 @@ export function userResource(endpoint: string, user: Row) {
       createdAt: user.createdAt.toISOString(),
     },
     relationships: {
-      profile: toMany(self, 'profile'),
+      profile: toOne(self, 'profile', user.profile ? { type: 'profile', id: user.profile.id } : null),
       posts: toMany(self, 'posts'),
       comments: toMany(self, 'comments'),
       likes: toMany(self, 'likes'),
@@ -102,9 +103,9 @@ export function commentResource(endpoint: string, comment: Row) {
       parentId: comment.parentId,
     },
     relationships: {
-      post: toOne(endpoint, self, 'post', { type: 'post', id: comment.postId }),
-      author: toOne(endpoint, self, 'author', comment.authorId === null ? null : { type: 'user', id: comment.authorId }),
-      parent: toOne(endpoint, self, 'parent', comment.parentId === null ? null : { type: 'comment', id: comment.parentId }),
+      post: toOne(self, 'post', { type: 'post', id: comment.postId }),
+      author: toOne(self, 'author', comment.authorId === null ? null : { type: 'user', id: comment.authorId }),
+      parent: toOne(self, 'parent', comment.parentId === null ? null : { type: 'comment', id: comment.parentId }),
       replies: toMany(self, 'replies'),
     },
     links: { self },

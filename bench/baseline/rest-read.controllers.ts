@@ -66,20 +66,23 @@ export class RestIncludeBaseline extends BaselineController {
       skip: page.offset,
       take: page.limit,
       orderBy: { id: 'asc' },
-      include: { author: true, comments: true },
+      include: { author: { include: { profile: { select: { id: true } } } }, comments: true },
     });
     const total = knownTotal(page.offset, page.limit, posts.length) ?? (await this.db.prisma.post.count());
-    const authors = new Map<number, unknown>();
-    const comments: unknown[] = [];
+    // Each post's author (once) then its comments, in the order the page meets them.
+    const authors = new Set<number>();
+    const included: unknown[] = [];
     const data = posts.map((post) => {
-      if (!authors.has(post.authorId)) authors.set(post.authorId, userResource(this.endpoint, post.author));
-      for (const comment of post.comments) comments.push(commentResource(this.endpoint, comment));
+      if (!authors.has(post.authorId)) {
+        authors.add(post.authorId);
+        included.push(userResource(this.endpoint, post.author));
+      }
+      for (const comment of post.comments) included.push(commentResource(this.endpoint, comment));
       return postResource(this.endpoint, post, {
         comments: post.comments.map((comment) => ({ type: 'comment', id: comment.id })),
       });
     });
     const self = requestLink(this.endpoint, req.originalUrl);
-    const included = [...authors.values(), ...comments];
     sendDocument(res, 200, collectionDocument(self, `${this.endpoint}/post`, page.query, { ...page, total }, data, included));
   }
 }

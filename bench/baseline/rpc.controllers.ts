@@ -13,7 +13,8 @@ serializer.registerCustom<Decimal, string>(
 
 function send(res: Response, status: number, result: unknown): void {
   const { json, meta } = serializer.serialize(result);
-  res.status(status).type('application/json').send(JSON.stringify(meta ? { data: json, meta: { serialization: meta } } : { data: json ?? null }));
+  const body = meta ? { data: json, meta: { serialization: meta } } : { data: json ?? null };
+  res.status(status).type('application/json').send(Buffer.from(JSON.stringify(body)));
 }
 
 /** Hand-written `GET /post/findUnique?q=`. */

@@ -11,6 +11,8 @@ export interface RoundResult {
   requests: number;
   /** Answers with another status than the scenario's, plus connection errors and timeouts. */
   errors: number;
+  /** Responses by HTTP status. */
+  statuses: Record<string, number>;
   /** Requests the server received and SQL statements it ran during the round. */
   serverRequests: number;
   queries: number;
@@ -40,5 +42,6 @@ export async function runLoad(origin: string, scenario: Scenario, settings: Load
     p99: result.latency.p99,
     requests: result.requests.total,
     errors: answered - expected + result.errors + result.timeouts,
+    statuses: Object.fromEntries(Object.entries(result.statusCodeStats).map(([status, { count }]) => [status, count])),
   };
 }

@@ -16,8 +16,11 @@ const endpoint = endpointOf(args.port);
 const database = createSampleDatabase(args.databaseUrl, { emitQueryEvents: true });
 
 const stats: ServerStats = { requests: 0, queries: 0, peakRss: 0 };
-(database.prisma as unknown as { $on(event: 'query', cb: () => void): void }).$on('query', () => {
+// BENCH_LOG_SQL=1 prints every statement: how to see what a scenario's SQL/request is made of.
+const logSql = process.env.BENCH_LOG_SQL === '1';
+(database.prisma as unknown as { $on(event: 'query', cb: (event: { query: string }) => void): void }).$on('query', (event) => {
   stats.queries++;
+  if (logSql) process.stderr.write(`[${args.side} sql] ${event.query}\n`);
 });
 
 function oursModule(db: SampleDatabase): Type {

@@ -10,6 +10,7 @@ const round = (rps: number, p50: number, p99: number, serverRequests: number, qu
   p99,
   requests: serverRequests,
   errors: 0,
+  statuses: { 200: serverRequests },
   serverRequests,
   queries,
 });
