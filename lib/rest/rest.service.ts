@@ -11,6 +11,7 @@ import { PrismaClientResolver } from '../prisma/prisma-client.resolver.js';
 import { querySearch } from './query/parse-query.js';
 import { type ReadQuery, readQuery } from './query/read-query.js';
 import { formatResourceId, type IdValues, idSelect, parseResourceId, uniqueWhere } from './resource-id.js';
+import { policiesOf } from '../policies/with-policies.js';
 import { buildSelect } from './serialize/build-select.js';
 import { CompoundDocument } from './serialize/compound-document.js';
 import { buildPaginationLinks } from './serialize/pagination-links.js';
@@ -44,9 +45,10 @@ export class RestService {
   async list(req: Request, type: string): Promise<ApiResponse> {
     const model = this.model(type, 'findMany');
     const query = this.query(req, model, true);
-    const delegate = this.delegate(await this.clients.forRequest(req), model);
+    const client = await this.clients.forRequest(req);
+    const delegate = this.delegate(client, model);
     const [rows, total] = await Promise.all([
-      delegate.findMany!({ where: query.where, orderBy: query.orderBy, ...this.pageArgs(query), select: buildSelect(this.registry, model, query.include) }),
+      delegate.findMany!({ where: query.where, orderBy: query.orderBy, ...this.pageArgs(query), select: this.select(client, model, query) }),
       delegate.count!({ where: query.where }),
     ]);
     return this.collection(model, rows, total, query, type);
@@ -55,7 +57,8 @@ export class RestService {
   async fetch(req: Request, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'findUnique');
     const query = this.query(req, target.model, false);
-    const row = await this.findResource(await this.clients.forRequest(req), target, buildSelect(this.registry, target.model, query.include));
+    const client = await this.clients.forRequest(req);
+    const row = await this.findResource(client, target, this.select(client, target.model, query));
     const document = this.compound(query);
     const data = document.primaryResource(target.model, row, query.include);
     return { status: 200, body: document.document(data, { self: requestUrl(this.options.endpoint, `${type}/${id}`, query.search) }, query.include) };
@@ -69,10 +72,10 @@ export class RestService {
     const client = await this.clients.forRequest(req);
     const path = [type, id, relationship, ...(relatedId === undefined ? [] : [relatedId])].join('/');
     if (field.isList) {
-      const { rows, total } = await this.loadToMany(client, target, field, query, buildSelect(this.registry, related, query.include));
+      const { rows, total } = await this.loadToMany(client, target, field, query, this.select(client, related, query));
       return this.collection(related, rows, total, query, path);
     }
-    const row = await this.loadToOne(client, target, field, relatedId, buildSelect(this.registry, related, query.include));
+    const row = await this.loadToOne(client, target, field, relatedId, this.select(client, related, query));
     const document = this.compound(query);
     const data = row ? document.primaryResource(related, row, query.include) : null;
     return { status: 200, body: document.document(data, { self: requestUrl(this.options.endpoint, path, query.search) }, query.include) };
@@ -88,8 +91,9 @@ export class RestService {
     const model = this.model(type, 'create');
     const query = this.query(req, model, false);
     const write = parseResourceDocument(this.writeScope(), model, req.body);
-    const select = buildSelect(this.registry, model, query.include);
-    const row = await (await this.clients.forRequest(req)).$transaction(async (tx) => {
+    const client = await this.clients.forRequest(req);
+    const select = this.select(client, model, query);
+    const row = await client.$transaction(async (tx) => {
       if (write.clientId && (await this.delegate(tx, model).findUnique!({ where: uniqueWhere(model, write.clientId), select: idSelect(model) }))) {
         throw new CrudApiError('conflict', `A ${type} with this id already exists.`, { source: { pointer: '/data/id' } });
       }
@@ -105,8 +109,9 @@ export class RestService {
     const target = this.target(type, id, 'update');
     const query = this.query(req, target.model, false);
     const write = parseResourceDocument(this.writeScope(), target.model, req.body, target.id);
-    const select = buildSelect(this.registry, target.model, query.include);
-    const row = await (await this.clients.forRequest(req)).$transaction(async (tx) => {
+    const client = await this.clients.forRequest(req);
+    const select = this.select(client, target.model, query);
+    const row = await client.$transaction(async (tx) => {
       await this.findResource(tx, target, idSelect(target.model));
       await this.assertReferencesExist(tx, write.references);
       return this.delegate(tx, target.model).update!({ where: uniqueWhere(target.model, target.id), data: write.data, select });
@@ -259,6 +264,11 @@ export class RestService {
 
   private pageArgs(query: ReadQuery): { skip?: number; take?: number } {
     return { ...(query.page.offset ? { skip: query.page.offset } : {}), ...(query.page.limit === undefined ? {} : { take: query.page.limit }) };
+  }
+
+  /** What a resource document needs, less what the client's access policies hide. */
+  private select(client: PrismaClientLike, model: ModelMeta, query: ReadQuery): Record<string, unknown> {
+    return buildSelect(this.registry, model, query.include, policiesOf(client));
   }
 
   private compound(query: ReadQuery): CompoundDocument {

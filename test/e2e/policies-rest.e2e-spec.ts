@@ -90,6 +90,52 @@ describe.each(testProviders())('access policies over REST (%s)', (provider) => {
     expect(await t.db.prisma.post.findUnique({ where: { id: ids.bobPub } })).toMatchObject({ authorId: bob.id });
   });
 
+  it('never renders a hidden field, in primary data or included resources', async () => {
+    const users = await as(alice).get('/api/rest/user').expect(200);
+    expect(users.body.data).toHaveLength(2);
+    for (const user of users.body.data) expect(user.attributes).not.toHaveProperty('passwordHash');
+    expect(users.body.data[0].attributes).toHaveProperty('email');
+    const included = await as(alice).get('/api/rest/post?include=author').expect(200);
+    expect(included.body.included).toHaveLength(2);
+    for (const user of included.body.included) expect(user.attributes).not.toHaveProperty('passwordHash');
+    const related = await as(alice).get(`/api/rest/post/${ids.alicePub}/author`).expect(200);
+    expect(related.body.data.attributes).not.toHaveProperty('passwordHash');
+    expect(JSON.stringify(users.body) + JSON.stringify(included.body)).not.toContain('hash-');
+  });
+
+  it('treats a hidden field as unknown in filter, sort and fields', async () => {
+    const filter = await as(alice).get('/api/rest/user?filter[passwordHash]=hash-bob').expect(400);
+    expect(JSON.stringify(filter.body)).not.toContain('hash-bob');
+    await as(alice).get('/api/rest/user?sort=passwordHash').expect(400);
+    await as(alice).get(`/api/rest/user?filter[passwordHash$startsWith]=hash`).expect(400);
+    await as(alice).get('/api/rest/post?sort=author.passwordHash').expect(400);
+    await as(alice).get('/api/rest/post?filter[author][passwordHash]=hash-bob').expect(400);
+  });
+
+  describe('with a readable row whose to-one target is not readable', () => {
+    let r: TestApp;
+    let commentId: string;
+    beforeAll(async () => {
+      const policies = { ...samplePolicies, Comment: { ...samplePolicies.Comment, read: true } } as CrudApiPolicies;
+      r = await createTestApp(provider, { options: { policies, context: () => ({ user: caller }) } });
+      const author = await r.db.prisma.user.create({ data: { name: 'carol', email: 'carol@x.test' } });
+      const draft = await r.db.prisma.post.create({ data: { title: 'draft', authorId: author.id } });
+      commentId = (await r.db.prisma.comment.create({ data: { body: 'visible', postId: draft.id } })).id;
+    });
+    afterAll(() => r.close());
+
+    it('renders empty linkage instead of the id of the invisible row', async () => {
+      caller = undefined;
+      const res = await r.http().get(`/api/rest/comment/${commentId}`).expect(200);
+      expect(res.body.data.relationships.post.data).toBeNull();
+      expect(res.body.data.attributes.body).toBe('visible');
+      const related = await r.http().get(`/api/rest/comment/${commentId}/post`).expect(200);
+      expect(related.body.data).toBeNull();
+      const linkage = await r.http().get(`/api/rest/comment/${commentId}/relationships/post`).expect(200);
+      expect(linkage.body.data).toBeNull();
+    });
+  });
+
   describe('with a result the caller may not read', () => {
     let r: TestApp;
     const secretTags: CrudApiPolicies = { Tag: { read: { name: { not: { startsWith: 'secret' } } }, create: true } };

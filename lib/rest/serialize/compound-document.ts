@@ -80,7 +80,8 @@ export class CompoundDocument {
     const wanted = (name: string) => !fieldset || fieldset.has(name);
     const attributes: Record<string, unknown> = {};
     for (const field of attributeFields(registry, model)) {
-      if (wanted(field.name)) attributes[field.name] = encodeAttribute(field, row[field.name], registry.meta.enums);
+      // A field left out of the select (hidden by an access policy) is not rendered.
+      if (wanted(field.name) && field.name in row) attributes[field.name] = encodeAttribute(field, row[field.name], registry.meta.enums);
     }
     const relationships: Record<string, RelationshipObject> = {};
     for (const field of relationshipFields(registry, model)) {
