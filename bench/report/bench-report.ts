@@ -10,6 +10,11 @@ export interface SideSummary {
   p99: number;
   /** SQL statements the server ran per request it received. */
   sqlPerRequest: number;
+  /**
+   * Server CPU time per request, in microseconds: the cost of the code itself, much less sensitive
+   * than requests/s to other load on the machine.
+   */
+  cpuPerRequest: number;
   peakRssMb: number;
   errors: number;
   rounds: RoundResult[];
@@ -35,11 +40,13 @@ export function summarizeSide(rounds: RoundResult[], peakRssBytes: number): Side
   const mean = (pick: (round: RoundResult) => number) => rounds.reduce((sum, round) => sum + pick(round), 0) / rounds.length;
   const requests = rounds.reduce((sum, round) => sum + round.serverRequests, 0);
   const queries = rounds.reduce((sum, round) => sum + round.queries, 0);
+  const cpu = rounds.reduce((sum, round) => sum + round.cpuMicros, 0);
   return {
     rps: mean((round) => round.rps),
     p50: mean((round) => round.p50),
     p99: mean((round) => round.p99),
     sqlPerRequest: requests > 0 ? queries / requests : 0,
+    cpuPerRequest: requests > 0 ? cpu / requests : 0,
     peakRssMb: peakRssBytes / 2 ** 20,
     errors: rounds.reduce((sum, round) => sum + round.errors, 0),
     rounds,
@@ -62,6 +69,7 @@ export function formatScenarioTable(results: readonly ScenarioResult[]): string 
     'ratio',
     'p50 ms (ours / base)',
     'p99 ms (ours / base)',
+    'CPU µs/req (ours / base)',
     'SQL/req (ours / base)',
     'peak RSS MB (ours / base)',
     'errors',
@@ -74,6 +82,7 @@ export function formatScenarioTable(results: readonly ScenarioResult[]): string 
     fixed(r.ratio, 2),
     pair(fixed(r.ours.p50, 1), fixed(r.baseline.p50, 1)),
     pair(fixed(r.ours.p99, 1), fixed(r.baseline.p99, 1)),
+    pair(fixed(r.ours.cpuPerRequest, 0), fixed(r.baseline.cpuPerRequest, 0)),
     pair(fixed(r.ours.sqlPerRequest, 2), fixed(r.baseline.sqlPerRequest, 2)),
     pair(fixed(r.ours.peakRssMb, 0), fixed(r.baseline.peakRssMb, 0)),
     String(r.ours.errors + r.baseline.errors),

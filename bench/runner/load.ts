@@ -16,6 +16,8 @@ export interface RoundResult {
   /** Requests the server received and SQL statements it ran during the round. */
   serverRequests: number;
   queries: number;
+  /** Server CPU time during the round, in microseconds. */
+  cpuMicros: number;
 }
 
 export interface LoadSettings {

@@ -7,7 +7,7 @@ export async function measureRound(server: ServerProcess, scenario: Scenario, se
   await server.reset();
   const load = await runLoad(server.origin, scenario, settings);
   const stats = await server.stats();
-  return { ...load, serverRequests: stats.requests, queries: stats.queries };
+  return { ...load, serverRequests: stats.requests, queries: stats.queries, cpuMicros: stats.cpuMicros };
 }
 
 /**

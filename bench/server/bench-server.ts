@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
 import { CrudApiModule } from '../../lib/index.js';
 import { createSampleDatabase, type SampleDatabase } from '../../sample-app/database/create-prisma-client.js';
 import { BASELINE_CONTROLLERS } from '../baseline/baseline-controllers.js';
@@ -15,7 +16,8 @@ const args = decodeServerArgs(process.argv.slice(2));
 const endpoint = endpointOf(args.port);
 const database = createSampleDatabase(args.databaseUrl, { emitQueryEvents: true });
 
-const stats: ServerStats = { requests: 0, queries: 0, peakRss: 0 };
+const stats: ServerStats = { requests: 0, queries: 0, cpuMicros: 0, peakRss: 0 };
+let cpuAtReset = process.cpuUsage();
 // BENCH_LOG_SQL=1 prints every statement: how to see what a scenario's SQL/request is made of.
 const logSql = process.env.BENCH_LOG_SQL === '1';
 (database.prisma as unknown as { $on(event: 'query', cb: (event: { query: string }) => void): void }).$on('query', (event) => {
@@ -48,10 +50,23 @@ const root = args.side === 'ours' ? oursModule(database) : baselineModule(databa
 const app = await NestFactory.create<NestExpressApplication>(root, { logger: ['error', 'warn'] });
 // The baseline reads JSON:API bodies with Express's own parser; ours brings its middleware.
 if (args.side === 'baseline') app.useBodyParser('json', { type: ['application/json', 'application/vnd.api+json'] });
+if (process.env.BENCH_LOG_ERRORS === '1') logErrorResponses(app);
 await app.listen(args.port, '127.0.0.1');
 app.getHttpServer().on('request', () => {
   stats.requests++;
 });
+
+/** BENCH_LOG_ERRORS=1: the status, request and body of every 4xx/5xx answer. */
+function logErrorResponses(nest: NestExpressApplication): void {
+  nest.use((req: Request, res: Response, next: NextFunction) => {
+    const end = res.end.bind(res) as (...rest: unknown[]) => Response;
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      if (res.statusCode >= 400) process.stderr.write(`[${args.side} ${res.statusCode}] ${req.method} ${req.url}: ${String(chunk)}\n`);
+      return end(chunk, ...rest);
+    }) as Response['end'];
+    next();
+  });
+}
 
 function reply(message: ServerMessage): void {
   process.send!(message);
@@ -61,9 +76,11 @@ process.on('message', async (message: RunnerMessage) => {
   if (message.type === 'reset') {
     stats.requests = 0;
     stats.queries = 0;
+    cpuAtReset = process.cpuUsage();
     reply({ type: 'reset' });
   } else if (message.type === 'stats') {
-    reply({ type: 'stats', stats: { ...stats, peakRss: process.resourceUsage().maxRSS * 1024 } });
+    const cpu = process.cpuUsage(cpuAtReset);
+    reply({ type: 'stats', stats: { ...stats, cpuMicros: cpu.user + cpu.system, peakRss: process.resourceUsage().maxRSS * 1024 } });
   } else if (message.type === 'stop') {
     await app.close();
     await database.prisma.$disconnect();

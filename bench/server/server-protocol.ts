@@ -16,6 +16,8 @@ export interface ServerStats {
   requests: number;
   /** SQL statements Prisma ran since the last reset. */
   queries: number;
+  /** CPU time (user + system) the process used since the last reset, in microseconds. */
+  cpuMicros: number;
   /** Peak resident set size of the process so far, in bytes. */
   peakRss: number;
 }

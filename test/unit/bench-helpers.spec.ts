@@ -4,7 +4,7 @@ import { formatScenarioTable, markdownTable, summarizeSide, throughputRatio } fr
 import { findDifference, shapeOf } from '../../bench/runner/compare-documents.js';
 import type { RoundResult } from '../../bench/runner/load.js';
 
-const round = (rps: number, p50: number, p99: number, serverRequests: number, queries: number): RoundResult => ({
+const round = (rps: number, p50: number, p99: number, serverRequests: number, queries: number, cpuMicros = 0): RoundResult => ({
   rps,
   p50,
   p99,
@@ -13,6 +13,7 @@ const round = (rps: number, p50: number, p99: number, serverRequests: number, qu
   statuses: { 200: serverRequests },
   serverRequests,
   queries,
+  cpuMicros,
 });
 
 describe('bench options', () => {
@@ -48,8 +49,8 @@ describe('bench options', () => {
 
 describe('bench report', () => {
   it('averages rounds and divides SQL statements by the requests the server received', () => {
-    const summary = summarizeSide([round(100, 2, 10, 500, 1000), round(200, 4, 20, 1500, 3000)], 64 * 2 ** 20);
-    expect(summary).toMatchObject({ rps: 150, p50: 3, p99: 15, sqlPerRequest: 2, peakRssMb: 64, errors: 0 });
+    const summary = summarizeSide([round(100, 2, 10, 500, 1000, 250_000), round(200, 4, 20, 1500, 3000, 750_000)], 64 * 2 ** 20);
+    expect(summary).toMatchObject({ rps: 150, p50: 3, p99: 15, sqlPerRequest: 2, cpuPerRequest: 500, peakRssMb: 64, errors: 0 });
   });
 
   it('computes the throughput ratio ours / baseline, 0 without a baseline', () => {
