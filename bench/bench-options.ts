@@ -14,7 +14,7 @@ export interface BenchOptions {
   scenario: string;
   /** Post counts of the scaling table; empty skips it. */
   rows: number[];
-  /** Seconds of load per side at each scaling size. */
+  /** Seconds of load per round at each scaling size (two alternating rounds per side). */
   scalingDuration: number;
   /** Admin URL of the PostgreSQL server where a throw-away database is created. */
   postgresUrl: string;
@@ -33,7 +33,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --db sqlite|postgres  database (default sqlite)
   --scenario <text>     run only scenarios whose id contains <text>
   --rows <n,n,...>      post counts of the scaling table (default 1000,10000,100000; 0 skips it)
-  --scaling-duration <s> seconds per side at each scaling size (default 3)
+  --scaling-duration <s> seconds per round at each scaling size (default 2)
   --postgres-url <url>  PostgreSQL admin URL (default $BENCH_POSTGRES_URL or ${DEFAULT_POSTGRES_URL})
   --out <dir>           results directory (default bench/results)
   --cpu-prof <dir>      write a CPU profile of every server process into <dir>`;
@@ -50,7 +50,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
       db: { type: 'string', default: 'sqlite' },
       scenario: { type: 'string', default: '' },
       rows: { type: 'string', default: '1000,10000,100000' },
-      'scaling-duration': { type: 'string', default: '3' },
+      'scaling-duration': { type: 'string', default: '2' },
       'postgres-url': { type: 'string', default: env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL },
       out: { type: 'string', default: 'bench/results' },
       'cpu-prof': { type: 'string' },

@@ -13,7 +13,7 @@ import {
   throughputRatio,
 } from './report/bench-report.js';
 import { checkParity } from './runner/parity.js';
-import { alternateRounds, measureRound, warmUp } from './runner/measure.js';
+import { alternateRounds, warmUp } from './runner/measure.js';
 import { ServerProcess } from './runner/server-process.js';
 import { SCALING_SCENARIO_ID, SCENARIOS, type Scenario, selectScenarios } from './scenarios.js';
 
@@ -113,7 +113,7 @@ async function runScenario(scenario: Scenario, databaseUrl: string, options: Ben
   }
 }
 
-/** The list scenario on one growing table: latency at each size should stay flat. */
+/** The list scenario on one growing table (two alternating rounds per size): latency should stay flat. */
 async function runScaling(options: BenchOptions): Promise<ScalingRow[]> {
   const scenario = SCENARIOS.find((s) => s.id === SCALING_SCENARIO_ID)!;
   const handle = await createBenchDatabase(options.db, options.postgresUrl);
@@ -130,10 +130,11 @@ async function runScaling(options: BenchOptions): Promise<ScalingRow[]> {
       for (const size of options.rows) {
         await addPosts(handle.prisma, posts, size, users);
         posts = size;
-        const settings = { duration: options.scalingDuration, connections: options.connections };
+        const settings = { duration: options.scalingDuration, connections: options.connections, rounds: 2 };
         await warmUp([ours, baseline], scenario, settings);
-        const { rounds: _o, peakRssMb: _a, ...oursSide } = summarizeSide([await measureRound(ours, scenario, settings)], 0);
-        const { rounds: _b, peakRssMb: _c, ...baselineSide } = summarizeSide([await measureRound(baseline, scenario, settings)], 0);
+        const rounds = await alternateRounds(ours, baseline, scenario, settings);
+        const { rounds: _o, peakRssMb: _a, ...oursSide } = summarizeSide(rounds.ours, 0);
+        const { rounds: _b, peakRssMb: _c, ...baselineSide } = summarizeSide(rounds.baseline, 0);
         rows.push({ rows: size, ours: oursSide, baseline: baselineSide });
         log(`scaling ${size} posts: ours p50 ${oursSide.p50.toFixed(1)} ms, baseline p50 ${baselineSide.p50.toFixed(1)} ms`);
       }

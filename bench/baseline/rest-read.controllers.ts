@@ -66,7 +66,8 @@ export class RestIncludeBaseline extends BaselineController {
       skip: page.offset,
       take: page.limit,
       orderBy: { id: 'asc' },
-      include: { author: { include: { profile: { select: { id: true } } } }, comments: true },
+      // Comments in id order, as a stable compound document needs.
+      include: { author: { include: { profile: { select: { id: true } } } }, comments: { orderBy: { id: 'asc' } } },
     });
     const total = knownTotal(page.offset, page.limit, posts.length) ?? (await this.db.prisma.post.count());
     // Each post's author (once) then its comments, in the order the page meets them.
