@@ -116,6 +116,18 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
       expect(await postCount()).toBe(3);
     });
 
+    it('names the missing required attribute or relationship (400 with source.pointer)', async () => {
+      const before = await postCount();
+      const noTitle = await send('post', '/post', { data: { type: 'post', relationships: { author: { data: { type: 'user', id: f.bob } } } } });
+      expectJsonApiError(noTitle, 400, 'invalid-payload', { pointer: '/data/attributes/title' });
+      const noAuthor = await send('post', '/post', { data: { type: 'post', attributes: { title: 'orphan' } } });
+      expectJsonApiError(noAuthor, 400, 'invalid-payload', { pointer: '/data/relationships/author' });
+      expect(noAuthor.body.errors[0].detail).toBe('Relationship "author" is required.');
+      const noLikeParts = await send('post', '/like', { data: { type: 'like', relationships: { user: { data: { type: 'user', id: f.bob } } } } });
+      expectJsonApiError(noLikeParts, 400, 'invalid-payload', { pointer: '/data/relationships/post' });
+      expect(await postCount()).toBe(before);
+    });
+
     it('answers 404 for a missing related resource and writes nothing', async () => {
       const before = await postCount();
       expectJsonApiError(

@@ -4,6 +4,7 @@ import { toTypeName } from '../../metadata/model-registry.js';
 import { decodeAttribute } from '../attribute-codec.js';
 import { formatResourceId, type IdValues, tryParseResourceId } from '../resource-id.js';
 import { attributeFields, relationshipFields } from '../serialize/resource-members.js';
+import { assertRequiredMembers } from './assert-required-members.js';
 import { parseLinkage, type RelatedReference, relationshipData, type WriteScope } from './relationship-data.js';
 
 /** What a create or update document asks for, as Prisma data. */
@@ -81,5 +82,6 @@ export function parseResourceDocument(scope: WriteScope, model: ModelMeta, body:
     if (ids?.length) references.push({ model: registry.findByModelName(field.type)!, ids, pointer: `${pointer}/data` });
     Object.assign(data, relationshipData(scope, field, ids, change, `${pointer}/data`));
   }
+  if (change === 'create') assertRequiredMembers(model, data);
   return { data, references, ...(requestedId ? { clientId: requestedId } : {}) };
 }
