@@ -27,9 +27,9 @@ export interface BenchOptions {
 export const DEFAULT_POSTGRES_URL = 'postgresql://postgres@127.0.0.1:5432/test';
 
 const USAGE = `Usage: npm run bench -- [options]
-  --duration <s>        seconds of load per round (default 4)
+  --duration <s>        seconds of load per round (default 3)
   --connections <n>     concurrent connections (default 10)
-  --rounds <n>          alternating rounds per side (default 3)
+  --rounds <n>          rounds per side, alternating ABBA (default 4; keep it even)
   --db sqlite|postgres  database (default sqlite)
   --scenario <text>     run only scenarios whose id contains <text>
   --rows <n,n,...>      post counts of the scaling table (default 1000,10000,100000; 0 skips it)
@@ -44,9 +44,9 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     args: argv,
     strict: true,
     options: {
-      duration: { type: 'string', default: '4' },
+      duration: { type: 'string', default: '3' },
       connections: { type: 'string', default: '10' },
-      rounds: { type: 'string', default: '3' },
+      rounds: { type: 'string', default: '4' },
       db: { type: 'string', default: 'sqlite' },
       scenario: { type: 'string', default: '' },
       rows: { type: 'string', default: '1000,10000,100000' },

@@ -55,6 +55,8 @@ export function postResource(endpoint: string, post: Row, linkage: PostLinkage =
       createdAt: post.createdAt.toISOString(),
       updatedAt: post.updatedAt.toISOString(),
       authorId: post.authorId,
+      // PostgreSQL's schema adds a scalar list.
+      ...('keywords' in post ? { keywords: post.keywords } : {}),
     },
     relationships: {
       author: toOne(self, 'author', { type: 'user', id: post.authorId }),
