@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'http-error': { status: 500, title: 'HTTP error' },
   'internal-error': { status: 500, title: 'Internal server error' },
+  'service-unavailable': { status: 503, title: 'Service temporarily unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -58,7 +58,7 @@ const HTTP_STATUS_CODES: Readonly<Record<number, ErrorCode>> = {
 };
 
 /** Prisma's error classes are matched by name: an application may load several copies of them. */
-function isPrismaKnownRequestError(error: unknown): error is PrismaKnownError {
+export function isPrismaKnownRequestError(error: unknown): error is PrismaKnownError {
   return error instanceof Error && error.name === 'PrismaClientKnownRequestError' && typeof (error as PrismaKnownError).code === 'string';
 }
 

@@ -12,6 +12,12 @@ export interface PrismaErrorMapping {
   requiresReason?: boolean;
 }
 
+const TEMPORARILY_UNAVAILABLE: PrismaErrorMapping = {
+  status: 503,
+  code: 'service-unavailable',
+  message: 'The database could not complete the request in time; retry it.',
+};
+
 /**
  * Prisma error codes (https://www.prisma.io/docs/orm/reference/error-reference) to HTTP.
  * Known request errors missing here, or whose row does not apply, are 400 `data-layer-error`;
@@ -31,6 +37,15 @@ export const DEFAULT_PRISMA_ERROR_MAP: Readonly<Record<string, PrismaErrorMappin
   P2014: { status: 400, code: 'constraint-violation' },
   // Access-policy-enhanced clients (ZenStack) reject with P2004 and a `meta.reason`.
   P2004: { status: 403, code: 'rejected-by-policy', requiresReason: true },
+  // Timeouts, exhausted pools and write conflicts are the server's state, not the client's fault:
+  // the same request may succeed when retried.
+  P1001: TEMPORARILY_UNAVAILABLE,
+  P1002: TEMPORARILY_UNAVAILABLE,
+  P1008: TEMPORARILY_UNAVAILABLE,
+  P1017: TEMPORARILY_UNAVAILABLE,
+  P2024: TEMPORARILY_UNAVAILABLE,
+  P2028: TEMPORARILY_UNAVAILABLE,
+  P2034: TEMPORARILY_UNAVAILABLE,
 };
 
 export const UNMAPPED_KNOWN_REQUEST_ERROR: PrismaErrorMapping = { status: 400, code: 'data-layer-error' };

@@ -28,6 +28,7 @@ export class ModelRegistry {
   private readonly fieldMaps = new Map<string, ReadonlyMap<string, FieldMeta>>();
 
   private readonly operationRules = new Map<string, ModelOperationsOption>();
+  private readonly visibleFields = new Map<string, readonly FieldMeta[]>();
 
   constructor(
     readonly meta: DataModelMeta,
@@ -79,11 +80,16 @@ export class ModelRegistry {
     return field;
   }
 
-  /** All fields a client may see: scalars, enums and relations to exposed models. */
-  fieldsOf(model: ModelMeta): FieldMeta[] {
-    return [...(this.fieldMaps.get(model.name)?.values() ?? [])].filter(
-      (field) => !field.relation || this.isExposed(field.relation.model),
-    );
+  /** All fields a client may see: scalars, enums and relations to exposed models (computed once per model). */
+  fieldsOf(model: ModelMeta): readonly FieldMeta[] {
+    let fields = this.visibleFields.get(model.name);
+    if (!fields) {
+      fields = [...(this.fieldMaps.get(model.name)?.values() ?? [])].filter(
+        (field) => !field.relation || this.isExposed(field.relation.model),
+      );
+      this.visibleFields.set(model.name, fields);
+    }
+    return fields;
   }
 
   /** The Prisma client delegate name of a model (`post` for `Post`). */

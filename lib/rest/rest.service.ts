@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { CRUD_API_OPTIONS } from '../crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
 import { CrudApiError } from '../filters/crud-api.error.js';
+import { isPrismaKnownRequestError } from '../filters/error-description.js';
 import type { ApiResponse } from '../http/api-response.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry, toTypeName } from '../metadata/model-registry.js';
@@ -46,11 +47,8 @@ export class RestService {
     const model = this.model(type, 'findMany');
     const query = this.query(req, model, true);
     const client = await this.clients.forRequest(req);
-    const delegate = this.delegate(client, model);
-    const [rows, total] = await Promise.all([
-      delegate.findMany!({ where: query.where, orderBy: query.orderBy, ...this.pageArgs(query), select: this.select(client, model, query) }),
-      delegate.count!({ where: query.where }),
-    ]);
+    const select = this.select(client, model, query);
+    const { rows, total } = await this.page(this.delegate(client, model), { where: query.where, orderBy: query.orderBy, select }, query);
     return this.collection(model, rows, total, query, type);
   }
 
@@ -93,13 +91,18 @@ export class RestService {
     const write = parseResourceDocument(this.writeScope(), model, req.body);
     const client = await this.clients.forRequest(req);
     const select = this.select(client, model, query);
-    const row = await client.$transaction(async (tx) => {
-      if (write.clientId && (await this.delegate(tx, model).findUnique!({ where: uniqueWhere(model, write.clientId), select: idSelect(model) }))) {
-        throw new CrudApiError('conflict', `A ${type} with this id already exists.`, { source: { pointer: '/data/id' } });
-      }
-      await this.assertReferencesExist(tx, write.references);
-      return this.delegate(tx, model).create!({ data: write.data, select });
-    });
+    const create = (db: PrismaClientLike) => this.delegate(db, model).create!({ data: write.data, select });
+    // One statement needs no transaction; checks before the write do.
+    const row =
+      !write.clientId && !write.references.length
+        ? await create(client)
+        : await client.$transaction(async (tx) => {
+            if (write.clientId && (await this.delegate(tx, model).findUnique!({ where: uniqueWhere(model, write.clientId), select: idSelect(model) }))) {
+              throw new CrudApiError('conflict', `A ${type} with this id already exists.`, { source: { pointer: '/data/id' } });
+            }
+            await this.assertReferencesExist(tx, write.references);
+            return create(tx);
+          });
     const document = this.compound(query);
     const data = document.primaryResource(model, row, query.include);
     return { status: 201, headers: { Location: data.links.self }, body: document.document(data, { self: data.links.self }, query.include) };
@@ -111,11 +114,15 @@ export class RestService {
     const write = parseResourceDocument(this.writeScope(), target.model, req.body, target.id);
     const client = await this.clients.forRequest(req);
     const select = this.select(client, target.model, query);
-    const row = await client.$transaction(async (tx) => {
-      await this.findResource(tx, target, idSelect(target.model));
-      await this.assertReferencesExist(tx, write.references);
-      return this.delegate(tx, target.model).update!({ where: uniqueWhere(target.model, target.id), data: write.data, select });
-    });
+    const update = (db: PrismaClientLike) =>
+      this.delegate(db, target.model).update!({ where: uniqueWhere(target.model, target.id), data: write.data, select });
+    const row = !write.references.length
+      ? await this.writeExisting(target, () => update(client))
+      : await client.$transaction(async (tx) => {
+          await this.findResource(tx, target, idSelect(target.model));
+          await this.assertReferencesExist(tx, write.references);
+          return update(tx);
+        });
     const document = this.compound(query);
     const data = document.primaryResource(target.model, row, query.include);
     return { status: 200, body: document.document(data, { self: requestUrl(this.options.endpoint, `${type}/${id}`, query.search) }, query.include) };
@@ -124,10 +131,10 @@ export class RestService {
   async delete(req: Request, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'delete');
     this.query(req, target.model, false);
-    await (await this.clients.forRequest(req)).$transaction(async (tx) => {
-      await this.findResource(tx, target, idSelect(target.model));
-      await this.delegate(tx, target.model).delete!({ where: uniqueWhere(target.model, target.id), select: idSelect(target.model) });
-    });
+    const client = await this.clients.forRequest(req);
+    await this.writeExisting(target, () =>
+      this.delegate(client, target.model).delete!({ where: uniqueWhere(target.model, target.id), select: idSelect(target.model) }),
+    );
     return { status: 204 };
   }
 
@@ -177,17 +184,26 @@ export class RestService {
   private async loadToMany(client: PrismaClientLike, target: Target, field: FieldMeta, query: ReadQuery, select: Row) {
     const related = this.relatedModel(field);
     this.allow(related, 'findMany');
-    await this.findResource(client, target, idSelect(target.model));
     const opposite = this.registry.findField(related, field.relation!.oppositeField ?? '');
     if (!opposite) throw new CrudApiError('internal-error', `Relation ${target.model.name}.${field.name} has no opposite field.`);
     const back = { [opposite.name]: opposite.isList ? { some: target.id } : { is: target.id } };
     const where = query.where ? { AND: [back, query.where] } : back;
-    const delegate = this.delegate(client, related);
-    const [rows, total] = await Promise.all([
-      delegate.findMany!({ where, orderBy: query.orderBy, ...this.pageArgs(query), select }),
-      delegate.count!({ where }),
-    ]);
-    return { rows: rows as Row[], total: total as number };
+    const page = await this.page(this.delegate(client, related), { where, orderBy: query.orderBy, select }, query);
+    // An empty page may mean a missing parent, which is a 404; rows prove it exists (and is readable).
+    if (!page.rows.length) await this.findResource(client, target, idSelect(target.model));
+    return page;
+  }
+
+  /**
+   * One page and the collection's total. The count runs only when the page cannot tell it: a page
+   * shorter than its limit (and not past the end) ends the collection, so total = offset + rows.
+   */
+  private async page(delegate: Partial<Delegate>, args: { where?: unknown } & Row, query: ReadQuery): Promise<{ rows: Row[]; total: number }> {
+    const rows = (await delegate.findMany!({ ...args, ...this.pageArgs(query) })) as Row[];
+    const { offset, limit } = query.page;
+    const lastPage = limit === undefined || rows.length < limit;
+    if (lastPage && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length };
+    return { rows, total: (await delegate.count!({ where: args.where })) as number };
   }
 
   /** The related row of a to-one relationship; with `relatedId` (the link form ending in the id) it must match. */
@@ -211,8 +227,21 @@ export class RestService {
 
   private async findResource(client: PrismaClientLike, target: Target, select: Row): Promise<Row> {
     const row = await this.delegate(client, target.model).findUnique!({ where: uniqueWhere(target.model, target.id), select });
-    if (!row) throw new CrudApiError('not-found', `No ${target.type} with id "${target.rawId}".`);
+    if (!row) throw this.notFound(target);
     return row as Row;
+  }
+
+  private notFound(target: Target): CrudApiError {
+    return new CrudApiError('not-found', `No ${target.type} with id "${target.rawId}".`);
+  }
+
+  /** A one-statement write of the target row: Prisma's "record not found" (P2025) is the target's 404. */
+  private async writeExisting<T>(target: Target, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      throw isPrismaKnownRequestError(error) && error.code === 'P2025' ? this.notFound(target) : error;
+    }
   }
 
   /** 404 for the first referenced related resource that does not exist. */

@@ -60,6 +60,9 @@ const ROWS: Array<[string, number, string, Record<string, unknown>?]> = [
   ['P2004:ACCESS_POLICY_VIOLATION', 403, 'rejected-by-policy', { rejectedByPolicy: true, reason: 'ACCESS_POLICY_VIOLATION' }],
   ['P2004', 400, 'data-layer-error'],
   ['P2021', 400, 'data-layer-error'],
+  ['P1008', 503, 'service-unavailable'],
+  ['P2028', 503, 'service-unavailable'],
+  ['P2034', 503, 'service-unavailable'],
 ];
 
 const spyOnLoggerError = () => jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
@@ -86,7 +89,7 @@ describe.each(testProviders())('data-layer errors (%s)', (provider) => {
       const res = await t.http().get('/api/rpc/post/findMany').set('x-fail-with', header).expect(status);
       const message = code === 'data-layer-error' ? 'Data layer rejected the request' : `The ${ormCode} summary.`;
       expect(res.body).toEqual({ error: { message: expect.any(String), orm: true, code: ormCode, ...extra } });
-      if (!['P2002', 'P2003', 'P2000', 'P2011'].includes(ormCode!)) expect(res.body.error.message).toBe(message);
+      if (!['P2002', 'P2003', 'P2000', 'P2011', 'P1008', 'P2028', 'P2034'].includes(ormCode!)) expect(res.body.error.message).toBe(message);
       expectNoInternals(res.body);
     });
 

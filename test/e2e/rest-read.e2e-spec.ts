@@ -434,6 +434,35 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
       expect(three).toBe(one);
       expect(one).toBeLessThanOrEqual(8);
     });
+
+    const countStatements = () => t.db.queries.filter((sql) => /\bCOUNT\(/i.test(sql)).length;
+    const run = async (url: string) => {
+      t.db.queries.length = 0;
+      const res = await get(url).expect(200);
+      return { res, counts: countStatements(), statements: t.db.queries.length };
+    };
+
+    it('counts the collection only when the page does not tell the total', async () => {
+      const short = await run('/post?page[limit]=50');
+      expect(short.res.body.meta.total).toBe(short.res.body.data.length);
+      expect(short.counts).toBe(0);
+      const full = await run('/post?page[limit]=1');
+      expect(full.counts).toBe(1);
+      expect(full.res.body.meta.total).toBe(short.res.body.meta.total);
+      const pastTheEnd = await run('/post?page[offset]=50');
+      expect(pastTheEnd.res.body.data).toEqual([]);
+      expect(pastTheEnd.counts).toBe(1);
+      expect(pastTheEnd.res.body.meta.total).toBe(short.res.body.meta.total);
+    });
+
+    it('reads a short related collection in one statement and checks the parent only when it is empty', async () => {
+      const related = await run(`/user/${f.alice}/posts`);
+      expect(related.res.body.data.length).toBeGreaterThan(0);
+      expect(related.statements).toBe(1);
+      const empty = await run(`/user/${f.carol}/posts`);
+      expect(empty.res.body).toMatchObject({ data: [], meta: { total: 0 } });
+      expect(empty.statements).toBe(2);
+    });
   });
 });
 

@@ -198,6 +198,12 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
       expect((await t.db.prisma.post.findUnique({ where: { id: f.percent } }))!.title).toBe('100% Prisma');
     });
 
+    it('updates attributes with a single statement and no transaction', async () => {
+      t.db.queries.length = 0;
+      await send('patch', `/post/${f.draft}`, { data: { type: 'post', id: String(f.draft), attributes: { rating: 2 } } }).expect(200);
+      expect(t.db.queries).toEqual([expect.stringMatching(/^UPDATE/i)]);
+    });
+
     it('answers 404 for a missing resource and 409 for a type or id mismatch', async () => {
       expectJsonApiError(await send('patch', '/post/999999', { data: { type: 'post', attributes: { title: 'x' } } }), 404, 'not-found');
       expectJsonApiError(await send('patch', '/post/abc', { data: { type: 'post', attributes: { title: 'x' } } }), 404, 'not-found');

@@ -4,15 +4,25 @@ import type { ModelRegistry } from '../../metadata/model-registry.js';
 /** JSON:API forbids `id` and `type` as member names; those fields never render as attributes. */
 const RESERVED_MEMBER_NAMES = new Set(['id', 'type']);
 
-/** Plain fields rendered as attributes, foreign keys included. */
-export function attributeFields(registry: ModelRegistry, model: ModelMeta): FieldMeta[] {
-  return registry.fieldsOf(model).filter((field) => !field.relation && !RESERVED_MEMBER_NAMES.has(field.name));
+/** Memoized by the registry's (stable) field list: these run for every resource rendered. */
+function memoized(select: (field: FieldMeta) => boolean): (registry: ModelRegistry, model: ModelMeta) => readonly FieldMeta[] {
+  const cache = new WeakMap<readonly FieldMeta[], readonly FieldMeta[]>();
+  return (registry, model) => {
+    const fields = registry.fieldsOf(model);
+    let selected = cache.get(fields);
+    if (!selected) {
+      selected = fields.filter((field) => select(field) && !RESERVED_MEMBER_NAMES.has(field.name));
+      cache.set(fields, selected);
+    }
+    return selected;
+  };
 }
 
+/** Plain fields rendered as attributes, foreign keys included. */
+export const attributeFields = memoized((field) => !field.relation);
+
 /** Relation fields to exposed models, rendered as relationships. */
-export function relationshipFields(registry: ModelRegistry, model: ModelMeta): FieldMeta[] {
-  return registry.fieldsOf(model).filter((field) => field.relation && !RESERVED_MEMBER_NAMES.has(field.name));
-}
+export const relationshipFields = memoized((field) => field.relation !== null);
 
 /**
  * The foreign-key field holding each id field of the related model, when this side's foreign key
