@@ -34,6 +34,17 @@ interface Target {
   rawId: string;
 }
 
+/** What a write is about, to explain its failure (see `RestService.write`). */
+interface WriteSubject {
+  model: ModelMeta;
+  target?: Target;
+  clientId?: IdValues;
+  references: readonly RelatedReference[];
+}
+
+/** Prisma codes of a write that needed a row that is not there: a related one, or the target. */
+const MISSING_RECORD_ERRORS: ReadonlySet<string> = new Set(['P2003', 'P2018', 'P2025']);
+
 /** The JSON:API resource operations. Replace it with a provider of your own to customize them. */
 @Injectable()
 export class RestService {
@@ -91,18 +102,9 @@ export class RestService {
     const write = parseResourceDocument(this.writeScope(), model, req.body);
     const client = await this.clients.forRequest(req);
     const select = this.select(client, model, query);
-    const create = (db: PrismaClientLike) => this.delegate(db, model).create!({ data: write.data, select });
-    // One statement needs no transaction; checks before the write do.
-    const row =
-      !write.clientId && !write.references.length
-        ? await create(client)
-        : await client.$transaction(async (tx) => {
-            if (write.clientId && (await this.delegate(tx, model).findUnique!({ where: uniqueWhere(model, write.clientId), select: idSelect(model) }))) {
-              throw new CrudApiError('conflict', `A ${type} with this id already exists.`, { source: { pointer: '/data/id' } });
-            }
-            await this.assertReferencesExist(tx, write.references);
-            return create(tx);
-          });
+    const row = await this.write(client, { model, clientId: write.clientId, references: write.references }, () =>
+      this.delegate(client, model).create!({ data: write.data, select }),
+    );
     const document = this.compound(query);
     const data = document.primaryResource(model, row, query.include);
     return { status: 201, headers: { Location: data.links.self }, body: document.document(data, { self: data.links.self }, query.include) };
@@ -114,15 +116,9 @@ export class RestService {
     const write = parseResourceDocument(this.writeScope(), target.model, req.body, target.id);
     const client = await this.clients.forRequest(req);
     const select = this.select(client, target.model, query);
-    const update = (db: PrismaClientLike) =>
-      this.delegate(db, target.model).update!({ where: uniqueWhere(target.model, target.id), data: write.data, select });
-    const row = !write.references.length
-      ? await this.writeExisting(target, () => update(client))
-      : await client.$transaction(async (tx) => {
-          await this.findResource(tx, target, idSelect(target.model));
-          await this.assertReferencesExist(tx, write.references);
-          return update(tx);
-        });
+    const row = await this.write(client, { model: target.model, target, references: write.references }, () =>
+      this.delegate(client, target.model).update!({ where: uniqueWhere(target.model, target.id), data: write.data, select }),
+    );
     const document = this.compound(query);
     const data = document.primaryResource(target.model, row, query.include);
     return { status: 200, body: document.document(data, { self: requestUrl(this.options.endpoint, `${type}/${id}`, query.search) }, query.include) };
@@ -132,7 +128,7 @@ export class RestService {
     const target = this.target(type, id, 'delete');
     this.query(req, target.model, false);
     const client = await this.clients.forRequest(req);
-    await this.writeExisting(target, () =>
+    await this.write(client, { model: target.model, target, references: [] }, () =>
       this.delegate(client, target.model).delete!({ where: uniqueWhere(target.model, target.id), select: idSelect(target.model) }),
     );
     return { status: 204 };
@@ -235,12 +231,26 @@ export class RestService {
     return new CrudApiError('not-found', `No ${target.type} with id "${target.rawId}".`);
   }
 
-  /** A one-statement write of the target row: Prisma's "record not found" (P2025) is the target's 404. */
-  private async writeExisting<T>(target: Target, write: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a create, update or delete as the one Prisma call it is (Prisma makes nested writes atomic)
+   * and looks for the client-facing reason only when it fails: a taken client id (409), a missing
+   * related resource (404 at its pointer), a missing target (404). Checking first would need an
+   * interactive transaction around every write, which serializes writers on SQLite.
+   */
+  private async write<T>(client: PrismaClientLike, about: WriteSubject, run: () => Promise<T>): Promise<T> {
     try {
-      return await write();
+      return await run();
     } catch (error) {
-      throw isPrismaKnownRequestError(error) && error.code === 'P2025' ? this.notFound(target) : error;
+      if (!isPrismaKnownRequestError(error)) throw error;
+      const { model, clientId, target, references } = about;
+      if (error.code === 'P2002' && clientId && (await this.delegate(client, model).findUnique!({ where: uniqueWhere(model, clientId), select: idSelect(model) }))) {
+        throw new CrudApiError('conflict', `A ${toTypeName(model.name)} with this id already exists.`, { source: { pointer: '/data/id' } });
+      }
+      if (MISSING_RECORD_ERRORS.has(error.code)) {
+        await this.assertReferencesExist(client, references);
+        if (target) await this.findResource(client, target, idSelect(target.model));
+      }
+      throw error;
     }
   }
 
