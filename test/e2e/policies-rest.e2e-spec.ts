@@ -1,5 +1,6 @@
 import type { CrudApiPolicies } from '../../lib/index.js';
 import { samplePolicies, type DemoUser } from '../../sample-app/policies.js';
+import { seedPolicyBlog } from '../support/policy-fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
@@ -22,11 +23,9 @@ describe.each(testProviders())('access policies over REST (%s)', (provider) => {
   beforeAll(async () => {
     t = await createTestApp(provider, { options: { policies: samplePolicies, context: () => ({ user: caller }) } });
     const p = t.db.prisma;
-    const mk = (name: string) => p.user.create({ data: { name, email: `${name}@x.test`, passwordHash: `hash-${name}` }, select: { id: true, role: true } });
-    [alice, bob] = [await mk('alice'), await mk('bob')];
-    for (const [key, authorId, published] of [['alicePub', alice.id, true], ['bobPub', bob.id, true], ['bobDraft', bob.id, false]] as const) {
-      ids[key] = (await p.post.create({ data: { title: key, authorId, published } })).id;
-    }
+    const seeded = await seedPolicyBlog(t.db);
+    ({ alice, bob } = seeded);
+    Object.assign(ids, seeded.posts);
     await p.comment.create({ data: { body: 'on draft', postId: ids.bobDraft!, authorId: bob.id } });
     await p.comment.create({ data: { body: 'on pub', postId: ids.bobPub!, authorId: bob.id } });
   });

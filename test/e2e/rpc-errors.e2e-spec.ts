@@ -1,7 +1,7 @@
 import { PrismaClientKnownRequestError } from '@prisma/client/runtime/client';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
-import { callRpc } from './rpc-client.js';
+import { callRpc } from '../support/rpc-client.js';
 
 /** Nothing of Prisma's developer dump, a stack or a file path may reach the client. */
 function expectNoInternals(body: unknown): void {

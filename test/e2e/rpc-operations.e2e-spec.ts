@@ -1,7 +1,7 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
-import { callRpc } from './rpc-client.js';
+import { callRpc } from '../support/rpc-client.js';
 
 type Delegate = Record<string, (args?: unknown) => Promise<unknown>>;
 

@@ -2,7 +2,7 @@ import { Decimal } from '@prisma/client/runtime/client';
 import { SuperJSON } from 'superjson';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
-import { callRpc } from './rpc-client.js';
+import { callRpc } from '../support/rpc-client.js';
 
 /** A client that registers the two custom types by hand, from the specification alone (Node's Buffer for base64). */
 const handWritten = new SuperJSON();

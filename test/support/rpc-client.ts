@@ -1,7 +1,7 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import { SuperJSON } from 'superjson';
 import { registerPrismaTypes } from '../../lib/index.js';
-import type { TestApp } from '../support/test-app.js';
+import type { TestApp } from './test-app.js';
 
 /** What a client of the RPC interface does: superjson with the library's Decimal and Bytes registrations. */
 export const clientSuperJSON = registerPrismaTypes(new SuperJSON(), Decimal);
