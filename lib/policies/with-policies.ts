@@ -1,5 +1,5 @@
 import { toTypeName } from '../metadata/model-registry.js';
-import type { ModelMeta } from '../metadata/model-meta.types.js';
+import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { POLICY_OPERATIONS, runTransaction, type OperationScope } from './policy-operations.js';
 import { PolicySet, validatePolicies, type PolicyConfig } from './policy-set.js';
@@ -37,12 +37,33 @@ export interface WithPoliciesOptions extends PolicyConfig {
  * the outer transaction); the array form of `$transaction` is not. Raw queries are not filtered.
  */
 export function withPolicies<Client extends object>(client: Client, options: WithPoliciesOptions): Client {
-  validatePolicies(options.policies, options.modelMeta);
+  validateOnce(options);
   return policyClient(client as PrismaClientLike, new PolicySet(options, options.context), false) as Client;
 }
 
+/** Policy sets already checked against their schema: the module wraps a client on every request. */
+const validated = new WeakMap<object, DataModelMeta>();
+
+function validateOnce({ policies, modelMeta }: PolicyConfig): void {
+  if (validated.get(policies) === modelMeta) return;
+  validatePolicies(policies, modelMeta);
+  validated.set(policies, modelMeta);
+}
+
+/** Delegate name → model, built once per schema rather than per wrapped client. */
+const delegateModels = new WeakMap<DataModelMeta, ReadonlyMap<string, ModelMeta>>();
+
+function modelsByDelegate(modelMeta: DataModelMeta): ReadonlyMap<string, ModelMeta> {
+  let models = delegateModels.get(modelMeta);
+  if (!models) {
+    models = new Map(Object.values(modelMeta.models).map((model) => [toTypeName(model.name), model]));
+    delegateModels.set(modelMeta, models);
+  }
+  return models;
+}
+
 function policyClient(client: PrismaClientLike, set: PolicySet, inTransaction: boolean): PrismaClientLike {
-  const models = new Map<string, ModelMeta>(Object.values(set.modelMeta.models).map((model) => [toTypeName(model.name), model]));
+  const models = modelsByDelegate(set.modelMeta);
   const delegates = new Map<string, object>();
   const scope: OperationScope = { client, set, inTransaction };
   const self: PrismaClientLike = new Proxy(client, {
