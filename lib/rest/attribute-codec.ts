@@ -110,11 +110,21 @@ function invalid(field: FieldMeta, enums: Readonly<Record<string, readonly strin
   return new CrudApiError(code, `"${field.name}" must be ${expected(field, enums)}.`, { source });
 }
 
-/** The attribute value of a stored field value. */
-export function encodeAttribute(field: FieldMeta, value: unknown, enums: Readonly<Record<string, readonly string[]>>): unknown {
-  if (value === null || value === undefined) return null;
-  const codec = codecOf(field, enums);
-  return field.isList && Array.isArray(value) ? value.map((item) => codec.encode(item)) : codec.encode(value);
+/** Writes a stored value of one field as its attribute value. */
+export type AttributeEncoder = (value: unknown) => unknown;
+
+/**
+ * The encoder of a field's attribute values, chosen once per field: rendering calls it for every
+ * attribute of every resource. Enum, String, number, Boolean and Json values are written as they are.
+ */
+export function attributeEncoder(field: FieldMeta): AttributeEncoder {
+  if (field.kind === 'enum') return identity;
+  const codec = SCALAR_CODECS[field.type];
+  if (!codec) throw new CrudApiError('internal-error', `No codec for field type ${field.type}.`);
+  const encode = codec.encode;
+  if (encode === identity) return identity;
+  if (field.isList) return (value) => (value == null ? null : Array.isArray(value) ? value.map((item) => encode(item)) : encode(value));
+  return (value) => (value == null ? null : encode(value));
 }
 
 /** The Prisma value of an attribute in a request body; 400 with `source.pointer` when it does not fit. */

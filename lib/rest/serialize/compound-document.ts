@@ -1,12 +1,11 @@
-import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
-import { type ModelRegistry, toTypeName } from '../../metadata/model-registry.js';
-import { encodeAttribute } from '../attribute-codec.js';
+import type { ModelMeta } from '../../metadata/model-meta.types.js';
+import type { ModelRegistry } from '../../metadata/model-registry.js';
 import { JSON_API_VERSION } from '../json-api.constants.js';
 import type { Fieldsets } from '../query/parse-fields.js';
 import type { IncludeTree } from '../query/parse-include.js';
-import { formatResourceId } from '../resource-id.js';
+import { formatIdParts, formatResourceId } from '../resource-id.js';
 import { relationshipLinks, resourceUrl } from './resource-links.js';
-import { attributeFields, foreignKeyForIds, relationshipFields } from './resource-members.js';
+import { type RelationshipSlot, type ResourceShape, resourceShape } from './resource-shape.js';
 
 type Row = Record<string, unknown>;
 
@@ -46,12 +45,12 @@ export class CompoundDocument {
   constructor(private readonly context: SerializeContext) {}
 
   identifier(model: ModelMeta, row: Row): ResourceIdentifier {
-    return { type: toTypeName(model.name), id: formatResourceId(model, row, this.context.idDivider) };
+    return { type: resourceShape(this.context.registry, model).type, id: formatResourceId(model, row, this.context.idDivider) };
   }
 
   /** A resource object of primary data. */
   primaryResource(model: ModelMeta, row: Row, include: IncludeTree): ResourceObject {
-    const resource = this.resource(model, row, include);
+    const resource = this.resource(resourceShape(this.context.registry, model), row, include);
     this.primary.add(keyOf(resource));
     return resource;
   }
@@ -72,64 +71,65 @@ export class CompoundDocument {
     };
   }
 
-  private resource(model: ModelMeta, row: Row, include: IncludeTree): ResourceObject {
-    const { registry, endpoint, fieldsets } = this.context;
-    const { type, id } = this.identifier(model, row);
-    const self = resourceUrl(endpoint, type, id);
-    const fieldset = fieldsets.get(type);
-    const wanted = (name: string) => !fieldset || fieldset.has(name);
+  private resource(shape: ResourceShape, row: Row, include: IncludeTree): ResourceObject {
+    const { endpoint, fieldsets, idDivider } = this.context;
+    const id = formatResourceId(shape.model, row, idDivider);
+    const self = resourceUrl(endpoint, shape.type, id);
+    const fieldset = fieldsets.get(shape.type);
     const attributes: Record<string, unknown> = {};
-    for (const field of attributeFields(registry, model)) {
+    for (const { name, encode } of shape.attributes) {
       // A field left out of the select (hidden by an access policy) is not rendered.
-      if (wanted(field.name) && field.name in row) attributes[field.name] = encodeAttribute(field, row[field.name], registry.meta.enums);
+      if (row[name] !== undefined && (!fieldset || fieldset.has(name))) attributes[name] = encode(row[name]);
     }
     const relationships: Record<string, RelationshipObject> = {};
-    for (const field of relationshipFields(registry, model)) {
-      const related = registry.findByModelName(field.type)!;
-      const nested = include.get(field.name);
-      const relationship = field.isList
-        ? this.toMany(self, field.name, related, row[field.name] as Row[] | undefined, nested)
-        : this.toOne(self, field.name, related, this.toOneRow(field, row, related), nested);
-      if (wanted(field.name)) relationships[field.name] = relationship;
+    for (const slot of shape.relationships) {
+      const nested = include.get(slot.name);
+      const wanted = !fieldset || fieldset.has(slot.name);
+      // An included relationship outside the fieldset still contributes its resources to `included`.
+      if (!wanted && !nested) continue;
+      const relationship = slot.isList ? this.toMany(self, slot, row[slot.name] as Row[] | undefined, nested) : this.toOne(self, slot, row, nested);
+      if (wanted) relationships[slot.name] = relationship;
     }
-    return { type, id, attributes, relationships, links: { self } };
+    return { type: shape.type, id, attributes, relationships, links: { self } };
   }
 
-  /** The related row (or its id fields) of a to-one relationship: loaded, or read from the foreign key. */
-  private toOneRow(field: FieldMeta, row: Row, related: ModelMeta): Row | null {
-    const loaded = row[field.name];
-    if (loaded !== undefined) return loaded as Row | null;
-    const keys = foreignKeyForIds(field, related) ?? [];
-    const values = keys.map((key) => row[key]);
-    if (!keys.length || values.some((value) => value === null || value === undefined)) return null;
-    return Object.fromEntries(related.idFields.map((idField, index) => [idField, values[index]]));
+  /** A to-one relationship: linkage from the loaded related row, or else from this row's foreign key. */
+  private toOne(self: string, slot: RelationshipSlot, row: Row, nested: IncludeTree | undefined): RelationshipObject {
+    const loaded = row[slot.name] as Row | null | undefined;
+    const id = loaded === undefined ? this.foreignKeyId(slot, row) : loaded && formatResourceId(slot.related, loaded, this.context.idDivider);
+    if (id === null) return { data: null, links: relationshipLinks(self, slot.name) };
+    if (nested && loaded) this.addIncluded(slot.relatedShape(), loaded, nested);
+    return { data: { type: slot.relatedShape().type, id }, links: relationshipLinks(self, slot.name, id) };
   }
 
-  private toOne(self: string, name: string, related: ModelMeta, relatedRow: Row | null, nested: IncludeTree | undefined): RelationshipObject {
-    if (!relatedRow) return { data: null, links: relationshipLinks(self, name) };
-    const identifier = this.identifier(related, relatedRow);
-    if (nested) this.addIncluded(related, relatedRow, nested);
-    return { data: identifier, links: relationshipLinks(self, name, identifier.id) };
+  private foreignKeyId(slot: RelationshipSlot, row: Row): string | number | null {
+    const values = slot.foreignKeys?.map((key) => row[key]);
+    if (!values || values.some((value) => value === null || value === undefined)) return null;
+    return formatIdParts(values, this.context.idDivider);
   }
 
-  private toMany(self: string, name: string, related: ModelMeta, rows: Row[] | undefined, nested: IncludeTree | undefined): RelationshipObject {
-    const links = relationshipLinks(self, name);
+  private toMany(self: string, slot: RelationshipSlot, rows: Row[] | undefined, nested: IncludeTree | undefined): RelationshipObject {
+    const links = relationshipLinks(self, slot.name);
     if (!nested || !rows) return { links };
-    for (const relatedRow of rows) this.addIncluded(related, relatedRow, nested);
-    return { data: rows.map((relatedRow) => this.identifier(related, relatedRow)), links };
+    const shape = slot.relatedShape();
+    return { data: rows.map((relatedRow) => this.addIncluded(shape, relatedRow, nested)), links };
   }
 
-  /** Adds a resource to `included`; one reached again by another path keeps the linkage both paths loaded. */
-  private addIncluded(model: ModelMeta, row: Row, include: IncludeTree): void {
-    const resource = this.resource(model, row, include);
-    const key = keyOf(resource);
+  /**
+   * Adds a resource to `included` and returns its identifier. A resource reached again (a tag of
+   * many posts) is rendered again only when it has includes of its own, whose linkage is merged.
+   */
+  private addIncluded(shape: ResourceShape, row: Row, include: IncludeTree): ResourceIdentifier {
+    const identifier = { type: shape.type, id: formatResourceId(shape.model, row, this.context.idDivider) };
+    const key = keyOf(identifier);
     const existing = this.included.get(key);
     if (!existing) {
-      this.included.set(key, resource);
-      return;
+      this.included.set(key, this.resource(shape, row, include));
+    } else if (include.size) {
+      for (const [name, relationship] of Object.entries(this.resource(shape, row, include).relationships)) {
+        if (relationship.data !== undefined && existing.relationships[name]?.data === undefined) existing.relationships[name] = relationship;
+      }
     }
-    for (const [name, relationship] of Object.entries(resource.relationships)) {
-      if (relationship.data !== undefined && existing.relationships[name]?.data === undefined) existing.relationships[name] = relationship;
-    }
+    return identifier;
   }
 }

@@ -1,6 +1,11 @@
 /** URL of a resource: `{endpoint}/{type}/{id}`. */
 export function resourceUrl(endpoint: string, type: string, id: string | number): string {
-  return `${endpoint}/${type}/${encodeURIComponent(String(id))}`;
+  return `${endpoint}/${type}/${urlSegment(id)}`;
+}
+
+/** A number needs no escaping; ids are numbers in most schemas and this runs for every resource. */
+function urlSegment(id: string | number): string | number {
+  return typeof id === 'number' ? id : encodeURIComponent(id);
 }
 
 /**
@@ -8,7 +13,7 @@ export function resourceUrl(endpoint: string, type: string, id: string | number)
  * specification writes them; every other form ends in the relationship name.
  */
 export function relationshipLinks(selfUrl: string, relationship: string, relatedId?: string | number): { self: string; related: string } {
-  const suffix = relatedId === undefined ? '' : `/${encodeURIComponent(String(relatedId))}`;
+  const suffix = relatedId === undefined ? '' : `/${urlSegment(relatedId)}`;
   return {
     self: `${selfUrl}/relationships/${relationship}${suffix}`,
     related: `${selfUrl}/${relationship}${suffix}`,
