@@ -22,21 +22,24 @@ export interface BenchOptions {
   out: string;
   /** Write a V8 CPU profile of each server process into this directory. */
   cpuProf?: string;
+  /** Pin the runner and the servers to separate cores (`taskset`, Linux); on unless `--no-pin`. */
+  pin: boolean;
 }
 
 export const DEFAULT_POSTGRES_URL = 'postgresql://postgres@127.0.0.1:5432/test';
 
 const USAGE = `Usage: npm run bench -- [options]
-  --duration <s>        seconds of load per round (default 3)
+  --duration <s>        seconds of load per round (default 1)
   --connections <n>     concurrent connections (default 10)
-  --rounds <n>          rounds per side, alternating ABBA (default 4; keep it even)
+  --rounds <n>          rounds per side, alternating ABBA (default 10; keep it even)
   --db sqlite|postgres  database (default sqlite)
   --scenario <text>     run only scenarios whose id contains <text>
   --rows <n,n,...>      post counts of the scaling table (default 1000,10000,100000; 0 skips it)
   --scaling-duration <s> seconds per round at each scaling size (default 2)
   --postgres-url <url>  PostgreSQL admin URL (default $BENCH_POSTGRES_URL or ${DEFAULT_POSTGRES_URL})
   --out <dir>           results directory (default bench/results)
-  --cpu-prof <dir>      write a CPU profile of every server process into <dir>`;
+  --cpu-prof <dir>      write a CPU profile of every server process into <dir>
+  --no-pin              let the OS place the runner and servers (default: runner on core 0, servers on core 1)`;
 
 /** Reads the command line; throws a message with the usage on anything it does not understand. */
 export function parseBenchOptions(argv: string[], env: Record<string, string | undefined> = {}): BenchOptions {
@@ -44,9 +47,9 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     args: argv,
     strict: true,
     options: {
-      duration: { type: 'string', default: '3' },
+      duration: { type: 'string', default: '1' },
       connections: { type: 'string', default: '10' },
-      rounds: { type: 'string', default: '4' },
+      rounds: { type: 'string', default: '10' },
       db: { type: 'string', default: 'sqlite' },
       scenario: { type: 'string', default: '' },
       rows: { type: 'string', default: '1000,10000,100000' },
@@ -54,6 +57,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
       'postgres-url': { type: 'string', default: env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL },
       out: { type: 'string', default: 'bench/results' },
       'cpu-prof': { type: 'string' },
+      'no-pin': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -71,6 +75,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     postgresUrl: values['postgres-url'],
     out: values.out,
     cpuProf: values['cpu-prof'],
+    pin: !values['no-pin'],
   };
 }
 

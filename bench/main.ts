@@ -9,12 +9,13 @@ import {
   formatScenarioTable,
   type ScalingRow,
   type ScenarioResult,
+  pairedRatio,
   summarizeSide,
-  throughputRatio,
 } from './report/bench-report.js';
+import { canPinCpus, pinProcess, RUNNER_CPU, SERVER_CPU } from './runner/cpu-affinity.js';
 import { checkParity } from './runner/parity.js';
 import { alternateRounds, warmUp } from './runner/measure.js';
-import { ServerProcess } from './runner/server-process.js';
+import { type ServerPlacement, ServerProcess } from './runner/server-process.js';
 import { SCALING_SCENARIO_ID, SCENARIOS, type Scenario, selectScenarios } from './scenarios.js';
 
 // `npm run bench`: seeds a database, then for every scenario starts our module and the scenario's
@@ -32,6 +33,9 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const scenarios = selectScenarios(options.scenario);
+  const pinned = options.pin && canPinCpus();
+  if (pinned) pinProcess(process.pid, RUNNER_CPU);
+  const placement: ServerPlacement = { cpuProfDir: options.cpuProf, cpu: pinned ? SERVER_CPU : undefined };
   const startedAt = new Date();
   const loadBefore = os.loadavg();
 
@@ -46,15 +50,15 @@ async function main(): Promise<void> {
     log(`seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
     if (options.cpuProf) await mkdir(options.cpuProf, { recursive: true });
     for (const scenario of scenarios) {
-      const result = await runScenario(scenario, handle.url, options);
+      const result = await runScenario(scenario, handle.url, options, placement);
       results.push(result);
       log(`${scenario.id}: ours ${result.ours.rps.toFixed(0)} req/s, baseline ${result.baseline.rps.toFixed(0)} req/s, ` +
-        `ratio ${result.ratio.toFixed(2)}${result.parity.detail ? ` (bodies differ: ${result.parity.detail})` : ''}`);
+        `ratio ${result.ratio.toFixed(2)} (rounds ${result.ratioRange.map((r) => r.toFixed(2)).join('-')})${result.parity.detail ? ` (bodies differ: ${result.parity.detail})` : ''}`);
     }
   } finally {
     await handle.drop();
   }
-  const scaling = options.rows.length > 0 && SCALING_SCENARIO_ID.includes(options.scenario) ? await runScaling(options) : [];
+  const scaling = options.rows.length > 0 && SCALING_SCENARIO_ID.includes(options.scenario) ? await runScaling(options, placement) : [];
 
   const report = {
     startedAt: startedAt.toISOString(),
@@ -67,6 +71,7 @@ async function main(): Promise<void> {
       node: process.version,
       loadAverageBefore: loadBefore,
       loadAverageAfter: os.loadavg(),
+      pinned: pinned ? { runnerCpu: RUNNER_CPU, serverCpu: SERVER_CPU } : false,
     },
     options,
     dataset: DEFAULT_DATASET,
@@ -79,7 +84,8 @@ async function main(): Promise<void> {
 
   console.log(`\n## ${options.db}: ${options.duration} s x ${options.rounds} rounds per side, ${options.connections} connections`);
   console.log(`${report.machine.cores} x ${report.machine.cpu}, ${report.machine.memoryGb} GB, Node ${process.version}, ` +
-    `load average before/after ${loadBefore[0]!.toFixed(2)} / ${report.machine.loadAverageAfter[0]!.toFixed(2)}\n`);
+    `load average before/after ${loadBefore[0]!.toFixed(2)} / ${report.machine.loadAverageAfter[0]!.toFixed(2)}, ` +
+    `${pinned ? `runner on core ${RUNNER_CPU}, servers on core ${SERVER_CPU}` : 'not pinned to cores'}\n`);
   console.log(formatScenarioTable(results));
   if (scaling.length > 0) console.log(`\nREST list page[limit]=20 by table size:\n\n${formatScalingTable(scaling)}`);
   for (const result of results.filter((r) => r.parity.verdict === 'different')) {
@@ -88,10 +94,10 @@ async function main(): Promise<void> {
   console.log(`\nResults: ${file}`);
 }
 
-async function runScenario(scenario: Scenario, databaseUrl: string, options: BenchOptions): Promise<ScenarioResult> {
+async function runScenario(scenario: Scenario, databaseUrl: string, options: BenchOptions, placement: ServerPlacement): Promise<ScenarioResult> {
   const [ours, baseline] = await Promise.all([
-    ServerProcess.start({ side: 'ours', scenario: scenario.id, databaseUrl }, options.cpuProf),
-    ServerProcess.start({ side: 'baseline', scenario: scenario.id, databaseUrl }, options.cpuProf),
+    ServerProcess.start({ side: 'ours', scenario: scenario.id, databaseUrl }, placement),
+    ServerProcess.start({ side: 'baseline', scenario: scenario.id, databaseUrl }, placement),
   ]);
   try {
     const parity = await checkParity(scenario, ours, baseline);
@@ -100,21 +106,14 @@ async function runScenario(scenario: Scenario, databaseUrl: string, options: Ben
     const rounds = await alternateRounds(ours, baseline, scenario, settings);
     const oursSummary = summarizeSide(rounds.ours, (await ours.stats()).peakRss);
     const baselineSummary = summarizeSide(rounds.baseline, (await baseline.stats()).peakRss);
-    return {
-      id: scenario.id,
-      title: scenario.title,
-      ours: oursSummary,
-      baseline: baselineSummary,
-      ratio: throughputRatio(oursSummary.rps, baselineSummary.rps),
-      parity,
-    };
+    return { id: scenario.id, title: scenario.title, ours: oursSummary, baseline: baselineSummary, ...pairedRatio(rounds), parity };
   } finally {
     await Promise.all([ours.stop(), baseline.stop()]);
   }
 }
 
 /** The list scenario on one growing table (two alternating rounds per size): latency should stay flat. */
-async function runScaling(options: BenchOptions): Promise<ScalingRow[]> {
+async function runScaling(options: BenchOptions, placement: ServerPlacement): Promise<ScalingRow[]> {
   const scenario = SCENARIOS.find((s) => s.id === SCALING_SCENARIO_ID)!;
   const handle = await createBenchDatabase(options.db, options.postgresUrl);
   const rows: ScalingRow[] = [];
@@ -122,8 +121,8 @@ async function runScaling(options: BenchOptions): Promise<ScalingRow[]> {
     const users = DEFAULT_DATASET.users;
     await seedDataset(handle, { users, posts: 0, commentsPerPost: 0, tags: 0 });
     const [ours, baseline] = await Promise.all([
-      ServerProcess.start({ side: 'ours', scenario: scenario.id, databaseUrl: handle.url }),
-      ServerProcess.start({ side: 'baseline', scenario: scenario.id, databaseUrl: handle.url }),
+      ServerProcess.start({ side: 'ours', scenario: scenario.id, databaseUrl: handle.url }, { cpu: placement.cpu }),
+      ServerProcess.start({ side: 'baseline', scenario: scenario.id, databaseUrl: handle.url }, { cpu: placement.cpu }),
     ]);
     try {
       let posts = 0;

@@ -25,8 +25,10 @@ export interface ScenarioResult {
   title: string;
   ours: SideSummary;
   baseline: SideSummary;
-  /** ours.rps / baseline.rps. */
+  /** Median over the rounds of ours.rps / baseline.rps, each round's pair measured back to back. */
   ratio: number;
+  /** The lowest and highest round ratio: how much the machine moved during the scenario. */
+  ratioRange: [number, number];
   parity: Parity;
 }
 
@@ -53,7 +55,22 @@ export function summarizeSide(rounds: RoundResult[], peakRssBytes: number): Side
   };
 }
 
-export function throughputRatio(ours: number, baseline: number): number {
+/**
+ * The throughput ratio ours / baseline of a scenario. Round i of each side ran back to back, so
+ * each pair saw nearly the same machine; the median of the pair ratios ignores a round that a
+ * burst of other load disturbed, which a ratio of means does not.
+ */
+export function pairedRatio(rounds: { ours: readonly RoundResult[]; baseline: readonly RoundResult[] }): Pick<ScenarioResult, 'ratio' | 'ratioRange'> {
+  const ratios = rounds.ours
+    .map((round, index) => throughputRatio(round.rps, rounds.baseline[index]?.rps ?? 0))
+    .sort((a, b) => a - b);
+  if (!ratios.length) return { ratio: 0, ratioRange: [0, 0] };
+  const middle = ratios.length / 2;
+  const ratio = Number.isInteger(middle) ? (ratios[middle - 1]! + ratios[middle]!) / 2 : ratios[Math.floor(middle)]!;
+  return { ratio, ratioRange: [ratios[0]!, ratios.at(-1)!] };
+}
+
+function throughputRatio(ours: number, baseline: number): number {
   return baseline > 0 ? ours / baseline : 0;
 }
 
@@ -67,6 +84,7 @@ export function formatScenarioTable(results: readonly ScenarioResult[]): string 
     'ours req/s',
     'baseline req/s',
     'ratio',
+    'round ratios',
     'p50 ms (ours / base)',
     'p99 ms (ours / base)',
     'CPU µs/req (ours / base)',
@@ -80,6 +98,7 @@ export function formatScenarioTable(results: readonly ScenarioResult[]): string 
     fixed(r.ours.rps, 0),
     fixed(r.baseline.rps, 0),
     fixed(r.ratio, 2),
+    r.ratioRange.map((value) => fixed(value, 2)).join('-'),
     pair(fixed(r.ours.p50, 1), fixed(r.baseline.p50, 1)),
     pair(fixed(r.ours.p99, 1), fixed(r.baseline.p99, 1)),
     pair(fixed(r.ours.cpuPerRequest, 0), fixed(r.baseline.cpuPerRequest, 0)),

@@ -28,7 +28,13 @@ export async function alternateRounds(
   return rounds;
 }
 
+/**
+ * Seconds of unmeasured load per server before its first round. Two seconds were not enough: the
+ * first measured round of our server was still 10-20% slower than the rest (JIT tiers, heap growth).
+ */
+const WARM_UP_SECONDS = 3;
+
 /** Load that JIT-compiles the hot paths and fills connection pools; not measured. */
 export async function warmUp(servers: ServerProcess[], scenario: Scenario, settings: LoadSettings): Promise<void> {
-  for (const server of servers) await runLoad(server.origin, scenario, { ...settings, duration: Math.min(2, settings.duration) });
+  for (const server of servers) await runLoad(server.origin, scenario, { ...settings, duration: WARM_UP_SECONDS });
 }

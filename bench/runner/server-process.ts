@@ -11,6 +11,13 @@ import {
   type ServerStats,
   type Side,
 } from '../server/server-protocol.js';
+import { pinProcess } from './cpu-affinity.js';
+
+/** Where a server runs: on which core (unpinned when absent) and whether it writes a CPU profile. */
+export interface ServerPlacement {
+  cpuProfDir?: string;
+  cpu?: number;
+}
 
 const SERVER_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../server/bench-server.js');
 const START_TIMEOUT_MS = 60_000;
@@ -27,7 +34,8 @@ export class ServerProcess {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  static async start(args: Omit<ServerArgs, 'port'>, cpuProfDir?: string): Promise<ServerProcess> {
+  static async start(args: Omit<ServerArgs, 'port'>, placement: ServerPlacement = {}): Promise<ServerProcess> {
+    const { cpuProfDir, cpu } = placement;
     const port = await freePort();
     const execArgv = cpuProfDir
       ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir, '--cpu-prof-name', `${args.scenario}-${args.side}.cpuprofile`]
@@ -38,6 +46,8 @@ export class ServerProcess {
     });
     const server = new ServerProcess(args.side, port, child);
     await server.receive('ready', START_TIMEOUT_MS);
+    // After start-up, so that the threads Node started (GC, libuv) are bound as well.
+    if (cpu !== undefined) pinProcess(child.pid!, cpu);
     return server;
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseBenchOptions } from '../../bench/bench-options.js';
-import { formatScenarioTable, markdownTable, summarizeSide, throughputRatio } from '../../bench/report/bench-report.js';
+import { formatScenarioTable, markdownTable, pairedRatio, summarizeSide } from '../../bench/report/bench-report.js';
 import { findDifference, shapeOf } from '../../bench/runner/compare-documents.js';
 import type { RoundResult } from '../../bench/runner/load.js';
 
@@ -19,7 +19,9 @@ const round = (rps: number, p50: number, p99: number, serverRequests: number, qu
 describe('bench options', () => {
   it('has defaults that fit the 10-minute budget', () => {
     const options = parseBenchOptions([]);
-    expect(options).toMatchObject({ db: 'sqlite', connections: 10, scenario: '', rows: [1000, 10000, 100000] });
+    expect(options).toMatchObject({ db: 'sqlite', connections: 10, scenario: '', rows: [1000, 10000, 100000], pin: true });
+    expect(options.rounds % 2).toBe(0);
+    expect(parseBenchOptions(['--no-pin']).pin).toBe(false);
     expect(options.duration * options.rounds).toBeLessThanOrEqual(12);
   });
 
@@ -53,9 +55,16 @@ describe('bench report', () => {
     expect(summary).toMatchObject({ rps: 150, p50: 3, p99: 15, sqlPerRequest: 2, cpuPerRequest: 500, peakRssMb: 64, errors: 0 });
   });
 
-  it('computes the throughput ratio ours / baseline, 0 without a baseline', () => {
-    expect(throughputRatio(90, 100)).toBeCloseTo(0.9);
-    expect(throughputRatio(90, 0)).toBe(0);
+  it('takes the median of the paired round ratios ours / baseline, so one disturbed round does not move it', () => {
+    const rounds = (ours: number[], baseline: number[]) => ({
+      ours: ours.map((rps) => round(rps, 1, 1, 1, 1)),
+      baseline: baseline.map((rps) => round(rps, 1, 1, 1, 1)),
+    });
+    const paired = pairedRatio(rounds([90, 95, 40, 92], [100, 100, 100, 100]));
+    expect(paired.ratio).toBeCloseTo(0.91);
+    expect(paired.ratioRange).toEqual([0.4, 0.95]);
+    expect(pairedRatio(rounds([90, 80, 100], [100, 100, 100])).ratio).toBeCloseTo(0.9);
+    expect(pairedRatio(rounds([90], [0]))).toEqual({ ratio: 0, ratioRange: [0, 0] });
   });
 
   it('formats aligned Markdown tables', () => {
@@ -64,9 +73,9 @@ describe('bench report', () => {
     );
     const side = summarizeSide([round(1000, 1.25, 5, 10, 20)], 100 * 2 ** 20);
     const table = formatScenarioTable([
-      { id: 'x', title: 'X', ours: side, baseline: side, ratio: 1, parity: { verdict: 'identical' } },
+      { id: 'x', title: 'X', ours: side, baseline: side, ratio: 1, ratioRange: [0.95, 1.05], parity: { verdict: 'identical' } },
     ]);
-    expect(table).toContain('| X        |       1000 |           1000 |  1.00 |');
+    expect(table).toContain('| X        |       1000 |           1000 |  1.00 |    0.95-1.05 |');
     expect(table).toContain('2.00 / 2.00');
   });
 });
