@@ -13,7 +13,7 @@ import { querySearch } from './query/parse-query.js';
 import { type ReadQuery, readQuery } from './query/read-query.js';
 import { formatResourceId, type IdValues, idSelect, parseResourceId, uniqueWhere } from './resource-id.js';
 import { policiesOf } from '../policies/with-policies.js';
-import { buildSelect } from './serialize/build-select.js';
+import { buildSelection, idSelection, type Selection } from './serialize/build-selection.js';
 import { CompoundDocument } from './serialize/compound-document.js';
 import { buildPaginationLinks } from './serialize/pagination-links.js';
 import { relationshipLinks, requestUrl, resourceUrl } from './serialize/resource-links.js';
@@ -58,8 +58,8 @@ export class RestService {
     const model = this.model(type, 'findMany');
     const query = this.query(req, model, true);
     const client = await this.clients.forRequest(req);
-    const select = this.select(client, model, query);
-    const { rows, total } = await this.page(this.delegate(client, model), { where: query.where, orderBy: query.orderBy, select }, query);
+    const selection = this.selection(client, model, query);
+    const { rows, total } = await this.page(this.delegate(client, model), { where: query.where, orderBy: query.orderBy, ...selection }, query);
     return this.collection(model, rows, total, query, type);
   }
 
@@ -67,7 +67,7 @@ export class RestService {
     const target = this.target(type, id, 'findUnique');
     const query = this.query(req, target.model, false);
     const client = await this.clients.forRequest(req);
-    const row = await this.findResource(client, target, this.select(client, target.model, query));
+    const row = await this.findResource(client, target, this.selection(client, target.model, query));
     const document = this.compound(query);
     const data = document.primaryResource(target.model, row, query.include);
     return { status: 200, body: document.document(data, { self: requestUrl(this.options.endpoint, `${type}/${id}`, query.search) }, query.include) };
@@ -81,10 +81,10 @@ export class RestService {
     const client = await this.clients.forRequest(req);
     const path = [type, id, relationship, ...(relatedId === undefined ? [] : [relatedId])].join('/');
     if (field.isList) {
-      const { rows, total } = await this.loadToMany(client, target, field, query, this.select(client, related, query));
+      const { rows, total } = await this.loadToMany(client, target, field, query, this.selection(client, related, query));
       return this.collection(related, rows, total, query, path);
     }
-    const row = await this.loadToOne(client, target, field, relatedId, this.select(client, related, query));
+    const row = await this.loadToOne(client, target, field, relatedId, this.selection(client, related, query));
     const document = this.compound(query);
     const data = row ? document.primaryResource(related, row, query.include) : null;
     return { status: 200, body: document.document(data, { self: requestUrl(this.options.endpoint, path, query.search) }, query.include) };
@@ -101,9 +101,9 @@ export class RestService {
     const query = this.query(req, model, false);
     const write = parseResourceDocument(this.writeScope(), model, req.body);
     const client = await this.clients.forRequest(req);
-    const select = this.select(client, model, query);
+    const selection = this.selection(client, model, query);
     const row = await this.write(client, { model, clientId: write.clientId, references: write.references }, () =>
-      this.delegate(client, model).create!({ data: write.data, select }),
+      this.delegate(client, model).create!({ data: write.data, ...selection }),
     );
     const document = this.compound(query);
     const data = document.primaryResource(model, row, query.include);
@@ -115,9 +115,9 @@ export class RestService {
     const query = this.query(req, target.model, false);
     const write = parseResourceDocument(this.writeScope(), target.model, req.body, target.id);
     const client = await this.clients.forRequest(req);
-    const select = this.select(client, target.model, query);
+    const selection = this.selection(client, target.model, query);
     const row = await this.write(client, { model: target.model, target, references: write.references }, () =>
-      this.delegate(client, target.model).update!({ where: uniqueWhere(target.model, target.id), data: write.data, select }),
+      this.delegate(client, target.model).update!({ where: uniqueWhere(target.model, target.id), data: write.data, ...selection }),
     );
     const document = this.compound(query);
     const data = document.primaryResource(target.model, row, query.include);
@@ -144,7 +144,7 @@ export class RestService {
     const ids = parseLinkage(scope, field, documentData(req.body), '/data');
     const data = relationshipData(scope, field, ids, change, '/data');
     return (await this.clients.forRequest(req)).$transaction(async (tx) => {
-      await this.findResource(tx, target, idSelect(target.model));
+      await this.findResource(tx, target, idSelection(target.model));
       await this.assertReferencesExist(tx, ids?.length ? [{ model: this.relatedModel(field), ids, pointer: '/data' }] : []);
       await this.delegate(tx, target.model).update!({ where: uniqueWhere(target.model, target.id), data, select: idSelect(target.model) });
       return this.linkage(req, tx, target, field);
@@ -165,28 +165,28 @@ export class RestService {
     const path = [target.type, target.rawId, 'relationships', field.name, ...(relatedId === undefined ? [] : [relatedId])].join('/');
     const self = requestUrl(this.options.endpoint, path, query.search);
     if (field.isList) {
-      const { rows, total } = await this.loadToMany(client, target, field, query, idSelect(related));
+      const { rows, total } = await this.loadToMany(client, target, field, query, idSelection(related));
       const data = rows.map((row) => document.identifier(related, row));
       const links = { self, related: relationshipLinks(resourceSelf, field.name).related, ...buildPaginationLinks(this.urlWithoutQuery(self), query.search, query.page, total) };
       return { status: 200, body: document.document(data, links, query.include, { total }) };
     }
-    const row = await this.loadToOne(client, target, field, relatedId, idSelect(related));
+    const row = await this.loadToOne(client, target, field, relatedId, idSelection(related));
     const data = row ? document.identifier(related, row) : null;
     const links = { self, related: relationshipLinks(resourceSelf, field.name, data?.id).related };
     return { status: 200, body: document.document(data, links, query.include) };
   }
 
   /** One page of a to-many relationship's related resources, plus their total. */
-  private async loadToMany(client: PrismaClientLike, target: Target, field: FieldMeta, query: ReadQuery, select: Row) {
+  private async loadToMany(client: PrismaClientLike, target: Target, field: FieldMeta, query: ReadQuery, selection: Selection) {
     const related = this.relatedModel(field);
     this.allow(related, 'findMany');
     const opposite = this.registry.findField(related, field.relation!.oppositeField ?? '');
     if (!opposite) throw new CrudApiError('internal-error', `Relation ${target.model.name}.${field.name} has no opposite field.`);
     const back = { [opposite.name]: opposite.isList ? { some: target.id } : { is: target.id } };
     const where = query.where ? { AND: [back, query.where] } : back;
-    const page = await this.page(this.delegate(client, related), { where, orderBy: query.orderBy, select }, query);
+    const page = await this.page(this.delegate(client, related), { where, orderBy: query.orderBy, ...selection }, query);
     // An empty page may mean a missing parent, which is a 404; rows prove it exists (and is readable).
-    if (!page.rows.length) await this.findResource(client, target, idSelect(target.model));
+    if (!page.rows.length) await this.findResource(client, target, idSelection(target.model));
     return page;
   }
 
@@ -203,9 +203,9 @@ export class RestService {
   }
 
   /** The related row of a to-one relationship; with `relatedId` (the link form ending in the id) it must match. */
-  private async loadToOne(client: PrismaClientLike, target: Target, field: FieldMeta, relatedId: string | undefined, select: Row): Promise<Row | null> {
+  private async loadToOne(client: PrismaClientLike, target: Target, field: FieldMeta, relatedId: string | undefined, selection: Selection): Promise<Row | null> {
     const related = this.relatedModel(field);
-    const parent = await this.findResource(client, target, { [field.name]: { select } });
+    const parent = await this.findResource(client, target, { select: { [field.name]: Object.keys(selection).length ? selection : true } });
     const row = parent[field.name] as Row | null;
     if (relatedId !== undefined && (!row || String(formatResourceId(related, row, this.options.idDivider)) !== relatedId)) {
       throw new CrudApiError('not-found', `${target.type} ${target.rawId} is not related to ${toTypeName(related.name)} ${relatedId} through "${field.name}".`);
@@ -221,8 +221,8 @@ export class RestService {
     return { status: 200, body: document.document(data, links, query.include, { total }) };
   }
 
-  private async findResource(client: PrismaClientLike, target: Target, select: Row): Promise<Row> {
-    const row = await this.delegate(client, target.model).findUnique!({ where: uniqueWhere(target.model, target.id), select });
+  private async findResource(client: PrismaClientLike, target: Target, selection: Selection): Promise<Row> {
+    const row = await this.delegate(client, target.model).findUnique!({ where: uniqueWhere(target.model, target.id), ...selection });
     if (!row) throw this.notFound(target);
     return row as Row;
   }
@@ -248,7 +248,7 @@ export class RestService {
       }
       if (MISSING_RECORD_ERRORS.has(error.code)) {
         await this.assertReferencesExist(client, references);
-        if (target) await this.findResource(client, target, idSelect(target.model));
+        if (target) await this.findResource(client, target, idSelection(target.model));
       }
       throw error;
     }
@@ -306,8 +306,8 @@ export class RestService {
   }
 
   /** What a resource document needs, less what the client's access policies hide. */
-  private select(client: PrismaClientLike, model: ModelMeta, query: ReadQuery): Record<string, unknown> {
-    return buildSelect(this.registry, model, query.include, policiesOf(client));
+  private selection(client: PrismaClientLike, model: ModelMeta, query: ReadQuery): Selection {
+    return buildSelection(this.registry, model, query.include, policiesOf(client));
   }
 
   private compound(query: ReadQuery): CompoundDocument {

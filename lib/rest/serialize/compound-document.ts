@@ -35,7 +35,7 @@ export interface SerializeContext {
 const keyOf = (identifier: ResourceIdentifier) => `${identifier.type}\u0000${identifier.id}`;
 
 /**
- * Turns rows loaded with `buildSelect` into resource objects and collects the included resources
+ * Turns rows loaded with `buildSelection` into resource objects and collects the included resources
  * of a compound document, each once and never one that is primary data.
  */
 export class CompoundDocument {
