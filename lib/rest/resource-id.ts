@@ -54,15 +54,17 @@ export function uniqueWhere(model: ModelMeta, values: IdValues): Record<string, 
 /** The JSON:API id of a row: a number for a single integer id, else the id fields joined by the divider. */
 export function formatResourceId(model: ModelMeta, row: Record<string, unknown>, divider: string): string | number {
   const names = model.idFields;
-  if (names.length > 1) return formatIdParts(names.map((name) => row[name]), divider);
-  const value = row[names[0]!];
-  return typeof value === 'number' ? value : String(value);
+  return names.length === 1 ? formatIdValue(row[names[0]!]) : formatIdParts(names.map((name) => row[name]), divider);
 }
 
 /** The JSON:API id of id values given in id-field order (as a row's foreign key holds them). */
 export function formatIdParts(parts: readonly unknown[], divider: string): string | number {
-  if (parts.length === 1) return typeof parts[0] === 'number' ? parts[0] : String(parts[0]);
-  return parts.map(String).join(divider);
+  return parts.length === 1 ? formatIdValue(parts[0]) : parts.map(String).join(divider);
+}
+
+/** A single-field id: integers stay numbers, everything else is a string. */
+export function formatIdValue(value: unknown): string | number {
+  return typeof value === 'number' ? value : String(value);
 }
 
 /** Prisma `select` of just the id fields. */

@@ -3,7 +3,7 @@ import type { ModelRegistry } from '../../metadata/model-registry.js';
 import { JSON_API_VERSION } from '../json-api.constants.js';
 import type { Fieldsets } from '../query/parse-fields.js';
 import type { IncludeTree } from '../query/parse-include.js';
-import { formatIdParts, formatResourceId } from '../resource-id.js';
+import { formatIdParts, formatIdValue, formatResourceId } from '../resource-id.js';
 import { relationshipLinks, resourceUrl } from './resource-links.js';
 import { type RelationshipSlot, type ResourceShape, resourceShape } from './resource-shape.js';
 
@@ -32,15 +32,30 @@ export interface SerializeContext {
   fieldsets: Fieldsets;
 }
 
-const keyOf = (identifier: ResourceIdentifier) => `${identifier.type}\u0000${identifier.id}`;
+/** Resources by type and id: ids of one type are all numbers or all strings, and a number hashes fastest. */
+class ResourceIndex<T> {
+  private readonly byType = new Map<string, Map<string | number, T>>();
+
+  get(identifier: ResourceIdentifier): T | undefined {
+    return this.byType.get(identifier.type)?.get(identifier.id);
+  }
+
+  set(identifier: ResourceIdentifier, value: T): void {
+    let ids = this.byType.get(identifier.type);
+    if (!ids) this.byType.set(identifier.type, (ids = new Map()));
+    ids.set(identifier.id, value);
+  }
+}
 
 /**
  * Turns rows loaded with `buildSelection` into resource objects and collects the included resources
  * of a compound document, each once and never one that is primary data.
  */
 export class CompoundDocument {
-  private readonly included = new Map<string, ResourceObject>();
-  private readonly primary = new Set<string>();
+  /** Included resources in the order they were met, and the same by identifier. */
+  private readonly included: ResourceObject[] = [];
+  private readonly includedAt = new ResourceIndex<number>();
+  private readonly primary = new ResourceIndex<true>();
 
   constructor(private readonly context: SerializeContext) {}
 
@@ -51,13 +66,13 @@ export class CompoundDocument {
   /** A resource object of primary data. */
   primaryResource(model: ModelMeta, row: Row, include: IncludeTree): ResourceObject {
     const resource = this.resource(resourceShape(this.context.registry, model), row, include);
-    this.primary.add(keyOf(resource));
+    this.primary.set(resource, true);
     return resource;
   }
 
   /** `included`, each resource once, primary data left out. */
   includedResources(): ResourceObject[] {
-    return [...this.included.entries()].filter(([key]) => !this.primary.has(key)).map(([, resource]) => resource);
+    return this.included.filter((resource) => !this.primary.get(resource));
   }
 
   /** The top-level document; `included` is present whenever `include` was requested. */
@@ -78,8 +93,9 @@ export class CompoundDocument {
     const fieldset = fieldsets.get(shape.type);
     const attributes: Record<string, unknown> = {};
     for (const { name, encode } of shape.attributes) {
+      const value = row[name];
       // A field left out of the select (hidden by an access policy) is not rendered.
-      if (row[name] !== undefined && (!fieldset || fieldset.has(name))) attributes[name] = encode(row[name]);
+      if (value !== undefined && (!fieldset || fieldset.has(name))) attributes[name] = encode(value);
     }
     const relationships: Record<string, RelationshipObject> = {};
     for (const slot of shape.relationships) {
@@ -103,7 +119,13 @@ export class CompoundDocument {
   }
 
   private foreignKeyId(slot: RelationshipSlot, row: Row): string | number | null {
-    const values = slot.foreignKeys?.map((key) => row[key]);
+    const keys = slot.foreignKeys;
+    if (keys?.length === 1) {
+      // The common case, once per to-one relationship of every resource: no arrays.
+      const value = row[keys[0]!];
+      return value === null || value === undefined ? null : formatIdValue(value);
+    }
+    const values = keys?.map((key) => row[key]);
     if (!values || values.some((value) => value === null || value === undefined)) return null;
     return formatIdParts(values, this.context.idDivider);
   }
@@ -121,15 +143,20 @@ export class CompoundDocument {
    */
   private addIncluded(shape: ResourceShape, row: Row, include: IncludeTree): ResourceIdentifier {
     const identifier = { type: shape.type, id: formatResourceId(shape.model, row, this.context.idDivider) };
-    const key = keyOf(identifier);
-    const existing = this.included.get(key);
-    if (!existing) {
-      this.included.set(key, this.resource(shape, row, include));
+    const position = this.includedAt.get(identifier);
+    if (position === undefined) {
+      const resource = this.resource(shape, row, include);
+      // Its own includes may have reached it again (a cycle): then this fuller rendering takes that place.
+      const reached = this.includedAt.get(identifier);
+      if (reached === undefined) this.includedAt.set(identifier, this.included.push(resource) - 1);
+      else this.included[reached] = resource;
     } else if (include.size) {
+      const existing = this.included[position]!;
       for (const [name, relationship] of Object.entries(this.resource(shape, row, include).relationships)) {
         if (relationship.data !== undefined && existing.relationships[name]?.data === undefined) existing.relationships[name] = relationship;
       }
     }
     return identifier;
   }
+
 }
