@@ -31,7 +31,7 @@ export const DEFAULT_POSTGRES_URL = 'postgresql://postgres@127.0.0.1:5432/test';
 const USAGE = `Usage: npm run bench -- [options]
   --duration <s>        seconds of load per round (default 1)
   --connections <n>     concurrent connections (default 10)
-  --rounds <n>          rounds per side, alternating ABBA (default 8; keep it even)
+  --rounds <n>          rounds per side, alternating ABBA (default 10; keep it even)
   --db sqlite|postgres  database (default sqlite)
   --scenario <text>     run only scenarios whose id contains <text>
   --rows <n,n,...>      post counts of the scaling table (default 1000,10000,100000; 0 skips it)
@@ -49,7 +49,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     options: {
       duration: { type: 'string', default: '1' },
       connections: { type: 'string', default: '10' },
-      rounds: { type: 'string', default: '8' },
+      rounds: { type: 'string', default: '10' },
       db: { type: 'string', default: 'sqlite' },
       scenario: { type: 'string', default: '' },
       rows: { type: 'string', default: '1000,10000,100000' },
