@@ -6,7 +6,8 @@ import { policyViolation } from './policy.errors.js';
 import type { PolicySet } from './policy-set.js';
 import type { PolicyAction } from './policy.types.js';
 import { fieldOf, transformWhere } from './transform-where.js';
-import { andUniqueWhere, andWhere, idSelect, idWhere, isPlainObject, type ResolvedRule } from './where.utils.js';
+import { idSelect } from '../metadata/id-select.js';
+import { andUniqueWhere, andWhere, idWhere, isPlainObject, type ResolvedRule } from './where.utils.js';
 
 /** A write in progress: the transaction client and the caller's policies. */
 export interface WriteScope {

@@ -3,7 +3,8 @@ import type { ModelMeta } from '../metadata/model-meta.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ResultShape } from './plan-read.js';
 import type { PolicySet } from './policy-set.js';
-import { anyOfIds, idSelect } from './where.utils.js';
+import { idSelect } from '../metadata/id-select.js';
+import { anyOfIds } from './where.utils.js';
 
 type Row = Record<string, any>;
 

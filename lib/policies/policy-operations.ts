@@ -9,7 +9,8 @@ import { isResultNotReadable, policyViolation, resultNotReadable } from './polic
 import type { PolicySet } from './policy-set.js';
 import type { PolicyAction } from './policy.types.js';
 import { transformWhere } from './transform-where.js';
-import { andUniqueWhere, andWhere, anyOfIds, idSelect, idWhere, noRows } from './where.utils.js';
+import { idSelect } from '../metadata/id-select.js';
+import { andUniqueWhere, andWhere, anyOfIds, idWhere, noRows } from './where.utils.js';
 
 /** Where an operation runs: the client (a transaction client inside a transaction) and the caller's policies. */
 export interface OperationScope {

@@ -47,11 +47,6 @@ export function idWhere(model: ModelMeta, row: Record<string, unknown>): PolicyW
   return Object.fromEntries(model.idFields.map((field) => [field, row[field]]));
 }
 
-/** A `select` of the primary key. */
-export function idSelect(model: ModelMeta): Record<string, true> {
-  return Object.fromEntries(model.idFields.map((field) => [field, true as const]));
-}
-
 /** Rows matching any of the keys (an empty list matches none). */
 export function anyOfIds(model: ModelMeta, rows: Record<string, unknown>[]): PolicyWhere {
   return { OR: rows.map((row) => idWhere(model, row)) };

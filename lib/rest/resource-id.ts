@@ -66,8 +66,3 @@ export function formatIdParts(parts: readonly unknown[], divider: string): strin
 export function formatIdValue(value: unknown): string | number {
   return typeof value === 'number' ? value : String(value);
 }
-
-/** Prisma `select` of just the id fields. */
-export function idSelect(model: ModelMeta): Record<string, true> {
-  return Object.fromEntries(model.idFields.map((name) => [name, true]));
-}

@@ -11,9 +11,10 @@ import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { PrismaClientResolver } from '../prisma/prisma-client.resolver.js';
 import { querySearch } from './query/parse-query.js';
 import { type ReadQuery, readQuery } from './query/read-query.js';
-import { formatResourceId, type IdValues, idSelect, parseResourceId, uniqueWhere } from './resource-id.js';
+import { idSelect } from '../metadata/id-select.js';
+import { formatResourceId, type IdValues, parseResourceId, uniqueWhere } from './resource-id.js';
 import { policiesOf } from '../policies/with-policies.js';
-import { buildSelection, idSelection, type Selection } from './serialize/build-selection.js';
+import { buildSelection, type Selection } from './serialize/build-selection.js';
 import { CompoundDocument } from './serialize/compound-document.js';
 import { buildPaginationLinks } from './serialize/pagination-links.js';
 import { relationshipLinks, requestUrl, resourceUrl } from './serialize/resource-links.js';
@@ -144,7 +145,7 @@ export class RestService {
     const ids = parseLinkage(scope, field, documentData(req.body), '/data');
     const data = relationshipData(scope, field, ids, change, '/data');
     return (await this.clients.forRequest(req)).$transaction(async (tx) => {
-      await this.findResource(tx, target, idSelection(target.model));
+      await this.findResource(tx, target, { select: idSelect(target.model) });
       await this.assertReferencesExist(tx, ids?.length ? [{ model: this.relatedModel(field), ids, pointer: '/data' }] : []);
       await this.delegate(tx, target.model).update!({ where: uniqueWhere(target.model, target.id), data, select: idSelect(target.model) });
       return this.linkage(req, tx, target, field);
@@ -165,12 +166,12 @@ export class RestService {
     const path = [target.type, target.rawId, 'relationships', field.name, ...(relatedId === undefined ? [] : [relatedId])].join('/');
     const self = requestUrl(this.options.endpoint, path, query.search);
     if (field.isList) {
-      const { rows, total } = await this.loadToMany(client, target, field, query, idSelection(related));
+      const { rows, total } = await this.loadToMany(client, target, field, query, { select: idSelect(related) });
       const data = rows.map((row) => document.identifier(related, row));
       const links = { self, related: relationshipLinks(resourceSelf, field.name).related, ...buildPaginationLinks(this.urlWithoutQuery(self), query.search, query.page, total) };
       return { status: 200, body: document.document(data, links, query.include, { total }) };
     }
-    const row = await this.loadToOne(client, target, field, relatedId, idSelection(related));
+    const row = await this.loadToOne(client, target, field, relatedId, { select: idSelect(related) });
     const data = row ? document.identifier(related, row) : null;
     const links = { self, related: relationshipLinks(resourceSelf, field.name, data?.id).related };
     return { status: 200, body: document.document(data, links, query.include) };
@@ -186,7 +187,7 @@ export class RestService {
     const where = query.where ? { AND: [back, query.where] } : back;
     const page = await this.page(this.delegate(client, related), { where, orderBy: query.orderBy, ...selection }, query);
     // An empty page may mean a missing parent, which is a 404; rows prove it exists (and is readable).
-    if (!page.rows.length) await this.findResource(client, target, idSelection(target.model));
+    if (!page.rows.length) await this.findResource(client, target, { select: idSelect(target.model) });
     return page;
   }
 
@@ -248,7 +249,7 @@ export class RestService {
       }
       if (MISSING_RECORD_ERRORS.has(error.code)) {
         await this.assertReferencesExist(client, references);
-        if (target) await this.findResource(client, target, idSelection(target.model));
+        if (target) await this.findResource(client, target, { select: idSelect(target.model) });
       }
       throw error;
     }

@@ -2,7 +2,7 @@ import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import type { ModelRegistry } from '../../metadata/model-registry.js';
 import type { PolicyInspector } from '../../policies/with-policies.js';
 import type { IncludeTree } from '../query/parse-include.js';
-import { idSelect } from '../resource-id.js';
+import { idSelect } from '../../metadata/id-select.js';
 import { foreignKeyForIds, relationshipFields } from './resource-members.js';
 
 /**
@@ -11,11 +11,6 @@ import { foreignKeyForIds, relationshipFields } from './resource-members.js';
  * `select` when an access policy hides some, nothing when neither relations nor hiding apply.
  */
 export type Selection = { select: Record<string, unknown> } | { include: Record<string, unknown> } | Record<string, never>;
-
-/** A selection of just the id fields. */
-export function idSelection(model: ModelMeta): Selection {
-  return { select: idSelect(model) };
-}
 
 /** Related rows of an included to-many relationship, in a stable order. */
 function idOrder(model: ModelMeta): Record<string, 'asc'>[] {
