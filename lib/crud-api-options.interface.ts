@@ -60,6 +60,16 @@ export interface CrudApiLimits {
   maxFilters?: number;
   /** Longest filter value, in characters. Default 1000. */
   maxFilterValueLength?: number;
+  /** Longest REST filter selector chain (`filter[author][posts][title]` is 3). Default 4. */
+  maxFilterDepth?: number;
+  /** Deepest nesting of RPC arguments (objects and arrays, Json values included). Default 24. */
+  maxArgumentDepth?: number;
+  /** Most values (object members and array items, counted recursively) in one RPC call's arguments. Default 2000. */
+  maxArgumentNodes?: number;
+  /** Deepest RPC `include`/`select` nesting through relations (`include: { posts: { include: { author: true } } }` is 2). Default 4. */
+  maxSelectionDepth?: number;
+  /** Deepest nesting of a JSON request body on either interface (Json attribute values included). Default 32. */
+  maxJsonDepth?: number;
 }
 
 /** What `forRootAsync` needs: the mount paths must be known when routes are declared. */

@@ -34,6 +34,11 @@ class CrudApiLimitsSchema {
   @IsOptional() @IsInt() @Min(1) maxIncludePaths?: number;
   @IsOptional() @IsInt() @Min(1) maxFilters?: number;
   @IsOptional() @IsInt() @Min(1) maxFilterValueLength?: number;
+  @IsOptional() @IsInt() @Min(1) maxFilterDepth?: number;
+  @IsOptional() @IsInt() @Min(1) maxArgumentDepth?: number;
+  @IsOptional() @IsInt() @Min(1) maxArgumentNodes?: number;
+  @IsOptional() @IsInt() @Min(1) maxSelectionDepth?: number;
+  @IsOptional() @IsInt() @Min(1) maxJsonDepth?: number;
 }
 
 /** class-validator schema of `CrudApiModuleOptions`. */

@@ -11,4 +11,9 @@ export const DEFAULT_LIMITS = {
   maxIncludePaths: 10,
   maxFilters: 20,
   maxFilterValueLength: 1000,
+  maxFilterDepth: 4,
+  maxArgumentDepth: 24,
+  maxArgumentNodes: 2000,
+  maxSelectionDepth: 4,
+  maxJsonDepth: 32,
 } as const;

@@ -1,3 +1,4 @@
+import { DEFAULT_LIMITS } from '../../crud-api.constants.js';
 import { modelMeta as postgresMeta } from '../../../sample-app/generated/postgresql/crud-api/index.js';
 import { modelMeta as sqliteMeta } from '../../../sample-app/generated/sqlite/crud-api/index.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
@@ -5,7 +6,7 @@ import { escapeLike, toSearchQuery } from './filter-operators.js';
 import { buildFilterWhere } from './parse-filter.js';
 import { parseQuery } from './parse-query.js';
 
-const limits = { maxIncludeDepth: 3, maxIncludePaths: 10, maxFilters: 20, maxFilterValueLength: 1000 };
+const limits = DEFAULT_LIMITS;
 
 function where(meta: typeof sqliteMeta | typeof postgresMeta, search: string) {
   const registry = new ModelRegistry(meta);

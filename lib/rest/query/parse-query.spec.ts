@@ -1,6 +1,7 @@
+import { DEFAULT_LIMITS } from '../../crud-api.constants.js';
 import { parseQuery } from './parse-query.js';
 
-const limits = { maxIncludeDepth: 3, maxIncludePaths: 10, maxFilters: 3, maxFilterValueLength: 10 };
+const limits = { ...DEFAULT_LIMITS, maxFilters: 3, maxFilterValueLength: 10 };
 
 describe('parseQuery', () => {
   it('splits the families and filter selectors with their operator', () => {
