@@ -64,7 +64,9 @@ export const samplePolicies: PoliciesFor<SamplePrismaClient, SampleContext> = {
   Tag: {
     read: true,
     create: signedIn,
-    update: isAdmin,
+    // Linking a tag to a post updates both sides of the many-to-many, so tagging one's own posts
+    // needs the tag's update rule too.
+    update: signedIn,
     delete: isAdmin,
   },
   Like: {

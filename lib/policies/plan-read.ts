@@ -167,6 +167,11 @@ export function checkOrderBy(set: PolicySet, model: ModelMeta, orderBy: unknown)
       if (isPlainObject(value)) checkFieldList(set, model, value.fields);
       continue;
     }
+    // groupBy sorts by aggregates of fields (`{ _max: { passwordHash: 'asc' } }`): as revealing as the field.
+    if ((AGGREGATE_SELECTIONS as readonly string[]).includes(key)) {
+      if (isPlainObject(value)) checkFieldList(set, model, Object.keys(value));
+      continue;
+    }
     const field = fieldOf(model, key);
     if (!field) continue;
     if (hidden.has(key)) throw unknownField(model.name, key);

@@ -3,6 +3,8 @@ import { CrudApiError } from '../filters/crud-api.error.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { checkWriteData } from './check-write-data.js';
+import { WriteChecks } from './write-checks.js';
+import type { PolicyWhere } from './policy.types.js';
 import { finishRead } from './finish-read.js';
 import { expandUnique, planRead } from './plan-read.js';
 import { isResultNotReadable, policyViolation, resultNotReadable } from './policy.errors.js';
@@ -108,6 +110,31 @@ function notFound(tx: PrismaClientLike, model: ModelMeta, operation: 'update' | 
   return delegate(tx, model)[operation]({ where: andUniqueWhere(unique, noRows(model)), ...(operation === 'update' ? { data: {} } : {}) });
 }
 
+/**
+ * Runs one write with its data checked: the foreign keys it names are verified before it, and the
+ * rows it changed (those nested writes recorded, plus `changed` of the result) against the
+ * post-update rule after it.
+ */
+async function checkedWrite<T>(
+  scope: OperationScope,
+  tx: PrismaClientLike,
+  model: ModelMeta,
+  data: unknown,
+  run: (data: any) => Promise<T>,
+  options: { parentRow?: PolicyWhere; changed?: (result: T) => Row[] } = {},
+): Promise<T> {
+  const checks = new WriteChecks();
+  const write = { tx, set: scope.set, checks };
+  const checked = Array.isArray(data)
+    ? await Promise.all(data.map((item: unknown) => checkWriteData(write, model, item)))
+    : await checkWriteData(write, model, data, options.parentRow);
+  await checks.verifyReferences(tx, scope.set);
+  const result = await run(checked);
+  if (options.changed) checks.updatedRows(model, options.changed(result));
+  await checks.verifyUpdated(tx, scope.set);
+  return result;
+}
+
 async function checkCreated(scope: OperationScope, tx: PrismaClientLike, model: ModelMeta, rows: Row[]): Promise<void> {
   const rule = scope.set.rule(model.name, 'create');
   if (rule === true || rows.length === 0) return;
@@ -122,8 +149,7 @@ function assertMayCreate(scope: OperationScope, model: ModelMeta): void {
 async function create(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
   assertMayCreate(scope, model);
   return inTransaction(scope, async (tx) => {
-    const data = await checkWriteData({ tx, set: scope.set }, model, args.data);
-    const row = await delegate(tx, model).create({ data, select: idSelect(model) });
+    const row: Row = await checkedWrite(scope, tx, model, args.data, (data) => delegate(tx, model).create({ data, select: idSelect(model) }));
     await checkCreated(scope, tx, model, [row]);
     return (await readBack(scope, tx, model, [row], args))[0];
   });
@@ -134,13 +160,14 @@ async function createMany(scope: OperationScope, model: ModelMeta, args: Args, r
   const conditional = scope.set.rule(model.name, 'create') !== true;
   return inTransaction(scope, async (tx) => {
     const items = Array.isArray(args.data) ? args.data : [args.data];
-    const data = await Promise.all(items.map((item: unknown) => checkWriteData({ tx, set: scope.set }, model, item)));
-    if (!conditional && !returning) return delegate(tx, model).createMany({ ...args, data });
+    if (!conditional && !returning) return checkedWrite(scope, tx, model, items, (data) => delegate(tx, model).createMany({ ...args, data }));
     if (typeof delegate(tx, model).createManyAndReturn !== 'function') {
       throw policyViolation(`createMany on ${model.name} cannot be checked against the access policy on this database`);
     }
     const { select: _select, include: _include, omit: _omit, ...rest } = args;
-    const rows: Row[] = await delegate(tx, model).createManyAndReturn({ ...rest, data, select: idSelect(model) });
+    const rows: Row[] = await checkedWrite(scope, tx, model, items, (data) =>
+      delegate(tx, model).createManyAndReturn({ ...rest, data, select: idSelect(model) }),
+    );
     await checkCreated(scope, tx, model, rows);
     return returning ? readBack(scope, tx, model, rows, args) : { count: rows.length };
   });
@@ -150,8 +177,14 @@ async function update(scope: OperationScope, model: ModelMeta, args: Args): Prom
   return inTransaction(scope, async (tx) => {
     const row = await locate(scope, tx, model, args.where, 'update');
     if (!row) return notFound(tx, model, 'update', args.where);
-    const data = await checkWriteData({ tx, set: scope.set }, model, args.data);
-    const updated = await delegate(tx, model).update({ where: uniqueIdWhere(model, row), data, select: idSelect(model) });
+    const updated: Row = await checkedWrite(
+      scope,
+      tx,
+      model,
+      args.data,
+      (data) => delegate(tx, model).update({ where: uniqueIdWhere(model, row), data, select: idSelect(model) }),
+      { parentRow: idWhere(model, row), changed: (result) => [result] },
+    );
     return (await readBack(scope, tx, model, [updated], args))[0];
   });
 }
@@ -189,11 +222,23 @@ function bulkWhere(scope: OperationScope, model: ModelMeta, where: unknown, acti
 
 async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, returning: boolean): Promise<unknown> {
   return inTransaction(scope, async (tx) => {
-    const where = bulkWhere(scope, model, args.where, 'update');
-    const data = await checkWriteData({ tx, set: scope.set }, model, args.data);
-    if (!returning) return delegate(tx, model).updateMany({ ...args, where, data });
+    let where = bulkWhere(scope, model, args.where, 'update');
+    // Rows checked after the change are named before it: the change may move them out of `where`.
+    const tracked = scope.set.rule(model.name, 'postUpdate') !== true;
+    const before: Row[] = tracked ? await delegate(tx, model).findMany({ where, select: idSelect(model) }) : [];
+    if (tracked) where = { AND: [where, anyOfIds(model, before)] };
+    if (!returning) {
+      return checkedWrite(scope, tx, model, args.data, (data) => delegate(tx, model).updateMany({ ...args, where, data }), { changed: () => before });
+    }
     const { select: _select, include: _include, omit: _omit, ...rest } = args;
-    const rows: Row[] = await delegate(tx, model).updateManyAndReturn({ ...rest, where, data, select: idSelect(model) });
+    const rows: Row[] = await checkedWrite(
+      scope,
+      tx,
+      model,
+      args.data,
+      (data) => delegate(tx, model).updateManyAndReturn({ ...rest, where, data, select: idSelect(model) }),
+      { changed: (result) => result },
+    );
     return readBack(scope, tx, model, rows, args);
   });
 }

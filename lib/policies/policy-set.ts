@@ -57,7 +57,7 @@ export class PolicySet {
     let rule = this.rules.get(key);
     if (rule === undefined) {
       const policy = Object.hasOwn(this.config.policies, model) ? this.config.policies[model] : undefined;
-      const written = policy?.[action];
+      const written = action === 'postUpdate' ? (policy?.postUpdate ?? policy?.update) : policy?.[action];
       const value = written === undefined ? this.fallback : this.evaluate(key, written);
       rule = value === false ? noRows(this.model(model)) : value;
       if (value === false) this.denied.add(key);

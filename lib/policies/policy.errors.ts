@@ -26,3 +26,8 @@ export function isResultNotReadable(error: unknown): boolean {
 export function unknownField(model: string, field: string): CrudApiError {
   return new CrudApiError('invalid-argument', `Unknown field "${field}" on model ${model}`);
 }
+
+/** Prototype keys are refused wherever they stand: a copy would turn them into a prototype the checks never see. */
+export function prototypeKey(path: readonly string[]): CrudApiError {
+  return new CrudApiError('invalid-argument', `The key "${path.at(-1)}" is not allowed in query arguments (at ${path.join('.')}).`);
+}

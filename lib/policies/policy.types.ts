@@ -16,15 +16,26 @@ export type PolicyRule<Where = PolicyWhere, Ctx = PolicyContext> = boolean | Whe
  */
 export type FieldRule<Ctx = PolicyContext> = boolean | ((ctx: Ctx) => boolean);
 
-export type PolicyAction = 'read' | 'create' | 'update' | 'delete';
+/** `postUpdate` is the rule a row must satisfy after an update (PostgreSQL's `WITH CHECK`). */
+export type PolicyAction = 'read' | 'create' | 'update' | 'postUpdate' | 'delete';
 
 export interface ModelPolicy<Where = PolicyWhere, Ctx = PolicyContext> {
   /** Rows the caller may see; rows outside it do not exist for the caller. */
   read?: PolicyRule<Where, Ctx>;
   /** Rows the caller may create: the new row must match (checked inside the write's transaction). */
   create?: PolicyRule<Where, Ctx>;
-  /** Rows the caller may change (checked before the change). */
+  /**
+   * Rows the caller may change. Like PostgreSQL's row-level security, it filters the rows an update
+   * may touch and is checked again on each row after the change, in the same transaction (a row
+   * the change moves outside the rule rolls the write back: 403).
+   */
   update?: PolicyRule<Where, Ctx>;
+  /**
+   * What a row must satisfy after an update, when that differs from `update` (for example "an author
+   * may publish a draft": `update: { authorId, published: false }`, `postUpdate: { authorId }`).
+   * Default: the `update` rule.
+   */
+  postUpdate?: PolicyRule<Where, Ctx>;
   /** Rows the caller may delete. */
   delete?: PolicyRule<Where, Ctx>;
   fields?: {

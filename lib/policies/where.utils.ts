@@ -47,7 +47,11 @@ export function idWhere(model: ModelMeta, row: Record<string, unknown>): PolicyW
   return Object.fromEntries(model.idFields.map((field) => [field, row[field]]));
 }
 
-/** Rows matching any of the keys (an empty list matches none). */
-export function anyOfIds(model: ModelMeta, rows: Record<string, unknown>[]): PolicyWhere {
-  return { OR: rows.map((row) => idWhere(model, row)) };
+/** Rows matching any of the keys (an empty list matches none): `in` for a single key, scalar-only so nested bulk writes take it. */
+export function anyOfIds(model: ModelMeta, rows: readonly Record<string, unknown>[]): PolicyWhere {
+  if (model.idFields.length === 1) {
+    const id = model.idFields[0]!;
+    return { [id]: { in: rows.map((row) => row[id]) } };
+  }
+  return rows.length === 0 ? noRows(model) : { OR: rows.map((row) => idWhere(model, row)) };
 }

@@ -4,6 +4,8 @@ import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { POLICY_OPERATIONS, runTransaction, type OperationScope } from './policy-operations.js';
 import { PolicySet, validatePolicies, type PolicyConfig } from './policy-set.js';
 import type { PolicyContext } from './policy.types.js';
+import { prototypeKey } from './policy.errors.js';
+import { findPrototypeKey } from '../input/prototype-keys.js';
 
 /** What services that build queries themselves (REST's `select` of every attribute) need to know. */
 export interface PolicyInspector {
@@ -100,7 +102,12 @@ function policyClient(client: PrismaClientLike, set: PolicySet, inTransaction: b
 function policyDelegate(scope: OperationScope, model: ModelMeta, base: Record<string, unknown>): object {
   const delegate: Record<string, unknown> = { fields: base.fields };
   for (const [name, operation] of Object.entries(POLICY_OPERATIONS)) {
-    if (typeof base[name] === 'function') delegate[name] = (args?: Record<string, any>) => operation(scope, model, args ?? {});
+    if (typeof base[name] !== 'function') continue;
+    delegate[name] = async (args?: Record<string, any>) => {
+      const prototypePath = findPrototypeKey(args);
+      if (prototypePath) throw prototypeKey(prototypePath);
+      return operation(scope, model, args ?? {});
+    };
   }
   return delegate;
 }
