@@ -68,7 +68,7 @@ describe('describeError with real Prisma errors (sqlite)', () => {
   });
 
   it.each([
-    ['an unknown argument', () => prisma.user.findMany({ where: { nope: 1 } }), 'Unknown argument `nope`. Did you mean `name`?'],
+    ['an unknown argument', () => prisma.user.findMany({ where: { nope: 1 } }), 'Unknown argument `nope`.'],
     ['a wrong type', () => prisma.user.findMany({ where: { id: 'abc' } }), 'Argument `id`: Invalid value provided. Expected IntFilter or Int, provided String.'],
     ['a missing argument', () => prisma.user.create({ data: { name: 'x' } }), 'Argument `email` is missing.'],
     ['an invalid date', () => prisma.user.findMany({ where: { createdAt: 'soon' } }), expect.stringMatching(/^Invalid value for argument `createdAt`/)],
@@ -173,5 +173,44 @@ describe('describeError', () => {
       'Argument `where` needs at least one of `id` arguments.',
     );
     expect(summarizeValidationMessage('\nInvalid `prisma.user.findMany()` invocation in\n/app/src/x.ts:3:1\n')).toBe('Invalid query arguments.');
+  });
+
+  it('never repeats Prisma\'s suggestions, which could name hidden fields', () => {
+    const dump = '\nInvalid `prisma.user.findMany()` invocation:\n\n{\n}\n\nUnknown argument `passwordHas`. Did you mean `passwordHash`? Available options are marked with ?.';
+    expect(summarizeValidationMessage(dump)).toBe('Unknown argument `passwordHas`.');
+    const known = knownError('P2012', 'Missing a required value at `x`. Did you mean `passwordHash`? Available options are listed in green.');
+    expect(describeError(known, defaults).message).toBe('Missing a required value at `x`.');
+  });
+});
+
+describe('describeError: values the database cannot store are the client\'s fault', () => {
+  const driverError = (code: string, originalCode: string) =>
+    knownError(code, `Database error. Code: \`${originalCode}\`. Message: \`secret detail\``, {
+      driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode, originalMessage: 'secret detail' } },
+    });
+
+  it.each([
+    ['P2020', '22003', 'A value is out of range for its field.'],
+    ['P2039', '22021', 'A text value holds a character the database cannot store (such as U+0000).'],
+    ['P2039', '22P05', 'A text value holds a character the database cannot store (such as U+0000).'],
+    ['P2039', '22008', 'A date-time value is out of the range the database stores.'],
+    ['P2039', '22009', 'A date-time value is out of the range the database stores.'],
+    ['P2039', '22P02', 'A value cannot be stored in its field.'],
+    ['P2039', 'SQLITE_TOOBIG', 'A value is too large for the database.'],
+  ])('%s from the database code %s is 400 with a plain message', (code, originalCode, message) => {
+    expect(describeError(driverError(code, originalCode), defaults)).toMatchObject({ status: 400, code: 'data-layer-error', message, ormCode: code });
+  });
+
+  it.each([['08006'], ['53300'], ['57014'], ['40P01'], ['SQLITE_BUSY']])('the database state %s is 503', (originalCode) => {
+    expect(describeError(driverError('P2039', originalCode), defaults)).toMatchObject({ status: 503, code: 'service-unavailable' });
+  });
+
+  it('keeps an unknown database code to the title only', () => {
+    expect(describeError(driverError('P2039', 'XX000'), defaults)).toMatchObject({ status: 400, message: 'Data layer rejected the request' });
+  });
+
+  it('maps better-sqlite3\'s refusal to bind a too large value to 400, other RangeErrors stay 500', () => {
+    expect(describeError(new RangeError('The bound string, buffer, or bigint is too big'), defaults)).toMatchObject({ status: 400, code: 'data-layer-error' });
+    expect(describeError(new RangeError('Maximum call stack size exceeded'), defaults)).toMatchObject({ status: 500, message: GENERIC_ERROR_MESSAGE });
   });
 });

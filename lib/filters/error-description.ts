@@ -2,7 +2,13 @@ import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
 import { CrudApiError, type ErrorSource } from './crud-api.error.js';
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
-import { type PrismaErrorMap, UNMAPPED_KNOWN_REQUEST_ERROR } from './prisma-error-map.js';
+import {
+  databaseErrorCode,
+  databaseErrorMapping,
+  DRIVER_VALUE_ERRORS,
+  type PrismaErrorMap,
+  UNMAPPED_KNOWN_REQUEST_ERROR,
+} from './prisma-error-map.js';
 
 /** Everything either wire format needs to know about a failure, and nothing internal. */
 export interface ErrorDescription {
@@ -95,12 +101,15 @@ export function describeError(error: unknown, prismaErrorMap: PrismaErrorMap): E
   if (error instanceof HttpException) return describeHttpException(error);
   if (isPrismaKnownRequestError(error)) return describePrismaKnownError(error, prismaErrorMap);
   if (isPrismaValidationError(error)) return describe('invalid-argument', summarizeValidationMessage(error.message));
+  const driverError = error instanceof Error ? DRIVER_VALUE_ERRORS.find((row) => row.name === error.name && row.message.test(error.message)) : undefined;
+  if (driverError) return describe(driverError.mapping.code, driverError.mapping.message ?? ERROR_CODES[driverError.mapping.code].title);
   return describe('internal-error', GENERIC_ERROR_MESSAGE);
 }
 
 function describePrismaKnownError(error: PrismaKnownError, prismaErrorMap: PrismaErrorMap): ErrorDescription {
   const reason = typeof error.meta?.reason === 'string' ? error.meta.reason : undefined;
-  const row = prismaErrorMap.get(error.code);
+  // The application's and the default rows first; a generic code is explained by the database's own.
+  const row = prismaErrorMap.get(error.code) ?? databaseErrorMapping(databaseErrorCode(error.meta));
   const mapping = row && (!row.requiresReason || reason) ? row : UNMAPPED_KNOWN_REQUEST_ERROR;
   const { title } = ERROR_CODES[mapping.code];
   // Unmapped codes (raw queries, driver failures...) carry database messages: only the title is shown.
@@ -131,8 +140,12 @@ function httpExceptionMessage(error: HttpException): string {
   return typeof message === 'string' ? message : error.message;
 }
 
-/** Prisma's sentences that point into the call dump, which the client never sees. */
-const DUMP_REFERENCES = /\s*(Available options are (marked|listed) .*|Note: Lines with .*)$/;
+/**
+ * Prisma's sentences that point into the call dump, which the client never sees, and its
+ * suggestions, which name fields (hidden ones included) the client did not name.
+ */
+const DUMP_REFERENCES = /\s*(Available options are .*|Note: Lines with .*)$/;
+const SUGGESTIONS = /\s*Did you mean [^?]*\?/g;
 
 /** Text that must never reach a client: dump lines, file paths, stack frames, SQL. */
 const INTERNALS = [
@@ -150,7 +163,8 @@ function clientSafeSummary(message: string): string | undefined {
     .map((line) => line.trim())
     .filter(Boolean)
     .at(-1)
-    ?.replace(DUMP_REFERENCES, '');
+    ?.replace(SUGGESTIONS, '')
+    .replace(DUMP_REFERENCES, '');
   if (!lastLine || INTERNALS.some((pattern) => pattern.test(lastLine))) return undefined;
   return lastLine;
 }

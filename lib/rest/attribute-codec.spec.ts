@@ -48,4 +48,35 @@ describe('attribute codec', () => {
       expect.objectContaining({ code: 'invalid-query-parameter', options: { source: { parameter: 'filter[rating]' } } }),
     );
   });
+
+  it.each([
+    ['rating', Number.MAX_VALUE, true],
+    ['views', '9223372036854775807', true],
+    ['views', '-9223372036854775808', true],
+    ['views', '9223372036854775808', false],
+    ['views', '-9223372036854775809', false],
+    ['views', `1${'0'.repeat(5000)}`, false],
+    ['publishedAt', '9999-12-31T23:59:59.999Z', true],
+    ['publishedAt', '+010000-01-01T00:00:00.000Z', false],
+    ['publishedAt', '2023-02-29', false],
+    ['publishedAt', '1', false],
+  ] as const)('keeps %s = %p within the range every database stores: %p', (name, value, accepted) => {
+    const decode = () => decodeAttribute(Post.fields[name], value, enums, '/p');
+    if (accepted) expect(decode).not.toThrow();
+    else expect(decode).toThrow(expect.objectContaining({ code: 'invalid-payload' }));
+  });
+
+  it('keeps Int within signed 32 bits in bodies and filters', () => {
+    const { User } = modelMeta.models;
+    expect(decodeAttribute(User.fields.id, 2 ** 31 - 1, enums, '/p')).toBe(2 ** 31 - 1);
+    expect(decodeAttribute(User.fields.id, -(2 ** 31), enums, '/p')).toBe(-(2 ** 31));
+    expect(() => decodeAttribute(User.fields.id, 2 ** 31, enums, '/p')).toThrow(expect.objectContaining({ code: 'invalid-payload' }));
+    expect(() => parseQueryValue(User.fields.id, '2147483648', enums, 'filter[id]')).toThrow(expect.objectContaining({ code: 'invalid-query-parameter' }));
+    expect(parseQueryValue(User.fields.id, '-2147483648', enums, 'filter[id]')).toBe(-(2 ** 31));
+  });
+
+  it('refuses non-finite floats in filters', () => {
+    expect(() => parseQueryValue(Post.fields.rating, '1e999', enums, 'filter[rating]')).toThrow(expect.objectContaining({ code: 'invalid-query-parameter' }));
+    expect(parseQueryValue(Post.fields.rating, '1e3', enums, 'filter[rating]')).toBe(1000);
+  });
 });

@@ -1,5 +1,6 @@
 import { CrudApiError, type ErrorSource } from '../filters/crud-api.error.js';
 import type { FieldMeta } from '../metadata/model-meta.types.js';
+import { parseIsoDateTime } from './iso-date-time.js';
 
 /** Returned by a converter for a value its type cannot take. */
 const INVALID = Symbol('invalid');
@@ -9,15 +10,32 @@ const INTEGER = /^-?\d+$/;
 const DECIMAL = /^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/**
+ * The ranges of Prisma's Int (32-bit) and BigInt (64-bit) on every database: SQLite would store a
+ * larger value where PostgreSQL fails, so the API refuses it on all of them alike.
+ */
+const INT_RANGE = [-(2 ** 31), 2 ** 31 - 1] as const;
+const BIGINT_RANGE = [-(2n ** 63n), 2n ** 63n - 1n] as const;
+
 function toDate(value: unknown): Converted {
-  if (typeof value !== 'string') return INVALID;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? INVALID : date;
+  return (typeof value === 'string' && parseIsoDateTime(value)) || INVALID;
 }
 
+function toInt(value: unknown): Converted {
+  return typeof value === 'number' && Number.isInteger(value) && value >= INT_RANGE[0] && value <= INT_RANGE[1] ? value : INVALID;
+}
+
+function toFloat(value: unknown): Converted {
+  return typeof value === 'number' && Number.isFinite(value) ? value : INVALID;
+}
+
+/** Longest text of a 64-bit integer (`-9223372036854775808`): longer ones are not converted at all. */
+const MAX_BIGINT_TEXT = 20;
+
 function toBigInt(value: unknown): Converted {
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
-  return typeof value === 'string' && INTEGER.test(value) ? BigInt(value) : INVALID;
+  const isText = typeof value === 'string' && value.length <= MAX_BIGINT_TEXT && INTEGER.test(value);
+  const integer = typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : isText ? BigInt(value) : undefined;
+  return integer !== undefined && integer >= BIGINT_RANGE[0] && integer <= BIGINT_RANGE[1] ? integer : INVALID;
 }
 
 function toDecimalString(value: unknown): Converted {
@@ -48,16 +66,8 @@ const SCALAR_CODECS: Readonly<Record<string, ScalarCodec>> = {
     fromJson: (v) => (typeof v === 'string' ? v : INVALID),
     fromText: (t) => t,
   },
-  Int: {
-    encode: identity,
-    fromJson: (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : INVALID),
-    fromText: (t) => (INTEGER.test(t) && Number.isSafeInteger(Number(t)) ? Number(t) : INVALID),
-  },
-  Float: {
-    encode: identity,
-    fromJson: (v) => (typeof v === 'number' && Number.isFinite(v) ? v : INVALID),
-    fromText: (t) => (DECIMAL.test(t) ? Number(t) : INVALID),
-  },
+  Int: { encode: identity, fromJson: toInt, fromText: (t) => (INTEGER.test(t) ? toInt(Number(t)) : INVALID) },
+  Float: { encode: identity, fromJson: toFloat, fromText: (t) => (DECIMAL.test(t) ? toFloat(Number(t)) : INVALID) },
   Decimal: { encode: (v) => String(v), fromJson: toDecimalString, fromText: toDecimalString },
   BigInt: { encode: (v) => String(v), fromJson: toBigInt, fromText: toBigInt },
   Boolean: {
@@ -95,12 +105,12 @@ function codecOf(field: FieldMeta, enums: Readonly<Record<string, readonly strin
 function expected(field: FieldMeta, enums: Readonly<Record<string, readonly string[]>>): string {
   if (field.kind === 'enum') return `one of ${(enums[field.type] ?? []).join(', ')}`;
   const forms: Record<string, string> = {
-    DateTime: 'an ISO 8601 date-time string',
+    DateTime: 'an ISO 8601 date-time string with a year from 0000 to 9999',
     Decimal: 'a decimal number or string',
-    BigInt: 'an integer or integer string',
+    BigInt: 'a signed 64-bit integer or integer string',
     Bytes: 'a Base64 string',
-    Int: 'an integer',
-    Float: 'a number',
+    Int: 'a signed 32-bit integer',
+    Float: 'a finite number',
   };
   return forms[field.type] ?? `a ${field.type.toLowerCase()}`;
 }

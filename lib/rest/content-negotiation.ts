@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { CrudApiError } from '../filters/crud-api.error.js';
+import { quoteInput } from '../filters/quote-input.js';
 import { JSON_API_MEDIA_TYPE } from './json-api.constants.js';
 
 interface MediaRange {
@@ -46,7 +47,7 @@ export function checkContentType(method: string, contentType: string | undefined
   const detail =
     range.type === JSON_API_MEDIA_TYPE
       ? `${JSON_API_MEDIA_TYPE} takes no parameters other than "profile" (and no unsupported "ext").`
-      : `Content-Type "${range.type}" is not supported; use ${JSON_API_MEDIA_TYPE}.`;
+      : `Content-Type ${quoteInput(range.type)} is not supported; use ${JSON_API_MEDIA_TYPE}.`;
   throw new CrudApiError('unsupported-media-type', detail, { source: { header: 'Content-Type' } });
 }
 

@@ -1,4 +1,5 @@
 import { CrudApiError } from '../filters/crud-api.error.js';
+import { quoteInput } from '../filters/quote-input.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 
 /** The values of a model's id fields, by field name. */
@@ -38,7 +39,7 @@ export function tryParseResourceId(model: ModelMeta, raw: string | number, divid
 /** Like `tryParseResourceId`, answering 404 for a malformed id. */
 export function parseResourceId(model: ModelMeta, typeName: string, raw: string | number, divider: string): IdValues {
   const values = tryParseResourceId(model, raw, divider);
-  if (!values) throw new CrudApiError('not-found', `No ${typeName} with id "${raw}".`);
+  if (!values) throw new CrudApiError('not-found', `No ${typeName} with id ${quoteInput(raw)}.`);
   return values;
 }
 

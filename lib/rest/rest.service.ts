@@ -4,6 +4,7 @@ import { CRUD_API_OPTIONS } from '../crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
 import { CrudApiError } from '../filters/crud-api.error.js';
 import { isPrismaKnownRequestError } from '../filters/error-description.js';
+import { quoteInput } from '../filters/quote-input.js';
 import type { ApiResponse } from '../http/api-response.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry, toTypeName } from '../metadata/model-registry.js';
@@ -20,7 +21,8 @@ import { buildPaginationLinks } from './serialize/pagination-links.js';
 import { relationshipLinks, requestUrl, resourceUrl } from './serialize/resource-links.js';
 import { relationshipFields } from './serialize/resource-members.js';
 import { documentData, parseResourceDocument } from './write/parse-resource-document.js';
-import { parseLinkage, type RelatedReference, relationshipData } from './write/relationship-data.js';
+import { parseLinkage, type RelatedReference, relationshipData, type WriteScope } from './write/relationship-data.js';
+import { VisibleFields } from './visible-fields.js';
 
 export type RelationshipChange = 'add' | 'replace' | 'remove';
 
@@ -57,8 +59,8 @@ export class RestService {
 
   async list(req: Request, type: string): Promise<ApiResponse> {
     const model = this.model(type, 'findMany');
-    const query = this.query(req, model, true);
     const client = await this.clients.forRequest(req);
+    const query = this.query(req, client, model, true);
     const selection = this.selection(client, model, query);
     const { rows, total } = await this.page(this.delegate(client, model), { where: query.where, orderBy: query.orderBy, ...selection }, query);
     return this.collection(model, rows, total, query, type);
@@ -66,8 +68,8 @@ export class RestService {
 
   async fetch(req: Request, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'findUnique');
-    const query = this.query(req, target.model, false);
     const client = await this.clients.forRequest(req);
+    const query = this.query(req, client, target.model, false);
     const row = await this.findResource(client, target, this.selection(client, target.model, query));
     const document = this.compound(query);
     const data = document.primaryResource(target.model, row, query.include);
@@ -78,8 +80,8 @@ export class RestService {
     const target = this.target(type, id, 'findUnique');
     const field = this.relationship(target, relationship, relatedId);
     const related = this.relatedModel(field);
-    const query = this.query(req, related, field.isList);
     const client = await this.clients.forRequest(req);
+    const query = this.query(req, client, related, field.isList);
     const path = [type, id, relationship, ...(relatedId === undefined ? [] : [relatedId])].join('/');
     if (field.isList) {
       const { rows, total } = await this.loadToMany(client, target, field, query, this.selection(client, related, query));
@@ -99,9 +101,9 @@ export class RestService {
 
   async create(req: Request, type: string): Promise<ApiResponse> {
     const model = this.model(type, 'create');
-    const query = this.query(req, model, false);
-    const write = parseResourceDocument(this.writeScope(), model, req.body);
     const client = await this.clients.forRequest(req);
+    const query = this.query(req, client, model, false);
+    const write = parseResourceDocument(this.writeScope(client), model, req.body);
     const selection = this.selection(client, model, query);
     const row = await this.write(client, { model, clientId: write.clientId, references: write.references }, () =>
       this.delegate(client, model).create!({ data: write.data, ...selection }),
@@ -113,9 +115,9 @@ export class RestService {
 
   async update(req: Request, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'update');
-    const query = this.query(req, target.model, false);
-    const write = parseResourceDocument(this.writeScope(), target.model, req.body, target.id);
     const client = await this.clients.forRequest(req);
+    const query = this.query(req, client, target.model, false);
+    const write = parseResourceDocument(this.writeScope(client), target.model, req.body, target.id);
     const selection = this.selection(client, target.model, query);
     const row = await this.write(client, { model: target.model, target, references: write.references }, () =>
       this.delegate(client, target.model).update!({ where: uniqueWhere(target.model, target.id), data: write.data, ...selection }),
@@ -127,8 +129,8 @@ export class RestService {
 
   async delete(req: Request, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'delete');
-    this.query(req, target.model, false);
     const client = await this.clients.forRequest(req);
+    this.query(req, client, target.model, false);
     await this.write(client, { model: target.model, target, references: [] }, () =>
       this.delegate(client, target.model).delete!({ where: uniqueWhere(target.model, target.id), select: idSelect(target.model) }),
     );
@@ -141,10 +143,11 @@ export class RestService {
     if (change !== 'replace' && !field.isList) {
       throw new CrudApiError('invalid-request', `"${relationship}" is a to-one relationship: replace it with PATCH.`);
     }
-    const scope = this.writeScope();
-    const ids = parseLinkage(scope, field, documentData(req.body), '/data');
+    const client = await this.clients.forRequest(req);
+    const scope = this.writeScope(client);
+    const ids = parseLinkage(scope, field, documentData(scope, req.body), '/data');
     const data = relationshipData(scope, field, ids, change, '/data');
-    return (await this.clients.forRequest(req)).$transaction(async (tx) => {
+    return client.$transaction(async (tx) => {
       await this.findResource(tx, target, { select: idSelect(target.model) });
       await this.assertReferencesExist(tx, ids?.length ? [{ model: this.relatedModel(field), ids, pointer: '/data' }] : []);
       await this.delegate(tx, target.model).update!({ where: uniqueWhere(target.model, target.id), data, select: idSelect(target.model) });
@@ -155,7 +158,7 @@ export class RestService {
   /** The relationship document: linkage of a to-one, or a paginated page of to-many linkage. */
   private async linkage(req: Request, client: PrismaClientLike, target: Target, field: FieldMeta, relatedId?: string): Promise<ApiResponse> {
     const related = this.relatedModel(field);
-    const query = this.query(req, related, field.isList);
+    const query = this.query(req, client, related, field.isList);
     if (query.include.size) {
       throw new CrudApiError('invalid-query-parameter', 'Relationship endpoints return linkage only; use the related resource URL to include.', {
         source: { parameter: 'include' },
@@ -209,7 +212,7 @@ export class RestService {
     const parent = await this.findResource(client, target, { select: { [field.name]: Object.keys(selection).length ? selection : true } });
     const row = parent[field.name] as Row | null;
     if (relatedId !== undefined && (!row || String(formatResourceId(related, row, this.options.idDivider)) !== relatedId)) {
-      throw new CrudApiError('not-found', `${target.type} ${target.rawId} is not related to ${toTypeName(related.name)} ${relatedId} through "${field.name}".`);
+      throw new CrudApiError('not-found', `${target.type} ${quoteInput(target.rawId)} is not related to ${toTypeName(related.name)} ${quoteInput(relatedId)} through "${field.name}".`);
     }
     return row;
   }
@@ -229,7 +232,7 @@ export class RestService {
   }
 
   private notFound(target: Target): CrudApiError {
-    return new CrudApiError('not-found', `No ${target.type} with id "${target.rawId}".`);
+    return new CrudApiError('not-found', `No ${target.type} with id ${quoteInput(target.rawId)}.`);
   }
 
   /**
@@ -262,14 +265,14 @@ export class RestService {
       const foundIds = new Set(found.map((row) => String(formatResourceId(reference.model, row, this.options.idDivider))));
       const missing = reference.ids.map((ids) => String(formatResourceId(reference.model, ids, this.options.idDivider))).find((id) => !foundIds.has(id));
       if (missing !== undefined) {
-        throw new CrudApiError('not-found', `No ${toTypeName(reference.model.name)} with id "${missing}".`, { source: { pointer: reference.pointer } });
+        throw new CrudApiError('not-found', `No ${toTypeName(reference.model.name)} with id ${quoteInput(missing)}.`, { source: { pointer: reference.pointer } });
       }
     }
   }
 
   private model(type: string, operation: string): ModelMeta {
     const model = this.registry.findByTypeName(type);
-    if (!model) throw new CrudApiError('unknown-type', `Unknown resource type "${type}".`);
+    if (!model) throw new CrudApiError('unknown-type', `Unknown resource type ${quoteInput(type)}.`);
     this.allow(model, operation);
     return model;
   }
@@ -289,7 +292,7 @@ export class RestService {
   private relationship(target: Target, name: string, relatedId?: string): FieldMeta {
     const field = relationshipFields(this.registry, target.model).find((candidate) => candidate.name === name);
     if (!field || (relatedId !== undefined && field.isList)) {
-      throw new CrudApiError('unknown-relationship', `${target.type} has no relationship "${name}"${relatedId === undefined ? '' : ` with an id form`}.`);
+      throw new CrudApiError('unknown-relationship', `${target.type} has no relationship ${quoteInput(name)}${relatedId === undefined ? '' : ` with an id form`}.`);
     }
     return field;
   }
@@ -298,8 +301,9 @@ export class RestService {
     return this.registry.findByModelName(field.type)!;
   }
 
-  private query(req: Request, model: ModelMeta, collection: boolean): ReadQuery {
-    return readQuery(this.registry, this.options, model, querySearch(req.originalUrl ?? req.url), collection);
+  /** The query parameters, parsed against the fields the caller's policies let it name. */
+  private query(req: Request, client: PrismaClientLike, model: ModelMeta, collection: boolean): ReadQuery {
+    return readQuery(this.visibleFields(client), this.options, model, querySearch(req.originalUrl ?? req.url), collection);
   }
 
   private pageArgs(query: ReadQuery): { skip?: number; take?: number } {
@@ -315,8 +319,12 @@ export class RestService {
     return new CompoundDocument({ registry: this.registry, endpoint: this.options.endpoint, idDivider: this.options.idDivider, fieldsets: query.fieldsets });
   }
 
-  private writeScope() {
-    return { registry: this.registry, idDivider: this.options.idDivider };
+  private writeScope(client: PrismaClientLike): WriteScope {
+    return { fields: this.visibleFields(client), idDivider: this.options.idDivider, maxJsonDepth: this.options.limits.maxJsonDepth };
+  }
+
+  private visibleFields(client: PrismaClientLike): VisibleFields {
+    return new VisibleFields(this.registry, policiesOf(client));
   }
 
   private delegate(client: PrismaClientLike, model: ModelMeta): Partial<Delegate> {

@@ -106,7 +106,7 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
       await bad({ data: { type: 'post', attributes: { published: 'yes' } } }, '/data/attributes/published');
       await bad({ data: { type: 'post', attributes: { title: null } } }, '/data/attributes/title');
       await bad({ data: { type: 'post', relationships: { nothing: { data: null } } } }, '/data/relationships/nothing');
-      await bad({ data: { type: 'post', relationships: { author: { type: 'user', id: 1 } } } }, '/data/relationships/author');
+      await bad({ data: { type: 'post', relationships: { author: { type: 'user', id: 1 } } } }, '/data/relationships/author/type');
       await bad({ data: { type: 'post', relationships: { author: { data: [] } } } }, '/data/relationships/author/data');
       await bad({ data: { type: 'post', relationships: { tags: { data: { type: 'tag', id: 1 } } } } }, '/data/relationships/tags/data');
       await bad({ data: { type: 'post', relationships: { author: { data: { type: 'tag', id: 1 } } } } }, '/data/relationships/author/data/type');

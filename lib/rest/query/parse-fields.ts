@@ -1,22 +1,21 @@
 import { CrudApiError } from '../../filters/crud-api.error.js';
-import type { ModelRegistry } from '../../metadata/model-registry.js';
-import { attributeFields, relationshipFields } from '../serialize/resource-members.js';
+import { quoteInput } from '../../filters/quote-input.js';
+import type { VisibleFields } from '../visible-fields.js';
 
 /** Sparse fieldsets: the fields to render, by type name; a type not listed renders all fields. */
 export type Fieldsets = Map<string, ReadonlySet<string>>;
 
-/** `fields[type]=a,b`, checked against the exposed models. */
-export function parseFields(registry: ModelRegistry, fields: ReadonlyMap<string, string>): Fieldsets {
+/** `fields[type]=a,b`, checked against the exposed models and the fields the caller can see. */
+export function parseFields(fields: VisibleFields, requested: ReadonlyMap<string, string>): Fieldsets {
   const fieldsets: Fieldsets = new Map();
-  for (const [type, list] of fields) {
+  for (const [type, list] of requested) {
     const parameter = `fields[${type}]`;
-    const model = registry.findByTypeName(type);
-    if (!model) throw new CrudApiError('invalid-query-parameter', `Unknown type "${type}" in ${parameter}.`, { source: { parameter } });
+    const model = fields.registry.findByTypeName(type);
+    if (!model) throw new CrudApiError('invalid-query-parameter', `Unknown type ${quoteInput(type)} in fields.`, { source: { parameter } });
     const names = list === '' ? [] : list.split(',');
-    const members = new Set([...attributeFields(registry, model), ...relationshipFields(registry, model)].map((field) => field.name));
     for (const name of names) {
-      if (!members.has(name)) {
-        throw new CrudApiError('invalid-query-parameter', `Unknown field "${name}" in ${parameter}.`, { source: { parameter } });
+      if (!fields.attribute(model, name) && !fields.relationship(model, name)) {
+        throw new CrudApiError('invalid-query-parameter', `Unknown field ${quoteInput(name)} in ${quoteInput(parameter)}.`, { source: { parameter } });
       }
     }
     fieldsets.set(type, new Set(names));

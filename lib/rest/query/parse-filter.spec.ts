@@ -5,12 +5,13 @@ import { ModelRegistry } from '../../metadata/model-registry.js';
 import { escapeLike, toSearchQuery } from './filter-operators.js';
 import { buildFilterWhere } from './parse-filter.js';
 import { parseQuery } from './parse-query.js';
+import { VisibleFields } from '../visible-fields.js';
 
 const limits = DEFAULT_LIMITS;
 
 function where(meta: typeof sqliteMeta | typeof postgresMeta, search: string) {
   const registry = new ModelRegistry(meta);
-  return buildFilterWhere({ registry, idDivider: '_' }, registry.findByTypeName('post')!, parseQuery(search, limits).filters);
+  return buildFilterWhere({ fields: new VisibleFields(registry), idDivider: '_' }, registry.findByTypeName('post')!, parseQuery(search, limits).filters);
 }
 
 describe('buildFilterWhere', () => {

@@ -1,15 +1,16 @@
 import { CrudApiError } from '../../filters/crud-api.error.js';
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
-import type { ModelRegistry } from '../../metadata/model-registry.js';
+import { quoteInput } from '../../filters/quote-input.js';
 import { parseQueryValue } from '../attribute-codec.js';
 import { tryParseResourceId } from '../resource-id.js';
+import type { VisibleFields } from '../visible-fields.js';
 import { FILTER_OPERATORS, type FilterOperator, operatorApplies, supportsSetMatch } from './filter-operators.js';
 import type { RawFilter } from './parse-query.js';
 
 type Where = Record<string, unknown>;
 
 interface FilterScope {
-  registry: ModelRegistry;
+  fields: VisibleFields;
   idDivider: string;
 }
 
@@ -32,8 +33,8 @@ export function buildFilterWhere(scope: FilterScope, model: ModelMeta, filters: 
   const nested = new Map<string, { field: FieldMeta; filters: RawFilter[] }>();
   for (const filter of filters) {
     const name = filter.selectors[depth]!;
-    const field = scope.registry.findField(model, name);
-    if (!field) throw bad(filter, `Unknown field "${name}" in ${filter.parameter}.`);
+    const field = scope.fields.field(model, name);
+    if (!field) throw bad(filter, `Unknown field ${quoteInput(name)} in ${quoteInput(filter.parameter)}.`);
     const isLast = depth === filter.selectors.length - 1;
     if (isLast) {
       conditions.push(field.relation ? relationCondition(scope, field, filter) : fieldCondition(scope, field, filter));
@@ -45,7 +46,7 @@ export function buildFilterWhere(scope: FilterScope, model: ModelMeta, filters: 
     nested.set(name, group);
   }
   for (const [name, { field, filters: group }] of nested) {
-    const related = scope.registry.findByModelName(field.type)!;
+    const related = scope.fields.registry.findByModelName(field.type)!;
     const inner = buildFilterWhere(scope, related, group, depth + 1) ?? {};
     conditions.push({ [name]: field.isList ? { some: inner } : { is: inner } });
   }
@@ -54,19 +55,19 @@ export function buildFilterWhere(scope: FilterScope, model: ModelMeta, filters: 
 
 function operatorOf(filter: RawFilter): FilterOperator {
   const operator = FILTER_OPERATORS.get(filter.operator ?? '');
-  if (!operator) throw bad(filter, `Unknown filter operator "${filter.operator}".`);
+  if (!operator) throw bad(filter, `Unknown filter operator ${quoteInput(filter.operator)}.`);
   return operator;
 }
 
 function booleanValue(filter: RawFilter): boolean {
   if (filter.value === 'true') return true;
   if (filter.value === 'false') return false;
-  throw bad(filter, `${filter.parameter} takes true or false.`);
+  throw bad(filter, `${quoteInput(filter.parameter)} takes true or false.`);
 }
 
 function fieldCondition(scope: FilterScope, field: FieldMeta, filter: RawFilter): Where {
   const operator = operatorOf(filter);
-  const provider = scope.registry.provider;
+  const provider = scope.fields.registry.provider;
   if (!operatorApplies(operator, field)) {
     throw bad(filter, `Operator "${filter.operator ?? '(equals)'}" cannot filter ${field.isList ? 'list ' : ''}field "${field.name}" (${field.type}${field.isOptional ? ', optional' : ''}).`);
   }
@@ -74,12 +75,12 @@ function fieldCondition(scope: FilterScope, field: FieldMeta, filter: RawFilter)
     throw bad(filter, `Operator "${filter.operator}" is not supported on ${provider}.`);
   }
   const context = { provider };
-  const parse = (text: string) => parseQueryValue(field, text, scope.registry.meta.enums, filter.parameter);
+  const parse = (text: string) => parseQueryValue(field, text, scope.fields.registry.meta.enums, filter.parameter);
   switch (operator.value) {
     case 'boolean':
       return { [field.name]: operator.condition(booleanValue(filter), context) };
     case 'text':
-      if (!/[\p{L}\p{N}]/u.test(filter.value)) throw bad(filter, `${filter.parameter} needs at least one word.`);
+      if (!/[\p{L}\p{N}]/u.test(filter.value)) throw bad(filter, `${quoteInput(filter.parameter)} needs at least one word.`);
       return { [field.name]: operator.condition(filter.value, context) };
     case 'list':
       return { [field.name]: operator.condition(filter.value.split(',').map(parse), context) };
@@ -94,7 +95,7 @@ function fieldCondition(scope: FilterScope, field: FieldMeta, filter: RawFilter)
 
 /** Filtering a relationship by related ids (rule 2), or by its presence with `$null`. */
 function relationCondition(scope: FilterScope, field: FieldMeta, filter: RawFilter): Where {
-  const related = scope.registry.findByModelName(field.type)!;
+  const related = scope.fields.registry.findByModelName(field.type)!;
   if (filter.operator === '$null') {
     const isNull = booleanValue(filter);
     if (field.isList) return { [field.name]: isNull ? { none: {} } : { some: {} } };
@@ -103,7 +104,7 @@ function relationCondition(scope: FilterScope, field: FieldMeta, filter: RawFilt
   if (filter.operator) throw bad(filter, `Relationship "${field.name}" can be filtered by id or with $null only.`);
   const ids = filter.value.split(',').map((raw) => {
     const values = tryParseResourceId(related, raw, scope.idDivider);
-    if (!values) throw bad(filter, `"${raw}" is not a valid ${field.name} id.`);
+    if (!values) throw bad(filter, `${quoteInput(raw)} is not a valid ${field.name} id.`);
     return values;
   });
   const match = ids.length === 1 ? ids[0]! : { OR: ids };

@@ -1,7 +1,8 @@
 import type { CrudApiLimits } from '../../crud-api-options.interface.js';
 import { CrudApiError } from '../../filters/crud-api.error.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
-import type { ModelRegistry } from '../../metadata/model-registry.js';
+import { quoteInput } from '../../filters/quote-input.js';
+import type { VisibleFields } from '../visible-fields.js';
 
 /** Included relationships by name, each with the relationships included below it. */
 export type IncludeTree = Map<string, IncludeTree>;
@@ -12,7 +13,7 @@ function bad(message: string): CrudApiError {
 
 /** `include=author.profile,comments` as a tree, checked against the model and the limits. */
 export function parseInclude(
-  registry: ModelRegistry,
+  fields: VisibleFields,
   model: ModelMeta,
   include: string | undefined,
   limits: Required<CrudApiLimits>,
@@ -27,9 +28,9 @@ export function parseInclude(
     let node = tree;
     let current = model;
     for (const name of names) {
-      const field = registry.findField(current, name);
-      if (!field?.relation) throw bad(`Unknown relationship path "${path}" in include.`);
-      current = registry.findByModelName(field.type)!;
+      const field = fields.field(current, name);
+      if (!field?.relation) throw bad(`Unknown relationship path ${quoteInput(path)} in include.`);
+      current = fields.registry.findByModelName(field.type)!;
       const child = node.get(name) ?? new Map();
       node.set(name, child);
       node = child;

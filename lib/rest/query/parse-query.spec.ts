@@ -29,11 +29,29 @@ describe('parseQuery', () => {
     ['filter[a=1', 'filter[a'],
     ['filter[a]=12345678901', 'filter[a]'],
     ['filter[a]=1&filter[b]=1&filter[c]=1&filter[d]=1', 'filter'],
+    ['filter[a][b][c][d][e]=1', 'filter[a][b][c][d][e]'],
+    ['filter[a][b][c][d][e$gt]=1', 'filter[a][b][c][d][e$gt]'],
+    ['_=1', '_'],
+    ['__proto__[x]=1', '__proto__[x]'],
+    ['constructor=1', 'constructor'],
+    ['[filter]=1', '[filter]'],
+    ['filter(title)=x', 'filter(title)'],
+    ['Filter[x]=1', 'Filter[x]'],
+    ['myParam=1', 'myParam'],
+    ['my_param=1', 'my_param'],
+    ['x-y=1', 'x-y'],
+    ['=1', ''],
+    ['sort=a&sort=b', 'sort'],
   ])('rejects %s naming %s', (search, parameter) => {
     expect(() => parseQuery(search, limits)).toThrow(expect.objectContaining({ code: 'invalid-query-parameter', options: { source: { parameter } } }));
   });
 
-  it('ignores implementation-specific parameters (a non a-z character in the name)', () => {
-    expect(parseQuery('myParam=1&my_param=2&x-y=3', limits).filters).toEqual([]);
+  it('accepts filter selectors up to maxFilterDepth, the operator not counted', () => {
+    expect(parseQuery('filter[a][b][c][d$gt]=1', limits).filters[0]).toMatchObject({ selectors: ['a', 'b', 'c', 'd'], operator: '$gt' });
+  });
+
+  it('quotes at most a prefix of a long parameter name in its message', () => {
+    const name = `x${'y'.repeat(5000)}`;
+    expect(() => parseQuery(`${name}=1`, limits)).toThrow(expect.objectContaining({ message: expect.stringMatching(/^Unknown query parameter "xy{99}…"\.$/) }));
   });
 });

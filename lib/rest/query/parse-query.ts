@@ -1,5 +1,6 @@
 import type { CrudApiLimits } from '../../crud-api-options.interface.js';
 import { CrudApiError } from '../../filters/crud-api.error.js';
+import { quoteInput } from '../../filters/quote-input.js';
 
 /** One `filter[a][b$op]=value` parameter, split but not yet checked against the model. */
 export interface RawFilter {
@@ -21,8 +22,8 @@ export interface RawQuery {
   search: string;
 }
 
-const FAMILIES = new Set(['filter', 'sort', 'page', 'include', 'fields']);
-const KEY = /^([^[\]]*)((?:\[[^[\]]*\])*)$/;
+/** A parameter of one of the JSON:API families; this module documents no implementation-specific ones. */
+const KEY = /^(filter|sort|page|include|fields)((?:\[[^[\]]*\])*)$/;
 const PAGE_KEYS = new Set(['offset', 'limit']);
 
 function badParameter(parameter: string, message: string): CrudApiError {
@@ -36,25 +37,23 @@ export function querySearch(originalUrl: string): string {
 }
 
 /**
- * Splits a query string into the JSON:API families. Unknown all-lowercase families are 400 (JSON:API
- * reserves them); names with another character are implementation-specific and ignored.
+ * Splits a query string into the JSON:API families. Any other name is 400, whatever its characters:
+ * JSON:API reserves the all-lowercase ones, and a server must refuse implementation-specific ones it
+ * does not know rather than ignore them.
  */
 export function parseQuery(search: string, limits: Required<CrudApiLimits>): RawQuery {
   const query: RawQuery = { filters: [], page: {}, fields: new Map(), search };
   const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(search)) {
     const match = KEY.exec(name);
-    const family = match?.[1] ?? name;
-    if (!FAMILIES.has(family)) {
-      if (/^[a-z]+$/.test(family) || !match) throw badParameter(name, `Unknown query parameter "${name}".`);
-      continue;
-    }
-    const selectors = [...match!.at(2)!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!);
+    if (!match) throw badParameter(name, `Unknown query parameter ${quoteInput(name)}.`);
+    const family = match[1]!;
+    const selectors = [...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!);
     if (family === 'filter') {
       query.filters.push(parseFilterKey(name, selectors, value, limits));
       continue;
     }
-    if (family !== 'filter' && seen.has(name)) throw badParameter(name, `Query parameter "${name}" is given more than once.`);
+    if (seen.has(name)) throw badParameter(name, `Query parameter ${quoteInput(name)} is given more than once.`);
     seen.add(name);
     readSingle(query, family, name, selectors, value);
   }
@@ -70,7 +69,7 @@ function readSingle(query: RawQuery, family: string, name: string, selectors: st
     query[family] = value;
   } else if (family === 'page') {
     const key = selectors[0];
-    if (selectors.length !== 1 || !PAGE_KEYS.has(key!)) throw badParameter(name, `Unknown page parameter "${name}"; use page[offset] and page[limit].`);
+    if (selectors.length !== 1 || !PAGE_KEYS.has(key!)) throw badParameter(name, `Unknown page parameter ${quoteInput(name)}; use page[offset] and page[limit].`);
     query.page[key as 'offset' | 'limit'] = value;
   } else {
     if (selectors.length !== 1 || !selectors[0]) throw badParameter(name, `Use fields[type]=a,b.`);
@@ -82,6 +81,10 @@ function parseFilterKey(name: string, selectors: string[], value: string, limits
   if (!selectors.length || selectors.some((s) => !s)) throw badParameter(name, `Use filter[field]=value.`);
   if (value.length > limits.maxFilterValueLength) {
     throw badParameter(name, `Filter values are limited to ${limits.maxFilterValueLength} characters.`);
+  }
+  // Each selector past the first is a join: bounded here, before any lookup or query is built.
+  if (selectors.length > limits.maxFilterDepth) {
+    throw badParameter(name, `Filter selectors are limited to a depth of ${limits.maxFilterDepth}.`);
   }
   const last = selectors.at(-1)!;
   const dollar = last.indexOf('$');

@@ -1,6 +1,7 @@
 import { CrudApiError } from '../../filters/crud-api.error.js';
+import { quoteInput } from '../../filters/quote-input.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
-import type { ModelRegistry } from '../../metadata/model-registry.js';
+import type { VisibleFields } from '../visible-fields.js';
 
 type OrderBy = Record<string, unknown>;
 
@@ -12,33 +13,42 @@ function bad(message: string): CrudApiError {
 }
 
 /** One sort key (`-author.name`) as a nested Prisma orderBy (`{ author: { name: 'desc' } }`). */
-function sortKey(registry: ModelRegistry, model: ModelMeta, key: string): OrderBy {
-  const descending = key.startsWith('-');
-  const path = (descending ? key.slice(1) : key).split('.');
+function sortKey(fields: VisibleFields, model: ModelMeta, path: readonly string[], descending: boolean): OrderBy {
   let current = model;
-  const fields = path.map((name, index) => {
-    const field = registry.findField(current, name);
-    if (!field) throw bad(`Cannot sort by unknown field "${path.slice(0, index + 1).join('.')}".`);
+  const names = path.map((name, index) => {
+    const shown = quoteInput(path.slice(0, index + 1).join('.'));
+    const field = fields.field(current, name);
+    if (!field) throw bad(`Cannot sort by unknown field ${shown}.`);
     const isLast = index === path.length - 1;
     if (field.relation) {
-      if (isLast || field.isList) throw bad(`Cannot sort by relationship "${name}"; sort by a field of a to-one relationship (${name}.field).`);
-      current = registry.findByModelName(field.type)!;
+      if (isLast || field.isList) throw bad(`Cannot sort by relationship ${shown}; sort by a field of a to-one relationship (${name}.field).`);
+      current = fields.registry.findByModelName(field.type)!;
     } else if (!isLast || field.isList || UNSORTABLE_TYPES.has(field.type)) {
-      throw bad(`Cannot sort by "${path.slice(0, index + 1).join('.')}".`);
+      throw bad(`Cannot sort by ${shown}.`);
     }
     return name;
   });
-  return fields.reduceRight<unknown>((inner, name) => ({ [name]: inner }), descending ? 'desc' : 'asc') as OrderBy;
+  return names.reduceRight<unknown>((inner, name) => ({ [name]: inner }), descending ? 'desc' : 'asc') as OrderBy;
 }
 
 /**
  * Prisma `orderBy` for `sort=a,-b.c`. The id fields are appended so pages are stable whatever
- * the requested order.
+ * the requested order. Every relationship in a path is a join: paths share the filter depth limit,
+ * and a field sorted twice is refused, so the keys a request can name are bounded by the schema.
  */
-export function buildOrderBy(registry: ModelRegistry, model: ModelMeta, sort: string | undefined): OrderBy[] {
+export function buildOrderBy(fields: VisibleFields, model: ModelMeta, sort: string | undefined, maxDepth: number): OrderBy[] {
   const keys = sort === undefined ? [] : sort.split(',');
   if (keys.some((key) => !key || key === '-')) throw bad('sort takes a comma-separated list of field names.');
-  const orderBy = keys.map((key) => sortKey(registry, model, key));
+  const seen = new Set<string>();
+  const orderBy = keys.map((key) => {
+    const descending = key.startsWith('-');
+    const path = descending ? key.slice(1) : key;
+    const names = path.split('.');
+    if (names.length > maxDepth) throw bad(`Sort paths are limited to a depth of ${maxDepth}.`);
+    if (seen.has(path)) throw bad(`${quoteInput(path)} is sorted by more than once.`);
+    seen.add(path);
+    return sortKey(fields, model, names, descending);
+  });
   for (const idField of model.idFields) {
     if (!orderBy.some((entry) => idField in entry)) orderBy.push({ [idField]: 'asc' });
   }

@@ -1,7 +1,8 @@
 import type { ResolvedCrudApiOptions } from '../../crud-api-options.interface.js';
 import { CrudApiError } from '../../filters/crud-api.error.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
-import type { ModelRegistry } from '../../metadata/model-registry.js';
+import { quoteInput } from '../../filters/quote-input.js';
+import type { VisibleFields } from '../visible-fields.js';
 import { buildFilterWhere } from './parse-filter.js';
 import { type Fieldsets, parseFields } from './parse-fields.js';
 import { type IncludeTree, parseInclude } from './parse-include.js';
@@ -21,11 +22,11 @@ export interface ReadQuery {
 }
 
 /**
- * Parses every query parameter of a request against the model it reads. `filter`, `sort` and
- * `page` shape collections only: on a single resource they are 400.
+ * Parses every query parameter of a request against the model it reads and the fields the caller
+ * can see. `filter`, `sort` and `page` shape collections only: on a single resource they are 400.
  */
 export function readQuery(
-  registry: ModelRegistry,
+  fields: VisibleFields,
   options: ResolvedCrudApiOptions,
   model: ModelMeta,
   search: string,
@@ -35,15 +36,15 @@ export function readQuery(
   if (!collection) {
     const parameter = raw.filters[0]?.parameter ?? (raw.sort !== undefined ? 'sort' : Object.keys(raw.page).length ? 'page' : undefined);
     if (parameter) {
-      throw new CrudApiError('invalid-query-parameter', `"${parameter}" applies to collections only.`, { source: { parameter } });
+      throw new CrudApiError('invalid-query-parameter', `${quoteInput(parameter)} applies to collections only.`, { source: { parameter } });
     }
   }
   return {
-    where: buildFilterWhere({ registry, idDivider: options.idDivider }, model, raw.filters),
-    orderBy: buildOrderBy(registry, model, raw.sort),
+    where: buildFilterWhere({ fields, idDivider: options.idDivider }, model, raw.filters),
+    orderBy: buildOrderBy(fields, model, raw.sort, options.limits.maxFilterDepth),
     page: parsePage(raw.page, options.pageSize),
-    include: parseInclude(registry, model, raw.include, options.limits),
-    fieldsets: parseFields(registry, raw.fields),
+    include: parseInclude(fields, model, raw.include, options.limits),
+    fieldsets: parseFields(fields, raw.fields),
     search,
   };
 }

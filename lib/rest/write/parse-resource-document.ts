@@ -1,10 +1,14 @@
 import { CrudApiError } from '../../filters/crud-api.error.js';
+import { quoteInput } from '../../filters/quote-input.js';
+import { assertJsonDepth } from '../../http/json-depth.js';
+import { jsonPointer } from '../../http/json-pointer.js';
+import { findPrototypeKey } from '../../input/prototype-keys.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import { toTypeName } from '../../metadata/model-registry.js';
 import { decodeAttribute } from '../attribute-codec.js';
 import { formatResourceId, type IdValues, tryParseResourceId } from '../resource-id.js';
-import { attributeFields, relationshipFields } from '../serialize/resource-members.js';
 import { assertRequiredMembers } from './assert-required-members.js';
+import { assertDocumentObject, invalidMember } from './document-members.js';
 import { parseLinkage, type RelatedReference, relationshipData, type WriteScope } from './relationship-data.js';
 
 /** What a create or update document asks for, as Prisma data. */
@@ -15,72 +19,79 @@ export interface ResourceWrite {
   clientId?: IdValues;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function invalid(message: string, pointer: string): CrudApiError {
-  return new CrudApiError('invalid-payload', message, { source: { pointer } });
-}
-
-/** The request document's `data`, or 400. */
-export function documentData(body: unknown): Record<string, unknown> | unknown[] | null {
-  if (!isObject(body) || !('data' in body)) throw invalid('The request body must be a JSON:API document with "data".', '');
+/**
+ * The request document's `data`, or 400: the body is checked whole first (depth, prototype keys)
+ * so nothing below, nor Prisma, sees a body nested too deep or a key that could reach a prototype.
+ */
+export function documentData(scope: Pick<WriteScope, 'maxJsonDepth'>, body: unknown): Record<string, unknown> | unknown[] | null {
+  assertJsonDepth(body, scope.maxJsonDepth);
+  const prototypePath = findPrototypeKey(body);
+  if (prototypePath) throw invalidMember(`The key ${quoteInput(prototypePath.at(-1))} is not allowed in a request body.`, prototypePath);
+  assertDocumentObject(body, 'document', 'The request body', []);
+  if (!('data' in body)) throw invalidMember('The request body must be a JSON:API document with "data".', []);
+  if (body.included !== undefined) {
+    if (!Array.isArray(body.included)) throw invalidMember('"included" must be an array of resource objects.', ['included']);
+    body.included.forEach((resource, index) => assertDocumentObject(resource, 'resource', 'An included resource', ['included', index]));
+  }
   return body.data as Record<string, unknown> | unknown[] | null;
 }
 
 /** The resource object of a create (`id` undefined) or update (`id` from the URL) request. */
-function resourceObject(model: ModelMeta, body: unknown, divider: string, urlId: IdValues | undefined): Record<string, unknown> {
-  const data = documentData(body);
-  if (!isObject(data)) throw invalid('"data" must be a resource object.', '/data');
+function resourceObject(scope: WriteScope, model: ModelMeta, body: unknown, urlId: IdValues | undefined): Record<string, unknown> {
+  const data = documentData(scope, body);
+  assertDocumentObject(data, 'resource', '"data"', ['data']);
   const type = toTypeName(model.name);
-  if (typeof data.type !== 'string') throw invalid('"data.type" is required.', '/data/type');
-  if (data.type !== type) throw new CrudApiError('conflict', `"data.type" is "${data.type}" but this endpoint is for "${type}".`, { source: { pointer: '/data/type' } });
-  if (urlId && data.id !== undefined && String(data.id) !== String(formatResourceId(model, urlId, divider))) {
-    throw new CrudApiError('conflict', `"data.id" does not match the id in the URL.`, { source: { pointer: '/data/id' } });
+  if (typeof data.type !== 'string') throw invalidMember('"data.type" is required and must be a string.', ['data', 'type']);
+  if (data.type !== type) {
+    throw new CrudApiError('conflict', `"data.type" is ${quoteInput(data.type)} but this endpoint is for "${type}".`, { source: { pointer: '/data/type' } });
   }
-  for (const member of ['attributes', 'relationships'] as const) {
-    if (data[member] !== undefined && !isObject(data[member])) throw invalid(`"data.${member}" must be an object.`, `/data/${member}`);
+  if (data.id !== undefined && typeof data.id !== 'string' && typeof data.id !== 'number') {
+    throw invalidMember('"data.id" must be a string.', ['data', 'id']);
+  }
+  if (urlId && data.id !== undefined && String(data.id) !== String(formatResourceId(model, urlId, scope.idDivider))) {
+    throw new CrudApiError('conflict', `"data.id" does not match the id in the URL.`, { source: { pointer: '/data/id' } });
   }
   return data;
 }
 
 /** A client-generated id: only for models whose id has no default (403 otherwise). */
-function clientId(model: ModelMeta, id: unknown, divider: string): IdValues {
+function clientId(model: ModelMeta, id: string | number, divider: string): IdValues {
   if (model.idFields.some((name) => model.fields[name]!.hasDefault)) {
     throw new CrudApiError('client-id-not-allowed', `${toTypeName(model.name)} ids are assigned by the server.`, { source: { pointer: '/data/id' } });
   }
-  const values = typeof id === 'string' || typeof id === 'number' ? tryParseResourceId(model, id, divider) : undefined;
-  if (!values) throw invalid(`"data.id" is not a valid ${toTypeName(model.name)} id.`, '/data/id');
+  const values = tryParseResourceId(model, id, divider);
+  if (!values) throw invalidMember(`"data.id" is not a valid ${toTypeName(model.name)} id.`, ['data', 'id']);
   return values;
 }
 
 /**
  * Prisma data of a create (`urlId` undefined) or partial update document: attributes converted by
- * field type, relationships turned into foreign keys or connect/set.
+ * field type, relationships turned into foreign keys or connect/set. Member names reach the data
+ * only as the schema spells them (looked up, never copied from the body).
  */
 export function parseResourceDocument(scope: WriteScope, model: ModelMeta, body: unknown, urlId?: IdValues): ResourceWrite {
-  const { registry, idDivider } = scope;
-  const resource = resourceObject(model, body, idDivider, urlId);
+  const { fields, idDivider } = scope;
+  const resource = resourceObject(scope, model, body, urlId);
   const change = urlId ? 'replace' : 'create';
-  const requestedId = !urlId && resource.id !== undefined ? clientId(model, resource.id, idDivider) : undefined;
+  const requestedId = !urlId && resource.id !== undefined ? clientId(model, resource.id as string | number, idDivider) : undefined;
   const data: Record<string, unknown> = { ...requestedId };
-  const attributes = new Map(attributeFields(registry, model).map((field) => [field.name, field]));
   for (const [name, value] of Object.entries((resource.attributes ?? {}) as Record<string, unknown>)) {
-    const pointer = `/data/attributes/${name}`;
-    const field = attributes.get(name);
-    if (!field) throw invalid(`Unknown attribute "${name}".`, pointer);
-    data[name] = decodeAttribute(field, value, registry.meta.enums, pointer);
+    const path = ['data', 'attributes', name];
+    const field = fields.attribute(model, name);
+    if (!field) throw invalidMember(`Unknown attribute ${quoteInput(name)}.`, path);
+    data[field.name] = decodeAttribute(field, value, fields.registry.meta.enums, jsonPointer(path));
   }
-  const relationships = new Map(relationshipFields(registry, model).map((field) => [field.name, field]));
   const references: RelatedReference[] = [];
   for (const [name, value] of Object.entries((resource.relationships ?? {}) as Record<string, unknown>)) {
-    const pointer = `/data/relationships/${name}`;
-    const field = relationships.get(name);
-    if (!field) throw invalid(`Unknown relationship "${name}".`, pointer);
-    if (!isObject(value) || !('data' in value)) throw invalid(`Relationship "${name}" needs "data".`, pointer);
-    const ids = parseLinkage(scope, field, value.data, `${pointer}/data`);
-    if (ids?.length) references.push({ model: registry.findByModelName(field.type)!, ids, pointer: `${pointer}/data` });
-    Object.assign(data, relationshipData(scope, field, ids, change, `${pointer}/data`));
+    const path = ['data', 'relationships', name];
+    const field = fields.relationship(model, name);
+    if (!field) throw invalidMember(`Unknown relationship ${quoteInput(name)}.`, path);
+    assertDocumentObject(value, 'relationship', `Relationship "${field.name}"`, path);
+    if (!('data' in value)) throw invalidMember(`Relationship "${field.name}" needs "data".`, path);
+    const pointer = jsonPointer([...path, 'data']);
+    const ids = parseLinkage(scope, field, value.data, pointer);
+    if (ids?.length) references.push({ model: fields.registry.findByModelName(field.type)!, ids, pointer });
+    Object.assign(data, relationshipData(scope, field, ids, change, pointer));
   }
   if (change === 'create') assertRequiredMembers(model, data);
   return { data, references, ...(requestedId ? { clientId: requestedId } : {}) };

@@ -1,12 +1,18 @@
 import { CrudApiError } from '../../filters/crud-api.error.js';
+import { quoteInput } from '../../filters/quote-input.js';
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
-import { type ModelRegistry, toTypeName } from '../../metadata/model-registry.js';
+import { toTypeName } from '../../metadata/model-registry.js';
 import { type IdValues, tryParseResourceId, uniqueWhere } from '../resource-id.js';
 import { foreignKeyForIds } from '../serialize/resource-members.js';
+import type { VisibleFields } from '../visible-fields.js';
+import { DOCUMENT_MEMBERS, isObject } from './document-members.js';
 
 export interface WriteScope {
-  registry: ModelRegistry;
+  /** The fields the caller can name: a hidden one is an unknown attribute. */
+  fields: VisibleFields;
   idDivider: string;
+  /** `limits.maxJsonDepth`. */
+  maxJsonDepth: number;
 }
 
 /** Related resources a write refers to; they must exist (404 otherwise). */
@@ -19,9 +25,6 @@ export interface RelatedReference {
 /** How relationship linkage changes the stored relation. */
 export type LinkageChange = 'create' | 'replace' | 'add' | 'remove';
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function invalid(message: string, pointer: string): CrudApiError {
   return new CrudApiError('invalid-payload', message, { source: { pointer } });
 }
@@ -32,9 +35,13 @@ function parseIdentifier(related: ModelMeta, value: unknown, divider: string, po
   if (!isObject(value) || typeof value.type !== 'string' || (typeof value.id !== 'string' && typeof value.id !== 'number')) {
     throw invalid('A resource identifier needs "type" and "id".', pointer);
   }
-  if (value.type !== type) throw invalid(`Expected a resource identifier of type "${type}", got "${value.type}".`, `${pointer}/type`);
+  const unknown = Object.keys(value).find((member) => !DOCUMENT_MEMBERS.identifier.has(member));
+  if (unknown !== undefined) {
+    throw invalid(`A resource identifier may not have the member ${quoteInput(unknown)}; allowed: type, id, lid, meta.`, pointer);
+  }
+  if (value.type !== type) throw invalid(`Expected a resource identifier of type "${type}", got ${quoteInput(value.type)}.`, `${pointer}/type`);
   const ids = tryParseResourceId(related, value.id, divider);
-  if (!ids) throw new CrudApiError('not-found', `No ${type} with id "${value.id}".`, { source: { pointer: `${pointer}/id` } });
+  if (!ids) throw new CrudApiError('not-found', `No ${type} with id ${quoteInput(value.id)}.`, { source: { pointer: `${pointer}/id` } });
   return ids;
 }
 
@@ -43,7 +50,7 @@ function parseIdentifier(related: ModelMeta, value: unknown, divider: string, po
  * identifier or `null` for a to-one.
  */
 export function parseLinkage(scope: WriteScope, field: FieldMeta, data: unknown, pointer: string): IdValues[] | null {
-  const related = scope.registry.findByModelName(field.type)!;
+  const related = scope.fields.registry.findByModelName(field.type)!;
   if (field.isList) {
     if (!Array.isArray(data)) throw invalid(`"${field.name}" is to-many: data must be an array of resource identifiers.`, pointer);
     return data.map((item, index) => parseIdentifier(related, item, scope.idDivider, `${pointer}/${index}`));
@@ -58,7 +65,7 @@ export function parseLinkage(scope: WriteScope, field: FieldMeta, data: unknown,
  * this side writes the key fields, so the data never mixes scalar keys with `connect`.
  */
 export function relationshipData(scope: WriteScope, field: FieldMeta, ids: IdValues[] | null, change: LinkageChange, pointer: string): Record<string, unknown> {
-  const related = scope.registry.findByModelName(field.type)!;
+  const related = scope.fields.registry.findByModelName(field.type)!;
   const selectors = (ids ?? []).map((values) => uniqueWhere(related, values));
   if (field.isList) {
     const operation = { create: 'connect', replace: 'set', add: 'connect', remove: 'disconnect' }[change];

@@ -1,0 +1,44 @@
+import { CrudApiError } from '../../filters/crud-api.error.js';
+import { quoteInput } from '../../filters/quote-input.js';
+import { jsonPointer } from '../../http/json-pointer.js';
+
+type Path = readonly (string | number)[];
+
+/** The members JSON:API 1.1 allows in each object of a request document; any other is 400. */
+export const DOCUMENT_MEMBERS = {
+  document: new Set(['data', 'meta', 'jsonapi', 'links', 'included']),
+  resource: new Set(['type', 'id', 'lid', 'attributes', 'relationships', 'meta', 'links']),
+  identifier: new Set(['type', 'id', 'lid', 'meta']),
+  relationship: new Set(['data', 'links', 'meta']),
+} as const;
+
+/** Members that, when present, must be JSON objects. */
+const OBJECT_MEMBERS = new Set(['meta', 'links', 'jsonapi', 'attributes', 'relationships']);
+
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function invalidMember(message: string, path: Path): CrudApiError {
+  return new CrudApiError('invalid-payload', message, { source: { pointer: jsonPointer(path) } });
+}
+
+/**
+ * Checks one object of a request document: an object, no member JSON:API does not define for it,
+ * objects where objects belong and a string `lid`. What a member means is checked by its reader.
+ */
+export function assertDocumentObject(
+  value: unknown,
+  kind: keyof typeof DOCUMENT_MEMBERS,
+  what: string,
+  path: Path,
+): asserts value is Record<string, unknown> {
+  if (!isObject(value)) throw invalidMember(`${what} must be an object.`, path);
+  const allowed = DOCUMENT_MEMBERS[kind];
+  for (const [member, content] of Object.entries(value)) {
+    if (!allowed.has(member)) {
+      throw invalidMember(`${what} may not have the member ${quoteInput(member)}; allowed: ${[...allowed].join(', ')}.`, [...path, member]);
+    }
+    if (OBJECT_MEMBERS.has(member) && !isObject(content)) throw invalidMember(`"${member}" must be an object.`, [...path, member]);
+    if (member === 'lid' && typeof content !== 'string') throw invalidMember('"lid" must be a string.', [...path, member]);
+  }
+}
