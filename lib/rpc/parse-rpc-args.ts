@@ -1,8 +1,12 @@
 import type { SuperJSON } from 'superjson';
+import { DEFAULT_LIMITS } from '../crud-api.constants.js';
 import { CrudApiError } from '../filters/crud-api.error.js';
 import type { ErrorCode } from '../filters/error-codes.js';
+import { type ArgumentLimits, assertArgumentLimits } from './args/argument-limits.js';
+import { argsError, type ArgsOrigin } from './args/args-error.js';
 import { readsArgsFromQuery } from './rpc-operations.js';
 import { rpcSuperJSON } from './rpc-superjson.js';
+import { serializationValuesProblem } from './serialization-values.js';
 
 /** The parts of an HTTP request that carry RPC arguments. */
 export interface RpcArgsSource {
@@ -16,14 +20,15 @@ export type RpcArgs = Record<string, unknown>;
 /** Which part of the request a problem is in, for messages and error sources. */
 interface Part {
   label: string;
+  origin: ArgsOrigin;
   code: ErrorCode;
   source: { parameter: string } | { pointer: string };
 }
 
-const Q: Part = { label: 'Query parameter "q"', code: 'invalid-query-parameter', source: { parameter: 'q' } };
-const META: Part = { label: 'Query parameter "meta"', code: 'invalid-query-parameter', source: { parameter: 'meta' } };
-const BODY: Part = { label: 'The request body', code: 'invalid-payload', source: { pointer: '' } };
-const BODY_META: Part = { label: 'The body field "meta"', code: 'invalid-payload', source: { pointer: '/meta' } };
+const Q: Part = { origin: 'query', label: 'Query parameter "q"', code: 'invalid-query-parameter', source: { parameter: 'q' } };
+const META: Part = { origin: 'query', label: 'Query parameter "meta"', code: 'invalid-query-parameter', source: { parameter: 'meta' } };
+const BODY: Part = { origin: 'body', label: 'The request body', code: 'invalid-payload', source: { pointer: '' } };
+const BODY_META: Part = { origin: 'body', label: 'The body field "meta"', code: 'invalid-payload', source: { pointer: '/meta' } };
 
 function fail(part: Part, problem: string, code: ErrorCode = part.code): never {
   throw new CrudApiError(code, `${part.label} ${problem}`, { source: part.source });
@@ -53,13 +58,24 @@ function parseJson(text: string, part: Part): unknown {
  * version) are kept: `referentialEqualities` could make the arguments cyclic, and identity
  * means nothing to Prisma since superjson's `json` part already holds every value.
  */
-function serializationMeta(wrapper: unknown, part: Part): { values?: unknown; v?: unknown } | undefined {
+function serializationMeta(wrapper: unknown, part: Part, limits: ArgumentLimits): { values?: unknown; v?: unknown } | undefined {
   if (wrapper === undefined) return undefined;
   if (!isPlainObject(wrapper) || !isPlainObject(wrapper.serialization)) {
     return fail(part, 'must be an object { "serialization": <superjson meta> }.');
   }
   const { values, v } = wrapper.serialization;
+  assertArgumentLimits(values, limits, () => fail(part, 'is too large or nested too deeply.'));
+  const problem = serializationValuesProblem(values);
+  if (problem) fail(part, `${problem}.`);
   return { values, v };
+}
+
+/** Size, depth and prototype keys, checked on the plain JSON before superjson copies it recursively. */
+function checkLimits(json: unknown, part: Part, limits: ArgumentLimits): unknown {
+  assertArgumentLimits(json, limits, (path, problem) => {
+    throw argsError(part.origin, path, problem);
+  });
+  return json;
 }
 
 function restore(json: unknown, meta: ReturnType<typeof serializationMeta>, argsPart: Part, metaPart: Part, serializer: SuperJSON): RpcArgs {
@@ -76,16 +92,21 @@ function restore(json: unknown, meta: ReturnType<typeof serializationMeta>, args
  * The Prisma arguments of an RPC request: from `q` (and `meta`) for GET and DELETE, from the JSON
  * body (with its top-level `meta`) otherwise. `undefined` when the request carries none.
  */
-export function parseRpcArgs(source: RpcArgsSource, serializer: SuperJSON = rpcSuperJSON): RpcArgs | undefined {
+export function parseRpcArgs(
+  source: RpcArgsSource,
+  limits: ArgumentLimits = DEFAULT_LIMITS,
+  serializer: SuperJSON = rpcSuperJSON,
+): RpcArgs | undefined {
   if (readsArgsFromQuery(source.method)) {
     const q = queryString(source.query, 'q', Q);
     const metaText = queryString(source.query, 'meta', META);
     if (q === undefined) return undefined;
-    const meta = metaText === undefined ? undefined : serializationMeta(parseJson(metaText, META), META);
-    return restore(parseJson(q, Q), meta, Q, META, serializer);
+    const meta = metaText === undefined ? undefined : serializationMeta(parseJson(metaText, META), META, limits);
+    return restore(checkLimits(parseJson(q, Q), Q, limits), meta, Q, META, serializer);
   }
   if (source.body === undefined) return undefined;
   if (!isPlainObject(source.body)) return fail(BODY, 'must be a JSON object of query arguments.');
+  checkLimits(source.body, BODY, limits);
   const { meta, ...json } = source.body;
-  return restore(json, serializationMeta(meta, BODY_META), BODY, BODY_META, serializer);
+  return restore(json, serializationMeta(meta, BODY_META, limits), BODY, BODY_META, serializer);
 }

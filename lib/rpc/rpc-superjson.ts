@@ -12,7 +12,7 @@ interface DecimalLike {
 }
 
 /** The same duck test Prisma applies: several copies of decimal.js may be loaded. */
-function isDecimalLike(value: unknown): value is DecimalLike {
+export function isDecimalLike(value: unknown): value is DecimalLike {
   const candidate = value as DecimalLike | null;
   return (
     typeof candidate === 'object' &&

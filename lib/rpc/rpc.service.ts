@@ -7,9 +7,10 @@ import type { ApiResponse } from '../http/api-response.js';
 import { isJsonMediaType } from '../http/json-body.middleware.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
+import { policiesOf } from '../policies/with-policies.js';
 import { PrismaClientResolver } from '../prisma/prisma-client.resolver.js';
 import { applyMaxTake } from './apply-max-take.js';
-import { assertExposedRelations } from './assert-exposed-relations.js';
+import { validateRpcArgs } from './args/validate-rpc-args.js';
 import { parseRpcArgs } from './parse-rpc-args.js';
 import { findRpcOperation, type RpcOperation, readsArgsFromQuery } from './rpc-operations.js';
 import { serializeRpcResult } from './serialize-rpc-result.js';
@@ -28,10 +29,13 @@ export class RpcService {
     if (!model) throw new CrudApiError('unknown-type', `Unknown model "${modelName}".`);
     const operation = this.resolveOperation(model, operationName, req.method);
     this.checkBodyType(req);
-    const parsed = parseRpcArgs({ method: req.method, query: req.query, body: req.body });
-    assertExposedRelations(this.registry, model, parsed);
-    const args = applyMaxTake(parsed, operation.take, this.options.maxTake, model, this.registry);
+    const parsed = parseRpcArgs({ method: req.method, query: req.query, body: req.body }, this.options.limits);
     const client = await this.clients.forRequest(req);
+    const origin = readsArgsFromQuery(req.method) ? 'query' : 'body';
+    const { registry, options } = this;
+    const hiddenFields = policiesOf(client)?.hiddenFields;
+    const valid = validateRpcArgs(parsed, { registry, model, operation: operationName, origin, limits: options.limits, hiddenFields });
+    const args = applyMaxTake(valid, operation.take, this.options.maxTake, model, this.registry);
     // Both names come from the model metadata and the operation table, never from the URL as such.
     const result: unknown = await client[this.registry.delegateName(model)][operationName](args);
     return { status: operation.successStatus, body: serializeRpcResult(result) };

@@ -28,7 +28,7 @@ describe.each(testProviders())('exposure options on both interfaces (%s)', (prov
 
     it('refuses RPC arguments that reach a hidden model through a relation', async () => {
       const include = await t.http().get(`/api/rpc/user/findMany?q=${q({ include: { profile: true } })}`).expect(400);
-      expect(include.body).toEqual({ error: { message: 'Unknown field "profile" on model "User".' } });
+      expect(include.body).toEqual({ error: { message: 'Invalid argument at "/include/profile": unknown key "profile".' } });
       await t.http().get(`/api/rpc/post/count?q=${q({ where: { tags: { some: { name: 'hidden' } } } })}`).expect(400);
       await t.http().post('/api/rpc/user/create').send({ data: { email: 'b@example.com', name: 'B', profile: { create: {} } } }).expect(400);
       expect(await t.db.prisma.user.count({ where: { email: 'b@example.com' } })).toBe(0);

@@ -1,0 +1,21 @@
+/**
+ * Where a value sits in the arguments, as a linked list so that descending costs nothing and the
+ * JSON pointer is only rendered for an error.
+ */
+export interface ArgPath {
+  readonly up: ArgPath | undefined;
+  readonly key: string | number;
+}
+
+export const ROOT: ArgPath | undefined = undefined;
+
+export function child(path: ArgPath | undefined, key: string | number): ArgPath {
+  return { up: path, key };
+}
+
+/** The RFC 6901 JSON pointer of a path (`/where/author/is/name`). */
+export function toPointer(path: ArgPath | undefined): string {
+  const keys: string[] = [];
+  for (let node = path; node; node = node.up) keys.push(String(node.key).replaceAll('~', '~0').replaceAll('/', '~1'));
+  return keys.reverse().map((key) => `/${key}`).join('');
+}

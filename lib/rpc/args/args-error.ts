@@ -1,0 +1,21 @@
+import { CrudApiError } from '../../filters/crud-api.error.js';
+import { type ArgPath, toPointer } from './arg-path.js';
+
+/** Where the arguments travelled: the `q` query parameter or the JSON body. */
+export type ArgsOrigin = 'query' | 'body';
+
+/**
+ * The one error of the argument validator: 400 `invalid-argument`, the path in the message and in
+ * `source` (a pointer into the body, or the `q` parameter). Every rejection goes through here, so
+ * a hidden field and a field that does not exist answer alike.
+ */
+export function argsError(origin: ArgsOrigin, path: ArgPath | undefined, problem: string): CrudApiError {
+  const pointer = toPointer(path);
+  const source = origin === 'body' ? { pointer } : { parameter: 'q' };
+  return new CrudApiError('invalid-argument', `Invalid argument at "${pointer || '/'}": ${problem}.`, { source });
+}
+
+/** The message for a key that is not part of the grammar at its position (or a hidden field). */
+export function unknownKey(key: string): string {
+  return `unknown key "${key}"`;
+}

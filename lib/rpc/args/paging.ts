@@ -1,0 +1,24 @@
+import type { ModelMeta } from '../../metadata/model-meta.types.js';
+import type { ArgPath } from './arg-path.js';
+import { type ArgsContext, fail, type Rule, type Value } from './args-context.js';
+import { fieldNames, isScalarField } from './order-by.js';
+import { isInt32 } from './scalar-values.js';
+import { whereUniqueInput } from './where.js';
+
+/** `take`: an Int (negative reads backwards from the cursor). */
+export const take: Rule = (ctx, value, path) => (isInt32(value) ? value : fail(ctx, path, 'expected an integer between -2147483648 and 2147483647'));
+
+/** `skip` and `limit`: a non-negative Int. */
+export const count: Rule = (ctx, value, path) =>
+  isInt32(value) && value >= 0 ? value : fail(ctx, path, 'expected a non-negative integer up to 2147483647');
+
+export const boolean: Rule = (ctx, value, path) => (typeof value === 'boolean' ? value : fail(ctx, path, 'expected a boolean'));
+
+/** `distinct` and `by`: names of scalar fields. */
+export function scalarFieldNames(model: ModelMeta): Rule {
+  return fieldNames(model, isScalarField);
+}
+
+export function cursor(model: ModelMeta): Rule {
+  return (ctx: ArgsContext, value: Value, path: ArgPath | undefined) => whereUniqueInput(ctx, model, value, path);
+}

@@ -1,0 +1,39 @@
+import type { CrudApiLimits } from '../../crud-api-options.interface.js';
+import type { ModelMeta } from '../../metadata/model-meta.types.js';
+import type { ModelRegistry } from '../../metadata/model-registry.js';
+import { assertArgumentLimits } from './argument-limits.js';
+import { type ArgsContext, fail, mapMembers, UNKNOWN } from './args-context.js';
+import type { ArgsOrigin } from './args-error.js';
+import { OPERATION_ARGS } from './operation-args.js';
+
+export interface RpcArgsValidation {
+  registry: ModelRegistry;
+  model: ModelMeta;
+  /** Prisma operation name (`findMany`...). */
+  operation: string;
+  /** Where the arguments came from, for error sources: `q` or the body. */
+  origin: ArgsOrigin;
+  limits: Required<Pick<CrudApiLimits, 'maxArgumentDepth' | 'maxArgumentNodes' | 'maxSelectionDepth'>>;
+  /** Fields the caller's policies hide (`policiesOf(client)?.hiddenFields`); answered like unknown fields. */
+  hiddenFields?: (modelName: string) => ReadonlySet<string>;
+}
+
+/**
+ * The arguments of one RPC operation checked against Prisma 7's grammar for the model, as the
+ * caller may see it: unknown keys, hidden fields and relations to models that are not exposed,
+ * values of the wrong type, prototype keys and oversized or overly deep input are each a 400
+ * `invalid-argument` naming the path. Returns the arguments rebuilt from what was checked (no
+ * client object is passed on as it is), with `contains`/`startsWith`/`endsWith` made literal.
+ */
+export function validateRpcArgs(args: Record<string, unknown> | undefined, options: RpcArgsValidation): Record<string, unknown> | undefined {
+  const { registry, model, operation, origin, limits, hiddenFields } = options;
+  const ctx: ArgsContext = { registry, provider: registry.provider, origin, maxSelectionDepth: limits.maxSelectionDepth, hiddenFields };
+  if (args === undefined) return undefined;
+  assertArgumentLimits(args, limits, (path, problem) => fail(ctx, path, problem));
+  const rules = OPERATION_ARGS.get(operation);
+  if (!rules) fail(ctx, undefined, `unknown operation "${operation}"`);
+  return mapMembers(ctx, args, undefined, (key, value, path) => {
+    const rule = Object.hasOwn(rules, key) ? rules[key] : undefined;
+    return rule ? rule(model)(ctx, value, path) : UNKNOWN;
+  });
+}
