@@ -1,3 +1,4 @@
+import { quoteInput } from '../filters/quote-input.js';
 import { PROTOTYPE_KEYS } from '../input/prototype-keys.js';
 
 /**
@@ -33,13 +34,13 @@ export function serializationValuesProblem(values: unknown): string | undefined 
     if (tree === undefined) continue;
     if (Array.isArray(tree)) {
       const [annotation, children] = tree;
-      if (!isAllowedAnnotation(annotation)) return `names the type ${JSON.stringify(annotation)}, which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes)`;
+      if (!isAllowedAnnotation(annotation)) return `names the type ${quoteInput(typeof annotation === 'string' ? annotation : JSON.stringify(annotation))}, which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes)`;
       stack.push(children);
       continue;
     }
     if (typeof tree !== 'object' || tree === null) return 'has a malformed "values" tree';
     for (const [path, subtree] of Object.entries(tree)) {
-      if (namesPrototypeKey(path)) return `names the path "${path}", which is not allowed`;
+      if (namesPrototypeKey(path)) return `names the path ${quoteInput(path)}, which is not allowed`;
       stack.push(subtree);
     }
   }

@@ -274,8 +274,10 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
         expectJsonApiError(await get('/post?filter[content$search]=words'), 400, 'invalid-query-parameter');
       });
 
-      it('leaves LIKE wildcards unescaped on SQLite (documented)', async () => {
-        expect(await filtered('filter[title$contains]=_')).toEqual([f.hello, f.draft, f.percent]);
+      it('refuses LIKE wildcards SQLite cannot match literally, and matches a backslash literally', async () => {
+        expectJsonApiError(await get('/post?filter[title$contains]=_'), 400, 'invalid-query-parameter');
+        expectJsonApiError(await get('/post?filter[title$startsWith]=%25'), 400, 'invalid-query-parameter');
+        expect(await filtered('filter[title$endsWith]=%5C')).toEqual([]);
       });
     } else {
       it('supports the list operators on a scalar list', async () => {

@@ -53,7 +53,7 @@ describe.each(testProviders())('RPC errors (%s)', (provider) => {
     [{ q: '{}', meta: '{serialization' }, 'Query parameter "meta" is not valid JSON.'],
     [{ q: '"text"' }, 'Query parameter "q" must be a JSON object of query arguments.'],
     [{ q: '{}', meta: '[]' }, 'Query parameter "meta" must be an object { "serialization": <superjson meta> }.'],
-    [{ q: '{"where":{"id":"x"}}', meta: '{"serialization":{"values":{"where.id":[["custom","Nope"]]}}}' }, 'Query parameter "meta" names the type ["custom","Nope"], which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).'],
+    [{ q: '{"where":{"id":"x"}}', meta: '{"serialization":{"values":{"where.id":[["custom","Nope"]]}}}' }, 'Query parameter "meta" names the type "["custom","Nope"]", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).'],
   ])('answers 400 for the query %j', async (query, message) => {
     const res = await t.http().get('/api/rpc/user/findMany').query(query).expect(400);
     expect(res.body).toEqual({ error: { message } });

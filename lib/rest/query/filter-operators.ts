@@ -1,4 +1,7 @@
+import { CrudApiError } from '../../filters/crud-api.error.js';
+import { quoteInput } from '../../filters/quote-input.js';
 import type { FieldMeta } from '../../metadata/model-meta.types.js';
+import { literalLike, literalLikeRefusal } from '../../prisma/literal-like.js';
 
 /** Which fields an operator applies to. */
 export type OperatorTarget = 'scalar' | 'nullable' | 'comparable' | 'string' | 'list';
@@ -27,15 +30,14 @@ export interface FilterOperator {
   providers?: readonly string[];
 }
 
-/** Providers whose LIKE treats a backslash as the escape character; Prisma escapes nothing itself. */
-const BACKSLASH_LIKE_ESCAPE = new Set(['postgresql', 'cockroachdb', 'mysql']);
-
 /**
- * Makes `%` and `_` match themselves where the database lets us (prisma/orm#19506). SQLite has no
- * default LIKE escape character and Prisma adds no ESCAPE clause, so there they stay wildcards.
+ * The value of a LIKE operator ($contains, $startsWith, $endsWith, $icontains) made to match
+ * itself; 400 where the database cannot (a `%` or `_` on SQLite), never a wildcard match.
  */
-export function escapeLike(value: string, provider: string): string {
-  return BACKSLASH_LIKE_ESCAPE.has(provider) ? value.replace(/[\\%_]/g, '\\$&') : value;
+function literalValue(value: unknown, provider: string): string {
+  const literal = literalLike(String(value), provider);
+  if (literal === undefined) throw new CrudApiError('invalid-query-parameter', `The filter value ${quoteInput(String(value))} is refused: ${literalLikeRefusal(provider)}.`);
+  return literal;
 }
 
 /** Full-text search terms joined with AND, stripped of tsquery syntax so no input is a syntax error. */
@@ -43,7 +45,7 @@ export function toSearchQuery(text: string): string {
   return (text.match(/[\p{L}\p{N}]+/gu) ?? []).join(' & ');
 }
 
-const like = (key: string) => (value: unknown, { provider }: FilterContext) => ({ [key]: escapeLike(String(value), provider) });
+const like = (key: string) => (value: unknown, { provider }: FilterContext) => ({ [key]: literalValue(value, provider) });
 const compare = (key: string): FilterOperator => ({ target: 'comparable', value: 'each', join: 'OR', condition: (v) => ({ [key]: v }) });
 const text = (key: string): FilterOperator => ({ target: 'string', value: 'each', join: 'OR', condition: like(key) });
 

@@ -2,7 +2,7 @@ import { DEFAULT_LIMITS } from '../../crud-api.constants.js';
 import { modelMeta as postgresMeta } from '../../../sample-app/generated/postgresql/crud-api/index.js';
 import { modelMeta as sqliteMeta } from '../../../sample-app/generated/sqlite/crud-api/index.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
-import { escapeLike, toSearchQuery } from './filter-operators.js';
+import { FILTER_OPERATORS, toSearchQuery } from './filter-operators.js';
 import { buildFilterWhere } from './parse-filter.js';
 import { parseQuery } from './parse-query.js';
 import { VisibleFields } from '../visible-fields.js';
@@ -37,8 +37,9 @@ describe('buildFilterWhere', () => {
     expect(where(sqliteMeta, 'filter[likes]=3_4')).toEqual({ likes: { some: { userId: 3, postId: 4 } } });
   });
 
-  it('uses insensitive mode and escapes LIKE wildcards on PostgreSQL only', () => {
-    expect(where(sqliteMeta, 'filter[title$icontains]=a_b')).toEqual({ title: { contains: 'a_b' } });
+  it('uses insensitive mode on PostgreSQL, escapes LIKE wildcards there and refuses them on SQLite', () => {
+    expect(where(sqliteMeta, 'filter[title$icontains]=a\\b')).toEqual({ title: { contains: 'a\\b' } });
+    expect(() => where(sqliteMeta, 'filter[title$icontains]=a_b')).toThrow(expect.objectContaining({ code: 'invalid-query-parameter' }));
     expect(where(postgresMeta, 'filter[title$icontains]=a_b')).toEqual({ title: { contains: 'a\\_b', mode: 'insensitive' } });
     expect(where(postgresMeta, 'filter[keywords$hasEvery]=a,b')).toEqual({ keywords: { hasEvery: ['a', 'b'] } });
     expect(where(postgresMeta, 'filter[keywords$isEmpty]=true')).toEqual({ keywords: { isEmpty: true } });
@@ -52,10 +53,11 @@ describe('buildFilterWhere', () => {
   );
 });
 
-describe('escapeLike and toSearchQuery', () => {
-  it('escapes backslash, percent and underscore where LIKE has a backslash escape', () => {
-    expect(escapeLike('50%_\\', 'postgresql')).toBe('50\\%\\_\\\\');
-    expect(escapeLike('50%_', 'sqlite')).toBe('50%_');
+describe('LIKE operators and toSearchQuery', () => {
+  it('escapes backslash, percent and underscore where LIKE has a backslash escape, and refuses wildcards SQLite cannot escape', () => {
+    expect(FILTER_OPERATORS.get('$contains')!.condition('50%_\\', { provider: 'postgresql' })).toEqual({ contains: '50\\%\\_\\\\' });
+    expect(FILTER_OPERATORS.get('$startsWith')!.condition('a\\b', { provider: 'sqlite' })).toEqual({ startsWith: 'a\\b' });
+    expect(() => FILTER_OPERATORS.get('$endsWith')!.condition('50%', { provider: 'sqlite' })).toThrow(expect.objectContaining({ code: 'invalid-query-parameter' }));
   });
 
   it('keeps only words, joined with AND', () => {

@@ -1,3 +1,5 @@
+import { jsonPointer } from '../../http/json-pointer.js';
+
 /**
  * Where a value sits in the arguments, as a linked list so that descending costs nothing and the
  * JSON pointer is only rendered for an error.
@@ -15,7 +17,7 @@ export function child(path: ArgPath | undefined, key: string | number): ArgPath 
 
 /** The RFC 6901 JSON pointer of a path (`/where/author/is/name`). */
 export function toPointer(path: ArgPath | undefined): string {
-  const keys: string[] = [];
-  for (let node = path; node; node = node.up) keys.push(String(node.key).replaceAll('~', '~0').replaceAll('/', '~1'));
-  return keys.reverse().map((key) => `/${key}`).join('');
+  const keys: (string | number)[] = [];
+  for (let node = path; node; node = node.up) keys.push(node.key);
+  return jsonPointer(keys.reverse());
 }

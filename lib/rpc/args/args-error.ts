@@ -1,4 +1,5 @@
 import { CrudApiError } from '../../filters/crud-api.error.js';
+import { quoteInput } from '../../filters/quote-input.js';
 import { type ArgPath, toPointer } from './arg-path.js';
 
 /** Where the arguments travelled: the `q` query parameter or the JSON body. */
@@ -12,10 +13,10 @@ export type ArgsOrigin = 'query' | 'body';
 export function argsError(origin: ArgsOrigin, path: ArgPath | undefined, problem: string): CrudApiError {
   const pointer = toPointer(path);
   const source = origin === 'body' ? { pointer } : { parameter: 'q' };
-  return new CrudApiError('invalid-argument', `Invalid argument at "${pointer || '/'}": ${problem}.`, { source });
+  return new CrudApiError('invalid-argument', `Invalid argument at ${quoteInput(pointer || '/')}: ${problem}.`, { source });
 }
 
 /** The message for a key that is not part of the grammar at its position (or a hidden field). */
 export function unknownKey(key: string): string {
-  return `unknown key "${key}"`;
+  return `unknown key ${quoteInput(key)}`;
 }

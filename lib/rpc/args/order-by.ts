@@ -1,4 +1,5 @@
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
+import { quoteInput } from '../../filters/quote-input.js';
 import type { ArgPath } from './arg-path.js';
 import { type ArgsContext, fail, mapMembers, objectOf, oneOrMany, relatedModel, type Rule, UNKNOWN, type Value, visibleField } from './args-context.js';
 import { isNumericField } from './scalar-values.js';
@@ -23,7 +24,7 @@ function fieldSort(ctx: ArgsContext, field: FieldMeta, value: Value, path: ArgPa
 export function fieldNames(model: ModelMeta, accepts: (field: FieldMeta) => boolean): Rule {
   return oneOrMany((ctx, value, path) => {
     const field = typeof value === 'string' ? visibleField(ctx, model, value) : undefined;
-    if (!field || !accepts(field)) fail(ctx, path, typeof value === 'string' ? `unknown field "${value}"` : 'expected a field name');
+    if (!field || !accepts(field)) fail(ctx, path, typeof value === 'string' ? `unknown field ${quoteInput(value)}` : 'expected a field name');
     return value;
   });
 }
