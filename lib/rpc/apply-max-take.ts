@@ -21,19 +21,17 @@ function limitNested(args: Selection, model: ModelMeta, registry: ModelRegistry,
   for (const key of ['include', 'select'] as const) {
     const selection = args[key];
     if (!isPlainObject(selection)) continue;
-    const next: Selection = {};
-    for (const [name, value] of Object.entries(selection)) {
-      const field = registry.findField(model, name);
-      const related = field?.relation && registry.findByModelName(field.relation.model);
-      if (!field || !related || (value !== true && !isPlainObject(value))) {
-        next[name] = value;
-        continue;
-      }
-      const relationArgs = value === true ? {} : value;
-      const read = field.isList ? limitTake(relationArgs, maxTake, true) : relationArgs;
-      next[name] = value === true && read === relationArgs ? true : limitNested(read, related, registry, maxTake);
-    }
-    limited[key] = next;
+    // Object.fromEntries defines own properties: a key never reaches a prototype setter.
+    limited[key] = Object.fromEntries(
+      Object.entries(selection).map(([name, value]) => {
+        const field = registry.findField(model, name);
+        const related = field?.relation && registry.findByModelName(field.relation.model);
+        if (!field || !related || (value !== true && !isPlainObject(value))) return [name, value];
+        const relationArgs = value === true ? {} : value;
+        const read = field.isList ? limitTake(relationArgs, maxTake, true) : relationArgs;
+        return [name, value === true && read === relationArgs ? true : limitNested(read, related, registry, maxTake)];
+      }),
+    );
   }
   return limited;
 }
