@@ -1,7 +1,7 @@
 import type { PoliciesFor, PolicyWhere } from '../lib/index.js';
 import type { SamplePrismaClient } from './database/create-prisma-client.js';
 
-/** What the demo authentication puts in `request.user` (see demo-auth.middleware.ts). */
+/** What the demo authentication puts in `request.user` (see demo-auth.ts). */
 export interface DemoUser {
   id: number;
   role: 'USER' | 'ADMIN';
@@ -64,9 +64,9 @@ export const samplePolicies: PoliciesFor<SamplePrismaClient, SampleContext> = {
   Tag: {
     read: true,
     create: signedIn,
-    // Linking a tag to a post updates both sides of the many-to-many, so tagging one's own posts
-    // needs the tag's update rule too.
-    update: signedIn,
+    // Linking a tag to a post updates both sides of the many-to-many: only an admin attaches
+    // existing tags; users tag their posts with tags they create in the same write.
+    update: isAdmin,
     delete: isAdmin,
   },
   Like: {

@@ -236,7 +236,10 @@ describe.each(testProviders())('policy engine on the Prisma client (%s)', (provi
     });
 
     it('lets permitted nested writes through', async () => {
-      const post = await as(alice).post.create({
+      const tagsUpdatable = { ...samplePolicies, Tag: { ...samplePolicies.Tag, update: true } };
+      // Linking an existing tag updates both sides of the many-to-many: the sample's Tag update rule is admin-only.
+      await expect(as(alice).post.create({ data: { title: 'tagged', authorId: alice.id, tags: { connect: [{ id: ids.tag }] } } })).rejects.toMatchObject(violation);
+      const post = await as(alice, tagsUpdatable).post.create({
         data: { title: 'tagged', author: { connect: { id: alice.id } }, tags: { connect: [{ id: ids.tag }], create: [{ name: 'fresh' }] } },
         include: { tags: { orderBy: { name: 'asc' } } },
       });
