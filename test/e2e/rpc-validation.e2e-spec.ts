@@ -112,7 +112,7 @@ describe.each(testProviders())('RPC argument validation (%s)', (provider) => {
         t.db.queries.length = 0;
         await matching({ contains: 'snake' });
         expect(t.db.queries.find((sql) => /LIKE/i.test(sql))).not.toMatch(/ESCAPE/i);
-        for (const filter of [{ contains: '50%' }, { startsWith: 'snake_' }, { endsWith: '_case' }]) {
+        for (const filter of [{ contains: '50%' }, { startsWith: 'snake_' }, { endsWith: '_case' }] as Record<string, string>[]) {
           const answer = await matching(filter);
           expect(answer.status).toBe(400);
           expect(answer.titles).toMatch(/cannot be matched literally on sqlite/);
