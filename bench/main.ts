@@ -12,6 +12,7 @@ import {
   pairedRatio,
   summarizeSide,
 } from './report/bench-report.js';
+import { formatValidatorCostTable, measureValidatorCost } from './report/validator-cost.js';
 import { canPinCpus, pinProcess, RUNNER_CPU, SERVER_CPU } from './runner/cpu-affinity.js';
 import { checkParity } from './runner/parity.js';
 import { alternateRounds, warmUp } from './runner/measure.js';
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
   } finally {
     await handle.drop();
   }
+  const validatorCost = measureValidatorCost(scenarios, handle.modelMeta, new Map(results.map((r) => [r.id, r.ours.cpuPerRequest])));
   const scaling = options.rows.length > 0 && SCALING_SCENARIO_ID.includes(options.scenario) ? await runScaling(options, placement) : [];
 
   const report = {
@@ -76,6 +78,7 @@ async function main(): Promise<void> {
     options,
     dataset: DEFAULT_DATASET,
     scenarios: results,
+    validatorCost,
     scaling,
   };
   const file = path.join(options.out, `${options.db}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
@@ -87,6 +90,7 @@ async function main(): Promise<void> {
     `load average before/after ${loadBefore[0]!.toFixed(2)} / ${report.machine.loadAverageAfter[0]!.toFixed(2)}, ` +
     `${pinned ? `runner on core ${RUNNER_CPU}, servers on core ${SERVER_CPU}` : 'not pinned to cores'}\n`);
   console.log(formatScenarioTable(results));
+  if (validatorCost.length > 0) console.log(`\nRPC argument validation, in-process:\n\n${formatValidatorCostTable(validatorCost)}`);
   if (scaling.length > 0) console.log(`\nREST list page[limit]=20 by table size:\n\n${formatScalingTable(scaling)}`);
   for (const result of results.filter((r) => r.parity.verdict === 'different')) {
     console.log(`\nWARNING ${result.id}: ours and baseline answer differently: ${result.parity.detail}`);
