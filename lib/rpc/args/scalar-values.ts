@@ -21,7 +21,7 @@ function isInt64(value: unknown): boolean {
 function isDecimal(value: unknown): boolean {
   if (typeof value === 'number') return Number.isFinite(value);
   if (typeof value === 'string') return DECIMAL_TEXT.test(value);
-  return isDecimalLike(value) && Number.isFinite(Number(value.toFixed()));
+  return isDecimalLike(value) && DECIMAL_TEXT.test(value.toFixed());
 }
 
 function isDateTime(value: unknown): boolean {

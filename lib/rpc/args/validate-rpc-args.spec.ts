@@ -122,6 +122,8 @@ describe('validateRpcArgs', () => {
       [{ where: { views: 2n ** 64n } }, '/where/views'],
       [{ where: { views: '1e3' } }, '/where/views'],
       [{ where: { price: 'ten' } }, '/where/price'],
+      [{ where: { price: new Decimal('NaN') } }, '/where/price'],
+      [{ where: { price: { gt: new Decimal('Infinity') } } }, '/where/price/gt'],
       [{ where: { createdAt: '99999-01-01' } }, '/where/createdAt'],
       [{ where: { createdAt: new Date('99999-01-01') } }, '/where/createdAt'],
       [{ where: { createdAt: new Date('nope') } }, '/where/createdAt'],
@@ -141,7 +143,7 @@ describe('validateRpcArgs', () => {
           where: {
             id: -(2 ** 31),
             views: { in: [2n ** 63n - 1n, 5, '-9223372036854775808'] },
-            price: { gte: new Decimal('1.5'), lt: '1e3', not: 7 },
+            price: { gte: new Decimal('1.5'), lt: '1e3', not: 7, gt: new Decimal('1e400') },
             createdAt: { gte: new Date('0001-01-01T00:00:00Z'), lt: '9999-12-31T23:59:59.999Z' },
             publishedAt: null,
             status: { in: ['DRAFT', 'PUBLISHED'] },
