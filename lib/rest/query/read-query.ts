@@ -3,6 +3,7 @@ import { CrudApiError } from '../../filters/crud-api.error.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import { quoteInput } from '../../filters/quote-input.js';
 import type { VisibleFields } from '../visible-fields.js';
+import { assertJoinBudget } from './join-budget.js';
 import { buildFilterWhere } from './parse-filter.js';
 import { type Fieldsets, parseFields } from './parse-fields.js';
 import { type IncludeTree, parseInclude } from './parse-include.js';
@@ -33,6 +34,7 @@ export function readQuery(
   collection: boolean,
 ): ReadQuery {
   const raw = parseQuery(search, options.limits);
+  assertJoinBudget(raw, options.limits);
   if (!collection) {
     const parameter = raw.filters[0]?.parameter ?? (raw.sort !== undefined ? 'sort' : Object.keys(raw.page).length ? 'page' : undefined);
     if (parameter) {
