@@ -128,6 +128,16 @@ describe.each(testProviders())('RPC argument validation (%s)', (provider) => {
       });
     }
 
+    it('treats Json string filters the same way', async () => {
+      const path = provider === 'postgresql' ? ['label'] : '$.label';
+      const post = await t.db.prisma.post.findFirstOrThrow({ where: { title: 'ab' } });
+      await t.db.prisma.post.update({ where: { id: post.id }, data: { metadata: { label: '50x' } } });
+      const reply = await callRpc(t, 'get', 'post/count', { where: { metadata: { path, string_contains: '50%' } } });
+      if (provider === 'sqlite') expect(reply.status).toBe(400);
+      else expect(reply.data).toBe(0);
+      expect((await callRpc(t, 'get', 'post/count', { where: { metadata: { path, string_contains: '50' } } })).data).toBe(1);
+    });
+
     it('escapes on REST too', async () => {
       const res = await t.http().get('/api/rest/post').query({ 'filter[title$endsWith]': 'x\\' });
       expect(res.status).toBe(200);

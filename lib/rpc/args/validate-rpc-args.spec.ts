@@ -222,6 +222,10 @@ describe('validateRpcArgs', () => {
       expect(validate({ where: { title: { contains: 'a\\b' } } })).toEqual({ where: { title: { contains: 'a\\b' } } });
       expect(rejection({ where: { title: { contains: 'snake_case' } } })).toEqual(at('/where/title/contains'));
       expect(rejection({ where: { title: { contains: '50%' } } }).message).toMatch(/cannot be matched literally on sqlite/);
+      expect(validate({ where: { metadata: { path: ['a'], string_contains: '5_%' } } }, { registry: postgres })).toEqual({
+        where: { metadata: { path: ['a'], string_contains: '5\\_\\%' } },
+      });
+      expect(rejection({ where: { metadata: { path: '$.a', string_starts_with: '5_' } } })).toEqual(at('/where/metadata/string_starts_with'));
     });
 
     it('asks unique wheres for a unique selector, compound ones as objects', () => {

@@ -34,6 +34,12 @@ function aggregateField(field: FieldMeta, aggregate: string): FieldMeta {
   return { ...field, isOptional: true };
 }
 
+/** The text of a LIKE-backed operator, made to match itself (Prisma escapes no wildcard). */
+function likeText(ctx: ArgsContext, text: FieldMeta, value: Value, path: ArgPath): Value {
+  const literal = literalLike(fieldValue(ctx, text, value, path) as string, ctx.provider);
+  return literal ?? fail(ctx, path, literalLikeRefusal(ctx.provider));
+}
+
 function filterOperator(ctx: ArgsContext, field: FieldMeta, key: string, value: Value, path: ArgPath, aggregates: boolean): Value {
   const isString = field.kind === 'scalar' && field.type === 'String';
   switch (key) {
@@ -56,11 +62,7 @@ function filterOperator(ctx: ArgsContext, field: FieldMeta, key: string, value: 
     case 'search':
       return isString && FULL_TEXT_PROVIDERS.has(ctx.provider) ? fieldValue(ctx, field, value, path) : UNKNOWN;
   }
-  if (LIKE_OPERATORS.has(key)) {
-    if (!isString) return UNKNOWN;
-    const literal = literalLike(fieldValue(ctx, field, value, path) as string, ctx.provider);
-    return literal ?? fail(ctx, path, literalLikeRefusal(ctx.provider));
-  }
+  if (LIKE_OPERATORS.has(key)) return isString ? likeText(ctx, field, value, path) : UNKNOWN;
   if (aggregates && AGGREGATE_FILTERS.has(key)) return scalarFilter(ctx, aggregateField(field, key), value, path, false);
   return UNKNOWN;
 }
@@ -71,12 +73,12 @@ function scalarFilter(ctx: ArgsContext, field: FieldMeta, value: Value, path: Ar
   return mapMembers(ctx, value, path, (key, member, memberPath) => filterOperator(ctx, field, key, member, memberPath, aggregates));
 }
 
-/** A Json filter (`path`, `string_contains`, `array_contains`, `equals`...): always an object. */
+/** A Json filter (`path`, `string_contains`, `array_contains`, `equals`...): always an object. Its string operators are LIKEs too. */
 function jsonFilter(ctx: ArgsContext, field: FieldMeta, value: Value, path: ArgPath | undefined, aggregates: boolean): Value {
   const text: FieldMeta = { ...field, type: 'String' };
   return mapMembers(ctx, value, path, (key, member, memberPath) => {
     if (JSON_VALUE_OPERATORS.has(key)) return fieldValue(ctx, field, member, memberPath, true);
-    if (JSON_STRING_OPERATORS.has(key)) return fieldValue(ctx, text, member, memberPath);
+    if (JSON_STRING_OPERATORS.has(key)) return likeText(ctx, text, member, memberPath);
     if (key === 'path') return ctx.provider === 'postgresql' ? fieldValues(ctx, text, member, memberPath) : fieldValue(ctx, text, member, memberPath);
     if (key === 'mode') return filterOperator(ctx, text, key, member, memberPath, false);
     if (aggregates && (key === '_count' || key === '_min' || key === '_max')) return key === '_count' ? scalarFilter(ctx, aggregateField(field, key), member, memberPath, false) : jsonFilter(ctx, field, member, memberPath, false);
