@@ -3,11 +3,11 @@ import { quoteInput } from '../../filters/quote-input.js';
 import type { ArgPath } from './arg-path.js';
 import { type ArgsContext, fail, mapMembers, objectOf, oneOrMany, relatedModel, type Rule, UNKNOWN, type Value, visibleField } from './args-context.js';
 import { isNumericField } from './scalar-values.js';
+import { FULL_TEXT_PROVIDERS } from './where.js';
 
 /** `orderBy` of reads (fields, relations, `_relevance`) or of groupBy (fields and aggregates). */
 export type OrderByKind = 'relation' | 'aggregation';
 
-const FULL_TEXT_PROVIDERS = new Set(['postgresql', 'mysql']);
 const AGGREGATES = new Set(['_count', '_avg', '_max', '_min', '_sum']);
 
 export const sortOrder: Rule = (ctx, value, path) => (value === 'asc' || value === 'desc' ? value : fail(ctx, path, 'expected "asc" or "desc"'));

@@ -22,7 +22,8 @@ export type WhereKind = 'full' | 'scalar' | 'having';
 const COMPARABLE_TYPES = new Set(['Int', 'Float', 'Decimal', 'BigInt', 'DateTime', 'String']);
 const LIKE_OPERATORS = new Set(['contains', 'startsWith', 'endsWith']);
 const INSENSITIVE_MODE_PROVIDERS = new Set(['postgresql', 'cockroachdb', 'mongodb']);
-const FULL_TEXT_PROVIDERS = new Set(['postgresql', 'mysql']);
+/** Databases where Prisma offers full-text `search` and `_relevance`. */
+export const FULL_TEXT_PROVIDERS: ReadonlySet<string> = new Set(['postgresql', 'mysql']);
 const JSON_STRING_OPERATORS = new Set(['string_contains', 'string_starts_with', 'string_ends_with']);
 const JSON_VALUE_OPERATORS = new Set(['equals', 'not', 'array_starts_with', 'array_ends_with', 'array_contains', 'lt', 'lte', 'gt', 'gte']);
 const AGGREGATE_FILTERS = new Set(['_count', '_avg', '_sum', '_min', '_max']);
