@@ -1,9 +1,7 @@
 // NestJS 12 ships ES modules only: Jest runs in ESM mode (NODE_OPTIONS=--experimental-vm-modules)
 // and @swc/jest compiles TypeScript with the decorator metadata Nest's DI reads.
-export default {
+const project = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/lib', '<rootDir>/test'],
-  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
@@ -19,6 +17,27 @@ export default {
       },
     ],
   },
+};
+
+// The adapter matrix: every suite on Express; the end-to-end suites again on Fastify.
+// `createTestApp` (test/support/test-app.ts) reads the platform from the CRUD_API_PLATFORM global.
+export default {
+  projects: [
+    {
+      ...project,
+      displayName: 'express',
+      roots: ['<rootDir>/lib', '<rootDir>/test'],
+      testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+      globals: { CRUD_API_PLATFORM: 'express' },
+    },
+    {
+      ...project,
+      displayName: 'fastify',
+      roots: ['<rootDir>/test/e2e'],
+      testMatch: ['**/*.e2e-spec.ts'],
+      globals: { CRUD_API_PLATFORM: 'fastify' },
+    },
+  ],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 30000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],

@@ -1,10 +1,19 @@
-import type { Request } from 'express';
+import type { ConfigurableModuleAsyncOptions, Type } from '@nestjs/common';
 import type { PrismaErrorMapping } from './filters/prisma-error-map.js';
 import type { DataModelMeta } from './metadata/model-meta.types.js';
 import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from './policies/policy.types.js';
 import type { PrismaClientLike } from './prisma/prisma-client-like.js';
+import type { RestService } from './rest/rest.service.js';
+import type { RpcService } from './rpc/rpc.service.js';
 
-export interface CrudApiModuleOptions {
+/**
+ * The platform's own request object: Express's `Request` or Fastify's `FastifyRequest`, with
+ * whatever the application's guards and middleware put on it (`request.user`).
+ */
+export type PlatformRequest = any;
+
+/** The options of one module instance (what `forRootAsync`'s factory returns). */
+export interface CrudApiOptions {
   /** Base URL of the REST API, used to build every JSON:API link (`https://api.example.com/api/rest`). */
   endpoint: string;
   /** Default and maximum page size of REST collections; `Infinity` disables pagination. Default 100. */
@@ -14,11 +23,7 @@ export interface CrudApiModuleOptions {
   /** The Prisma client serving every request (give this or `getPrisma`). */
   prisma?: PrismaClientLike;
   /** The Prisma client for one request, e.g. one extended with the caller's identity; called once per request. */
-  getPrisma?: (request: Request) => PrismaClientLike | Promise<PrismaClientLike>;
-  /** Mount path of the REST controller. Default `api/rest`. */
-  restPath?: string;
-  /** Mount path of the RPC controller. Default `api/rpc`. */
-  rpcPath?: string;
+  getPrisma?: (request: PlatformRequest) => PrismaClientLike | Promise<PrismaClientLike>;
   /** Separator between the parts of a compound id in REST URLs and documents. Default `_`. */
   idDivider?: string;
   /** Models exposed on both interfaces, by Prisma name or URL name. Default: all. */
@@ -26,7 +31,7 @@ export interface CrudApiModuleOptions {
   /** Largest accepted request body, as a byte count or a string such as `'1mb'`. Default `'1mb'`. */
   bodyLimit?: number | string;
   /** Per model (Prisma or URL name): make it read-only or drop single Prisma operations (`deleteMany`). */
-  operations?: Record<string, ModelOperationsOption>;
+  operations?: CrudApiOperations;
   /** Prisma error codes mapped to HTTP, merged over the defaults (`DEFAULT_PRISMA_ERROR_MAP`). */
   prismaErrorMap?: Record<string, PrismaErrorMapping>;
   /** Largest RPC `take` (in absolute value); a larger or missing `take` on findMany is capped. Default: unlimited. */
@@ -41,8 +46,38 @@ export interface CrudApiModuleOptions {
   /** Decides models and actions without rules when `policies` is given. Default `'deny'`. */
   defaultPolicy?: DefaultPolicy;
   /** The context the policies see for one request. Default `{ user: request.user }`. */
-  context?: (request: Request) => PolicyContext | Promise<PolicyContext>;
+  context?: (request: PlatformRequest) => PolicyContext | Promise<PolicyContext>;
 }
+
+/**
+ * What shapes the module's routes and providers, so it is given to `forRoot`/`forRootAsync`
+ * directly, never by an options factory (routes are declared before factories run).
+ */
+export interface CrudApiModuleExtras {
+  /** Mount path of the REST controller. Default `api/rest`. */
+  restPath?: string;
+  /** Mount path of the RPC controller. Default `api/rpc`. */
+  rpcPath?: string;
+  /** A subclass of `RestService` serving the REST routes of this instance. */
+  restService?: Type<RestService>;
+  /** A subclass of `RpcService` serving the RPC routes of this instance. */
+  rpcService?: Type<RpcService>;
+}
+
+/** What `CrudApiModule.forRoot` takes. */
+export type CrudApiModuleOptions = CrudApiOptions & CrudApiModuleExtras;
+
+/** A class `forRootAsync({ useClass })` instantiates (or `useExisting` names) to get the options. */
+export interface CrudApiOptionsFactory {
+  createCrudApiOptions(): CrudApiOptions | Promise<CrudApiOptions>;
+}
+
+/** What `CrudApiModule.forRootAsync` takes: `useFactory`, `useClass` or `useExisting`, plus the extras. */
+export type CrudApiModuleAsyncOptions = ConfigurableModuleAsyncOptions<CrudApiOptions, 'createCrudApiOptions'> &
+  CrudApiModuleExtras;
+
+/** Per model: the Prisma operations clients may run. */
+export type CrudApiOperations = Record<string, ModelOperationsOption>;
 
 export interface ModelOperationsOption {
   /** Only reads (find*, count, aggregate, groupBy; REST GETs). */
@@ -72,17 +107,9 @@ export interface CrudApiLimits {
   maxJsonDepth?: number;
 }
 
-/** What `forRootAsync` needs: the mount paths must be known when routes are declared. */
-export interface CrudApiModuleAsyncOptions {
-  imports?: any[];
-  inject?: any[];
-  useFactory: (...args: any[]) => CrudApiModuleOptions | Promise<CrudApiModuleOptions>;
-  restPath?: string;
-  rpcPath?: string;
-}
-
-/** The options with every default applied. */
-export type ResolvedCrudApiOptions = Omit<CrudApiModuleOptions, 'limits'> &
-  Required<Pick<CrudApiModuleOptions, 'pageSize' | 'restPath' | 'rpcPath' | 'idDivider' | 'bodyLimit'>> & {
+/** The options of one instance with every default applied, mount paths included. */
+export type ResolvedCrudApiOptions = Omit<CrudApiOptions, 'limits'> &
+  Required<Pick<CrudApiOptions, 'pageSize' | 'idDivider' | 'bodyLimit'>> &
+  Required<Pick<CrudApiModuleExtras, 'restPath' | 'rpcPath'>> & {
     limits: Required<CrudApiLimits>;
   };

@@ -12,22 +12,21 @@ import {
   IsString,
   IsUrl,
   Matches,
+  type ValidationError,
   Min,
   ValidateIf,
   validateSync,
 } from 'class-validator';
-import {
-  DEFAULT_BODY_LIMIT,
-  DEFAULT_ID_DIVIDER,
-  DEFAULT_LIMITS,
-  DEFAULT_PAGE_SIZE,
-  DEFAULT_REST_PATH,
-  DEFAULT_RPC_PATH,
-} from './crud-api.constants.js';
-import type { CrudApiModuleOptions, ResolvedCrudApiOptions } from './crud-api-options.interface.js';
+import { DEFAULT_BODY_LIMIT, DEFAULT_ID_DIVIDER, DEFAULT_LIMITS, DEFAULT_PAGE_SIZE } from './crud-api.constants.js';
+import type { CrudApiModuleExtras, CrudApiOptions, ResolvedCrudApiOptions } from './crud-api-options.interface.js';
+import { modelNameProblems } from './crud-api-options.model-names.js';
 import { validatePolicies } from './policies/policy-set.js';
 
+/** The mount paths, as `forRoot`/`forRootAsync` resolved them. */
+export type CrudApiMount = Required<Pick<CrudApiModuleExtras, 'restPath' | 'rpcPath'>>;
+
 const MOUNT_PATH = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
+const EXTRAS_KEYS: ReadonlySet<string> = new Set(['restPath', 'rpcPath', 'restService', 'rpcService']);
 
 class CrudApiLimitsSchema {
   @IsOptional() @IsInt() @Min(1) maxIncludeDepth?: number;
@@ -62,14 +61,6 @@ class CrudApiOptionsSchema {
   @IsOptional()
   @IsInstance(Function, { message: 'getPrisma must be a function (request) => PrismaClient' })
   getPrisma?: unknown;
-
-  @IsOptional()
-  @Matches(MOUNT_PATH, { message: 'restPath must be a path like "api/rest" (no leading or trailing slash)' })
-  restPath?: string;
-
-  @IsOptional()
-  @Matches(MOUNT_PATH, { message: 'rpcPath must be a path like "api/rpc" (no leading or trailing slash)' })
-  rpcPath?: string;
 
   @IsOptional()
   @IsString()
@@ -116,23 +107,48 @@ class CrudApiOptionsSchema {
   context?: unknown;
 }
 
+/** One message per problem, nested options named by their path (`limits.maxFilters`). */
+function describeProblems(errors: readonly ValidationError[], parent = ''): string[] {
+  return errors.flatMap((error) => {
+    const path = `${parent}${error.property}`;
+    const own = Object.entries(error.constraints ?? {}).map(([rule, message]) =>
+      rule !== 'whitelistValidation'
+        ? `"${path}": ${message}`
+        : EXTRAS_KEYS.has(path)
+          ? `"${path}": give it to forRoot/forRootAsync directly, not from the options factory`
+          : `"${path}": unknown option`,
+    );
+    return [...own, ...describeProblems(error.children ?? [], `${path}.`)];
+  });
+}
 
-/** Validates the options and applies the defaults; throws an error naming every bad option. */
-export function resolveCrudApiOptions(options: CrudApiModuleOptions): ResolvedCrudApiOptions {
+/** Problems of the mount paths, checked when the module is declared since they shape its routes. */
+export function mountProblems(mount: CrudApiMount): string[] {
+  return (['restPath', 'rpcPath'] as const)
+    .filter((key) => typeof mount[key] !== 'string' || !MOUNT_PATH.test(mount[key]))
+    .map((key) => `"${key}": must be a path like "api/${key === 'restPath' ? 'rest' : 'rpc'}" (no leading or trailing slash)`);
+}
+
+/** Throws one start-up error naming every problem, if there is any. */
+export function failOnProblems(problems: readonly string[]): void {
+  if (problems.length > 0) throw new Error(`CrudApiModule: invalid option ${problems.join(', ')}`);
+}
+
+/**
+ * Validates the options strictly (unknown keys, and names that are not in the model metadata,
+ * fail too) and applies the defaults; throws an error naming every bad option.
+ */
+export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMount): ResolvedCrudApiOptions {
   const candidate = Object.assign(new CrudApiOptionsSchema(), options, {
     limits: options.limits && Object.assign(new CrudApiLimitsSchema(), options.limits),
   });
-  const errors = validateSync(candidate, { forbidUnknownValues: false });
-  if (errors.length > 0) {
-    const details = errors.map((error) => `"${error.property}": ${Object.values(error.constraints ?? {}).join('; ')}`);
-    throw new Error(`CrudApiModule: invalid option ${details.join(', ')}`);
-  }
+  failOnProblems(describeProblems(validateSync(candidate, { forbidUnknownValues: false, whitelist: true, forbidNonWhitelisted: true })));
+  failOnProblems(modelNameProblems(options));
   if (options.policies) validatePolicies(options.policies, options.modelMeta);
   return {
     ...options,
+    ...mount,
     pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
-    restPath: options.restPath ?? DEFAULT_REST_PATH,
-    rpcPath: options.rpcPath ?? DEFAULT_RPC_PATH,
     idDivider: options.idDivider ?? DEFAULT_ID_DIVIDER,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     limits: { ...DEFAULT_LIMITS, ...options.limits },

@@ -1,6 +1,9 @@
 /** Injection token of the validated module options (`ResolvedCrudApiOptions`). */
 export const CRUD_API_OPTIONS = Symbol('CRUD_API_OPTIONS');
 
+/** Injection token of the symbol that tells one module instance's routes from another's. */
+export const CRUD_API_MOUNT = Symbol('CRUD_API_MOUNT');
+
 export const DEFAULT_REST_PATH = 'api/rest';
 export const DEFAULT_RPC_PATH = 'api/rpc';
 export const DEFAULT_PAGE_SIZE = 100;

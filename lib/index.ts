@@ -1,28 +1,63 @@
+// The public surface: what an application imports. Everything else is internal and may change.
+
+/** The module: `CrudApiModule.forRoot(options)` or `CrudApiModule.forRootAsync({ useFactory | useClass | useExisting })`. */
 export { CrudApiModule } from './crud-api.module.js';
-export { CRUD_API_OPTIONS } from './crud-api.constants.js';
+
 export type {
-  CrudApiModuleAsyncOptions,
+  /** The options of one instance, as `forRootAsync`'s factory returns them. */
+  CrudApiOptions,
+  /** What `forRoot` takes: the options plus the extras. */
   CrudApiModuleOptions,
+  /** What `forRootAsync` takes: `useFactory`/`useClass`/`useExisting`, `imports`, `inject`, plus the extras. */
+  CrudApiModuleAsyncOptions,
+  /** Mount paths and service classes: given to `forRoot`/`forRootAsync` directly, never by a factory. */
+  CrudApiModuleExtras,
+  /** The class `forRootAsync({ useClass })` instantiates. */
+  CrudApiOptionsFactory,
+  /** The `limits` option. */
+  CrudApiLimits,
+  /** The `operations` option. */
+  CrudApiOperations,
+  /** One model's entry of the `operations` option. */
+  ModelOperationsOption,
+  /** The platform's request (Express or Fastify) handed to `getPrisma` and `context`. */
+  PlatformRequest,
+  /** The options of one instance with every default applied (injected as `CRUD_API_OPTIONS`). */
   ResolvedCrudApiOptions,
 } from './crud-api-options.interface.js';
-export { resolveCrudApiOptions } from './crud-api-options.validation.js';
-export type * from './metadata/model-meta.types.js';
-export { ModelRegistry, toTypeName } from './metadata/model-registry.js';
-export type { PrismaClientLike } from './prisma/prisma-client-like.js';
-export { PrismaClientResolver } from './prisma/prisma-client.resolver.js';
-export { RestController } from './rest/rest.controller.js';
+
+/** Injection token of one instance's `ResolvedCrudApiOptions`, for service subclasses. */
+export { CRUD_API_OPTIONS } from './crud-api.constants.js';
+
+/** The REST operations: subclass it and pass the subclass as the `restService` extra. */
 export { RestService, type RelationshipChange } from './rest/rest.service.js';
-export { RpcController } from './rpc/rpc.controller.js';
+/** The RPC operations: subclass it and pass the subclass as the `rpcService` extra. */
 export { RpcService } from './rpc/rpc.service.js';
-export { RPC_OPERATIONS, type RpcOperation } from './rpc/rpc-operations.js';
-export { registerPrismaTypes, type DecimalConstructor } from './rpc/rpc-superjson.js';
-export { CrudApiExceptionFilter, renderJsonApiError, renderRpcError } from './filters/crud-api-exception.filter.js';
-export { CrudApiError, type CrudApiErrorOptions, type ErrorSource } from './filters/crud-api.error.js';
-export { ERROR_CODES, type ErrorCode } from './filters/error-codes.js';
-export { DEFAULT_PRISMA_ERROR_MAP, type PrismaErrorMapping } from './filters/prisma-error-map.js';
+/** What the services receive: the request described independently of the platform. */
+export type { ApiRequest } from './http/api-request.js';
+/** What the services return: `{ status, headers, body }`. */
 export type { ApiResponse } from './http/api-response.js';
-export { policiesOf, withPolicies, type PolicyInspector, type WithPoliciesOptions } from './policies/with-policies.js';
-export { DEFAULT_POLICY, validatePolicies } from './policies/policy-set.js';
+/** The exposed models of one instance (a dependency of the services). */
+export { ModelRegistry } from './metadata/model-registry.js';
+/** The Prisma client of each request (a dependency of the services). */
+export { PrismaClientResolver } from './prisma/prisma-client.resolver.js';
+/** What the module needs of a Prisma client. */
+export type { PrismaClientLike } from './prisma/prisma-client-like.js';
+/** The shape of the `modelMeta` export written by `nestjs-crud-api-generator`. */
+export type { DataModelMeta, FieldMeta, ModelMeta } from './metadata/model-meta.types.js';
+
+/** The error the APIs and `withPolicies` raise: a catalogue code, a status and a client-safe message. */
+export { CrudApiError, type CrudApiErrorOptions, type ErrorSource } from './filters/crud-api.error.js';
+/** The catalogue of error codes with their status and title. */
+export { ERROR_CODES, type ErrorCode } from './filters/error-codes.js';
+/** The default Prisma-error-code mapping that the `prismaErrorMap` option extends. */
+export { DEFAULT_PRISMA_ERROR_MAP, type PrismaErrorMapping } from './filters/prisma-error-map.js';
+
+/** Access policies on any Prisma client, e.g. in hand-written endpoints. */
+export { withPolicies, type WithPoliciesOptions } from './policies/with-policies.js';
+/** The policy applied to models and actions without rules (`'deny'`). */
+export { DEFAULT_POLICY } from './policies/policy-set.js';
+/** The `reason` values of policy rejections. */
 export { POLICY_REASONS } from './policies/policy.errors.js';
 export type {
   CrudApiPolicies,
@@ -35,3 +70,6 @@ export type {
   PolicyRule,
   PolicyWhere,
 } from './policies/policy.types.js';
+
+/** Teaches a client's superjson instance the RPC interface's Prisma types (Decimal, bytes). */
+export { registerPrismaTypes, type DecimalConstructor } from './rpc/rpc-superjson.js';

@@ -1,8 +1,9 @@
-import { Inject, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { CrudApiModule } from '../lib/index.js';
 import { DatabaseModule, SAMPLE_DATABASE } from './database/database.module.js';
 import type { SampleDatabase } from './database/create-prisma-client.js';
-import { demoAuth } from './demo-auth.js';
+import { DemoAuthGuard } from './demo-auth.js';
 import { samplePolicies } from './policies.js';
 
 export const PORT = Number(process.env.PORT ?? 3000);
@@ -21,13 +22,9 @@ export const BASE_URL = process.env.BASE_URL ?? `http://localhost:${PORT}`;
         policies: samplePolicies,
       }),
     }),
+    DatabaseModule,
   ],
+  // Demo stand-in for authentication (x-user-id header): see demo-auth.ts.
+  providers: [{ provide: APP_GUARD, useClass: DemoAuthGuard }],
 })
-export class AppModule implements NestModule {
-  constructor(@Inject(SAMPLE_DATABASE) private readonly database: SampleDatabase) {}
-
-  /** Demo stand-in for authentication (x-user-id header): see demo-auth.ts. */
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(demoAuth(this.database.prisma)).forRoutes('{*path}');
-  }
-}
+export class AppModule {}

@@ -1,6 +1,6 @@
-import { UnauthorizedException } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
-import type { SamplePrismaClient } from './database/create-prisma-client.js';
+import { type CanActivate, type ExecutionContext, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import type { SampleDatabase } from './database/create-prisma-client.js';
+import { SAMPLE_DATABASE } from './database/database.module.js';
 import type { DemoUser } from './policies.js';
 
 export const DEMO_USER_HEADER = 'x-user-id';
@@ -9,15 +9,22 @@ export const DEMO_USER_HEADER = 'x-user-id';
  * DEMO ONLY, NOT AUTHENTICATION: trusts an `x-user-id` header and puts that user in
  * `request.user`, where a real application's Passport strategy or guard would put the verified
  * caller. Anyone can send any id. Without the header the request is anonymous; an unknown id is 401.
+ * A guard (not a middleware) so that its 401 is answered in each route's own error format.
  */
-export function demoAuth(prisma: SamplePrismaClient) {
-  return async (request: Request & { user?: DemoUser }, _response: Response, next: NextFunction): Promise<void> => {
-    const header = request.header(DEMO_USER_HEADER);
-    if (header === undefined) return next();
+@Injectable()
+export class DemoAuthGuard implements CanActivate {
+  constructor(@Inject(SAMPLE_DATABASE) private readonly database: SampleDatabase) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<{ headers: Record<string, unknown>; user?: DemoUser }>();
+    const header = request.headers[DEMO_USER_HEADER];
+    if (header === undefined) return true;
     const id = Number(header);
-    const user = Number.isSafeInteger(id) ? await prisma.user.findUnique({ where: { id }, select: { id: true, role: true } }) : null;
-    if (!user) return next(new UnauthorizedException(`Demo authentication: no user with id "${header}"`));
+    const user = Number.isSafeInteger(id)
+      ? await this.database.prisma.user.findUnique({ where: { id }, select: { id: true, role: true } })
+      : null;
+    if (!user) throw new UnauthorizedException(`Demo authentication: no user with id "${String(header)}"`);
     request.user = user;
-    next();
-  };
+    return true;
+  }
 }

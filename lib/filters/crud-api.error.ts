@@ -1,3 +1,4 @@
+import { IntrinsicException } from '@nestjs/common';
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 
 export interface ErrorSource {
@@ -17,10 +18,16 @@ export interface CrudApiErrorOptions {
 
 /**
  * An error the APIs raise on purpose: a catalogue code plus a message safe to show a client.
- * The exception filter renders it in the format of the interface that raised it.
+ * The module's filters render it in the format of the interface that raised it. Raised in an
+ * application's own code (`withPolicies` in a hand-written controller), Nest's default handling
+ * answers its status and message on any platform: it has the signature of an `http-errors` error
+ * (`status`, `statusCode`, `expose`), and as an `IntrinsicException` it is not logged as a crash.
  */
-export class CrudApiError extends Error {
+export class CrudApiError extends IntrinsicException {
   readonly status: number;
+  readonly statusCode: number;
+  /** Whether Nest's default handling may show the message (not for 5xx). */
+  readonly expose: boolean;
 
   constructor(
     readonly code: ErrorCode,
@@ -30,5 +37,7 @@ export class CrudApiError extends Error {
     super(message);
     this.name = 'CrudApiError';
     this.status = ERROR_CODES[code].status;
+    this.statusCode = this.status;
+    this.expose = this.status < 500;
   }
 }

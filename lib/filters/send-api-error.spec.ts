@@ -1,4 +1,4 @@
-import { renderJsonApiError, renderRpcError } from './crud-api-exception.filter.js';
+import { renderJsonApiError, renderRpcError } from './send-api-error.js';
 
 describe('error renderers', () => {
   const policy = {

@@ -1,28 +1,28 @@
-import type { Request } from 'express';
+import type { ApiKind } from '../filters/send-api-error.js';
 
-export type ApiKind = 'rest' | 'rpc';
-
-function mountPattern(path: string): RegExp {
-  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(^|/)${escaped}(/|$)`);
+function trimSlashes(path: string): string {
+  return path.replace(/^\/+|\/+$/g, '');
 }
 
 /**
- * Tells which interface a request addresses from its URL path alone, so it works before routing
- * (body parsing) and under any global prefix: the mount path must appear as whole path segments.
+ * Tells which interface of one module instance a request path addresses, before routing (body
+ * parsing runs before it): the mount path must follow the application's global prefix directly.
  */
 export class ApiMounts {
-  private readonly patterns: ReadonlyArray<[ApiKind, RegExp]>;
+  private readonly mounts: ReadonlyArray<[ApiKind, string]>;
 
   constructor(restPath: string, rpcPath: string) {
-    this.patterns = [
-      ['rest', mountPattern(restPath)],
-      ['rpc', mountPattern(rpcPath)],
+    this.mounts = [
+      ['rest', trimSlashes(restPath)],
+      ['rpc', trimSlashes(rpcPath)],
     ];
   }
 
-  kindOf(request: Pick<Request, 'originalUrl' | 'url'>): ApiKind | undefined {
-    const path = (request.originalUrl ?? request.url ?? '').split('?')[0] ?? '';
-    return this.patterns.find(([, pattern]) => pattern.test(path))?.[0];
+  kindOf(path: string, globalPrefix = ''): ApiKind | undefined {
+    const prefix = trimSlashes(globalPrefix);
+    return this.mounts.find(([, mount]) => {
+      const base = `/${prefix ? `${prefix}/` : ''}${mount}`;
+      return path === base || path.startsWith(`${base}/`);
+    })?.[0];
   }
 }

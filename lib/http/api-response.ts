@@ -1,5 +1,3 @@
-import type { Response } from 'express';
-
 /** What a service returns to its controller: status, headers and an already-shaped body. */
 export interface ApiResponse {
   status: number;
@@ -7,14 +5,47 @@ export interface ApiResponse {
   headers?: Record<string, string>;
 }
 
-export function sendApiResponse(res: Response, response: ApiResponse, contentType: string): void {
-  res.status(response.status);
-  for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
-  if (response.body === undefined) {
-    res.end();
+/** Node's `ServerResponse`, which Express's response is. */
+interface NodeResponse {
+  statusCode: number;
+  headersSent: boolean;
+  setHeader(name: string, value: string): unknown;
+  end(chunk?: Buffer): unknown;
+}
+
+/** Fastify's reply: headers set on it are written only by its own `send`. */
+interface FastifyReply {
+  raw: unknown;
+  sent: boolean;
+  status(code: number): FastifyReply;
+  headers(values: Record<string, string>): FastifyReply;
+  send(payload?: Buffer): unknown;
+}
+
+/** The response object of the platform serving the request. */
+export type PlatformResponse = NodeResponse | FastifyReply;
+
+function isFastifyReply(response: PlatformResponse): response is FastifyReply {
+  return 'raw' in response && typeof (response as FastifyReply).send === 'function';
+}
+
+export function isResponseSent(response: PlatformResponse): boolean {
+  return isFastifyReply(response) ? response.sent : response.headersSent;
+}
+
+/**
+ * Writes the response as given on either platform. The body goes out as bytes with exactly
+ * `contentType`: neither platform then adds `charset=utf-8`, which JSON:API forbids (media type
+ * parameters other than `ext` and `profile`) and JSON does not need (it is UTF-8 by definition).
+ */
+export function sendApiResponse(response: PlatformResponse, { status, body, headers }: ApiResponse, contentType: string): void {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  const allHeaders = payload === undefined ? { ...headers } : { ...headers, 'Content-Type': contentType };
+  if (isFastifyReply(response)) {
+    response.status(status).headers(allHeaders).send(payload);
     return;
   }
-  // A Buffer keeps Express from appending `charset=utf-8`: JSON:API forbids media type parameters
-  // other than `ext` and `profile`, and JSON is UTF-8 by definition.
-  res.type(contentType).send(Buffer.from(JSON.stringify(response.body)));
+  response.statusCode = status;
+  for (const [name, value] of Object.entries(allHeaders)) response.setHeader(name, value);
+  response.end(payload);
 }

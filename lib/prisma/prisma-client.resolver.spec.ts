@@ -1,15 +1,16 @@
-import type { Request } from 'express';
 import { resolveCrudApiOptions } from '../crud-api-options.validation.js';
+import { toApiRequest } from '../http/api-request.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import type { PrismaClientLike } from './prisma-client-like.js';
 import { PrismaClientResolver } from './prisma-client.resolver.js';
 
 const modelMeta: DataModelMeta = { provider: 'sqlite', models: {}, enums: {} } as unknown as DataModelMeta;
+const MOUNT = { restPath: 'api/rest', rpcPath: 'api/rpc' };
 const client = (name: string) => ({ name, $transaction: async () => undefined }) as unknown as PrismaClientLike;
 
 describe('PrismaClientResolver', () => {
   it('calls getPrisma once per request, however often the request asks', async () => {
-    const calls: Request[] = [];
+    const calls: unknown[] = [];
     const resolver = new PrismaClientResolver(
       resolveCrudApiOptions({
         endpoint: 'http://localhost/api/rest',
@@ -18,20 +19,20 @@ describe('PrismaClientResolver', () => {
           calls.push(req);
           return client(`for ${req.url}`);
         },
-      }),
+      }, MOUNT),
     );
-    const first = { url: '/a' } as Request;
-    const second = { url: '/b' } as Request;
+    const first = toApiRequest({ method: 'GET', url: '/a', headers: {} });
+    const second = toApiRequest({ method: 'GET', url: '/b', headers: {} });
     const [a1, a2] = await Promise.all([resolver.forRequest(first), resolver.forRequest(first)]);
     expect(await resolver.forRequest(first)).toBe(a1);
     expect(a2).toBe(a1);
     expect((await resolver.forRequest(second)).name).toBe('for /b');
-    expect(calls).toEqual([first, second]);
+    expect(calls).toEqual([first.raw, second.raw]);
   });
 
   it('serves the shared client without getPrisma', async () => {
     const shared = client('shared');
-    const resolver = new PrismaClientResolver(resolveCrudApiOptions({ endpoint: 'http://localhost/api/rest', modelMeta, prisma: shared }));
-    expect(await resolver.forRequest({} as Request)).toBe(shared);
+    const resolver = new PrismaClientResolver(resolveCrudApiOptions({ endpoint: 'http://localhost/api/rest', modelMeta, prisma: shared }, MOUNT));
+    expect(await resolver.forRequest(toApiRequest({ method: 'GET', url: '/', headers: {} }))).toBe(shared);
   });
 });

@@ -1,37 +1,38 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
 import { CRUD_API_OPTIONS } from '../crud-api.constants.js';
-import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
+import type { PlatformRequest, ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
+import type { ApiRequest } from '../http/api-request.js';
 import { withPolicies } from '../policies/with-policies.js';
 import type { PolicyContext } from '../policies/policy.types.js';
 import type { PrismaClientLike } from './prisma-client-like.js';
 
 /** Passport-style guards put the caller in `request.user`. */
-const defaultPolicyContext = (request: Request): PolicyContext => ({ user: (request as Request & { user?: unknown }).user });
+const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ user: request.user });
 
 /**
- * Gives each request its Prisma client: the `getPrisma(request)` option, called once per request
- * however many queries the request runs, or the shared `prisma` option; with the `policies`
- * option, that client wrapped with the policies for the request's context.
+ * Gives each request its Prisma client: the `getPrisma(request)` option, called with the
+ * platform's request once per request however many queries the request runs, or the shared
+ * `prisma` option; with the `policies` option, that client wrapped with the policies for the
+ * request's context.
  */
 @Injectable()
 export class PrismaClientResolver {
-  private readonly perRequest = new WeakMap<Request, Promise<PrismaClientLike>>();
+  private readonly perRequest = new WeakMap<object, Promise<PrismaClientLike>>();
 
   constructor(@Inject(CRUD_API_OPTIONS) private readonly options: ResolvedCrudApiOptions) {}
 
-  forRequest(request: Request): Promise<PrismaClientLike> {
+  forRequest(request: ApiRequest): Promise<PrismaClientLike> {
     const { getPrisma, prisma, policies } = this.options;
     if (!getPrisma && !policies) return Promise.resolve(prisma as PrismaClientLike);
-    let client = this.perRequest.get(request);
+    let client = this.perRequest.get(request.raw);
     if (!client) {
-      client = this.create(request);
-      this.perRequest.set(request, client);
+      client = this.create(request.raw);
+      this.perRequest.set(request.raw, client);
     }
     return client;
   }
 
-  private async create(request: Request): Promise<PrismaClientLike> {
+  private async create(request: PlatformRequest): Promise<PrismaClientLike> {
     const { getPrisma, prisma, policies, defaultPolicy, modelMeta, context = defaultPolicyContext } = this.options;
     const client = getPrisma ? await getPrisma(request) : (prisma as PrismaClientLike);
     if (!policies) return client;

@@ -1,5 +1,5 @@
-import type { Request } from 'express';
 import { CrudApiError } from '../filters/crud-api.error.js';
+import type { ApiRequest } from '../http/api-request.js';
 import { quoteInput } from '../filters/quote-input.js';
 import { JSON_API_MEDIA_TYPE } from './json-api.constants.js';
 
@@ -65,7 +65,7 @@ export function checkAccept(accept: string | undefined): void {
 }
 
 /** Content negotiation of every REST request. */
-export function negotiate(req: Request): void {
+export function negotiate(req: Pick<ApiRequest, 'method' | 'headers'>): void {
   checkAccept(req.headers.accept);
   checkContentType(req.method, req.headers['content-type']);
 }

@@ -1,16 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
 import { CRUD_API_OPTIONS } from '../crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
 import { CrudApiError } from '../filters/crud-api.error.js';
 import { isPrismaKnownRequestError } from '../filters/error-description.js';
 import { quoteInput } from '../filters/quote-input.js';
+import type { ApiRequest } from '../http/api-request.js';
 import type { ApiResponse } from '../http/api-response.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry, toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { PrismaClientResolver } from '../prisma/prisma-client.resolver.js';
-import { querySearch } from './query/parse-query.js';
 import { type ReadQuery, readQuery } from './query/read-query.js';
 import { idSelect } from '../metadata/id-select.js';
 import { formatResourceId, type IdValues, parseResourceId, uniqueWhere } from './resource-id.js';
@@ -57,7 +56,7 @@ export class RestService {
     protected readonly clients: PrismaClientResolver,
   ) {}
 
-  async list(req: Request, type: string): Promise<ApiResponse> {
+  async list(req: ApiRequest, type: string): Promise<ApiResponse> {
     const model = this.model(type, 'findMany');
     const client = await this.clients.forRequest(req);
     const query = this.query(req, client, model, true);
@@ -66,7 +65,7 @@ export class RestService {
     return this.collection(model, rows, total, query, type);
   }
 
-  async fetch(req: Request, type: string, id: string): Promise<ApiResponse> {
+  async fetch(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'findUnique');
     const client = await this.clients.forRequest(req);
     const query = this.query(req, client, target.model, false);
@@ -76,7 +75,7 @@ export class RestService {
     return { status: 200, body: document.document(data, { self: requestUrl(this.options.endpoint, `${type}/${id}`, query.search) }, query.include) };
   }
 
-  async fetchRelated(req: Request, type: string, id: string, relationship: string, relatedId?: string): Promise<ApiResponse> {
+  async fetchRelated(req: ApiRequest, type: string, id: string, relationship: string, relatedId?: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'findUnique');
     const field = this.relationship(target, relationship, relatedId);
     const related = this.relatedModel(field);
@@ -93,13 +92,13 @@ export class RestService {
     return { status: 200, body: document.document(data, { self: requestUrl(this.options.endpoint, path, query.search) }, query.include) };
   }
 
-  async fetchRelationship(req: Request, type: string, id: string, relationship: string, relatedId?: string): Promise<ApiResponse> {
+  async fetchRelationship(req: ApiRequest, type: string, id: string, relationship: string, relatedId?: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'findUnique');
     const field = this.relationship(target, relationship, relatedId);
     return this.linkage(req, await this.clients.forRequest(req), target, field, relatedId);
   }
 
-  async create(req: Request, type: string): Promise<ApiResponse> {
+  async create(req: ApiRequest, type: string): Promise<ApiResponse> {
     const model = this.model(type, 'create');
     const client = await this.clients.forRequest(req);
     const query = this.query(req, client, model, false);
@@ -113,7 +112,7 @@ export class RestService {
     return { status: 201, headers: { Location: data.links.self }, body: document.document(data, { self: data.links.self }, query.include) };
   }
 
-  async update(req: Request, type: string, id: string): Promise<ApiResponse> {
+  async update(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'update');
     const client = await this.clients.forRequest(req);
     const query = this.query(req, client, target.model, false);
@@ -127,7 +126,7 @@ export class RestService {
     return { status: 200, body: document.document(data, { self: requestUrl(this.options.endpoint, `${type}/${id}`, query.search) }, query.include) };
   }
 
-  async delete(req: Request, type: string, id: string): Promise<ApiResponse> {
+  async delete(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'delete');
     const client = await this.clients.forRequest(req);
     this.query(req, client, target.model, false);
@@ -137,7 +136,7 @@ export class RestService {
     return { status: 204 };
   }
 
-  async changeRelationship(req: Request, change: RelationshipChange, type: string, id: string, relationship: string): Promise<ApiResponse> {
+  async changeRelationship(req: ApiRequest, change: RelationshipChange, type: string, id: string, relationship: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'update');
     const field = this.relationship(target, relationship);
     if (change !== 'replace' && !field.isList) {
@@ -156,7 +155,7 @@ export class RestService {
   }
 
   /** The relationship document: linkage of a to-one, or a paginated page of to-many linkage. */
-  private async linkage(req: Request, client: PrismaClientLike, target: Target, field: FieldMeta, relatedId?: string): Promise<ApiResponse> {
+  private async linkage(req: ApiRequest, client: PrismaClientLike, target: Target, field: FieldMeta, relatedId?: string): Promise<ApiResponse> {
     const related = this.relatedModel(field);
     const query = this.query(req, client, related, field.isList);
     if (query.include.size) {
@@ -302,8 +301,8 @@ export class RestService {
   }
 
   /** The query parameters, parsed against the fields the caller's policies let it name. */
-  private query(req: Request, client: PrismaClientLike, model: ModelMeta, collection: boolean): ReadQuery {
-    return readQuery(this.visibleFields(client), this.options, model, querySearch(req.originalUrl ?? req.url), collection);
+  private query(req: ApiRequest, client: PrismaClientLike, model: ModelMeta, collection: boolean): ReadQuery {
+    return readQuery(this.visibleFields(client), this.options, model, req.query, collection);
   }
 
   private pageArgs(query: ReadQuery): { skip?: number; take?: number } {

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
 import { CRUD_API_OPTIONS } from '../crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
 import { CrudApiError } from '../filters/crud-api.error.js';
+import { type ApiRequest, queryParameters } from '../http/api-request.js';
 import type { ApiResponse } from '../http/api-response.js';
-import { isJsonMediaType } from '../http/json-body.middleware.js';
+import { isJsonMediaType } from '../http/json-media-type.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { policiesOf } from '../policies/with-policies.js';
@@ -24,12 +24,12 @@ export class RpcService {
     protected readonly clients: PrismaClientResolver,
   ) {}
 
-  async handle(req: Request, modelName: string, operationName: string): Promise<ApiResponse> {
+  async handle(req: ApiRequest, modelName: string, operationName: string): Promise<ApiResponse> {
     const model = this.registry.findByTypeName(modelName);
     if (!model) throw new CrudApiError('unknown-type', `Unknown model "${modelName}".`);
     const operation = this.resolveOperation(model, operationName, req.method);
     this.checkBodyType(req);
-    const parsed = parseRpcArgs({ method: req.method, query: req.query, body: req.body }, this.options.limits);
+    const parsed = parseRpcArgs({ method: req.method, query: queryParameters(req.query), body: req.body }, this.options.limits);
     const client = await this.clients.forRequest(req);
     const origin = readsArgsFromQuery(req.method) ? 'query' : 'body';
     const { registry, options } = this;
@@ -58,7 +58,7 @@ export class RpcService {
   }
 
   /** A body the JSON parsers left alone (a form, plain text) must not pass for missing arguments. */
-  protected checkBodyType(req: Request): void {
+  protected checkBodyType(req: ApiRequest): void {
     if (readsArgsFromQuery(req.method)) return;
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     if (hasBody && !isJsonMediaType(req.headers['content-type'])) {

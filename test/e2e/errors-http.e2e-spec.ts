@@ -13,21 +13,21 @@ import {
 import { APP_GUARD, APP_PIPE, NestFactory } from '@nestjs/core';
 import type { Request } from 'express';
 import request from 'supertest';
-import { type ApiResponse, CrudApiModule, RestService, RpcService } from '../../lib/index.js';
+import { type ApiRequest, type ApiResponse, CrudApiModule, RestService, RpcService } from '../../lib/index.js';
 import { createTestApp, TEST_ENDPOINT, type TestApp } from '../support/test-app.js';
 import { createTestDatabase, testProviders } from '../support/test-database.js';
 
 /** Services that answer with the size of the parsed body, so body parsing is tested alone. */
 @Injectable()
 class BodySizeRpcService extends RpcService {
-  override async handle(req: Request): Promise<ApiResponse> {
+  override async handle(req: ApiRequest): Promise<ApiResponse> {
     return { status: 200, body: { data: { bytes: JSON.stringify(req.body ?? null).length } } };
   }
 }
 
 @Injectable()
 class BodySizeRestService extends RestService {
-  override async create(req: Request): Promise<ApiResponse> {
+  override async create(req: ApiRequest): Promise<ApiResponse> {
     return { status: 201, body: { meta: { bytes: JSON.stringify(req.body ?? null).length } } };
   }
 }
@@ -112,18 +112,18 @@ describe.each(testProviders())('HTTP errors around the routes (%s)', (provider) 
     it('leaves the application’s own routes to Nest’s parser, limit and error format', async () => {
       const small = await t.http().post('/own').set('content-type', 'application/json').send(documentOf(1000)).expect(201);
       expect(small.body.bytes).toBeGreaterThan(1000);
-      const large = await t.http().post('/own').set('content-type', 'application/json').send(documentOf(200_000)).expect(413);
+      const large = await t.http().post('/own').set('content-type', 'application/json').send(documentOf(1_100_000)).expect(413); // past Nest's 100kb (Express) and Fastify's 1MiB
       expect(large.body).toMatchObject({ statusCode: 413 });
       const malformed = await t.http().post('/own').set('content-type', 'application/json').send('{').expect(400);
       expect(malformed.body).toMatchObject({ statusCode: 400 });
       expect(malformed.body.errors).toBeUndefined();
     });
 
-    it('keeps Nest’s 404 format outside the mounts and uses ours inside them', async () => {
+    it('leaves paths that no route serves to the application’s 404, below the mounts too', async () => {
       const own = await t.http().get('/elsewhere').expect(404);
       expect(own.body).toMatchObject({ statusCode: 404 });
       const rpc = await t.http().get('/api/rpc/post/findMany/extra').expect(404);
-      expect(rpc.body).toEqual({ error: { message: 'Cannot GET /api/rpc/post/findMany/extra' } });
+      expect(rpc.body).toMatchObject({ statusCode: 404 });
     });
   });
 

@@ -1,8 +1,5 @@
 import {
-  type ArgumentsHost,
-  Catch,
   type CallHandler,
-  type ExceptionFilter,
   type ExecutionContext,
   Injectable,
   Module,
@@ -10,11 +7,11 @@ import {
 } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import request from 'supertest';
 import {
+  type ApiRequest,
   type ApiResponse,
-  CrudApiExceptionFilter,
   CrudApiModule,
   type PrismaClientLike,
   RestService,
@@ -25,7 +22,7 @@ import { createTestDatabase, type TestDatabase, testProviders } from '../support
 
 @Injectable()
 class ReplacedRestService extends RestService {
-  override async fetch(_req: Request, type: string, id: string): Promise<ApiResponse> {
+  override async fetch(_req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
     return { status: 200, body: { meta: { replacedRest: `${type}/${id}` } } };
   }
 
@@ -36,16 +33,9 @@ class ReplacedRestService extends RestService {
 
 @Injectable()
 class ReplacedRpcService extends RpcService {
-  override async handle(_req: Request, model: string, operation: string): Promise<ApiResponse> {
+  override async handle(_req: ApiRequest, model: string, operation: string): Promise<ApiResponse> {
     if (operation === 'fail') throw new Error('raised by the replaced RpcService');
     return { status: 200, body: { data: { replacedRpc: `${model}.${operation}` } } };
-  }
-}
-
-@Catch()
-class ReplacedFilter implements ExceptionFilter {
-  catch(exception: Error, host: ArgumentsHost): void {
-    host.switchToHttp().getResponse<Response>().status(418).json({ replacedFilter: exception.message });
   }
 }
 
@@ -56,25 +46,16 @@ class RecordingInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler) {
     const req = context.switchToHttp().getRequest<Request>();
-    RecordingInterceptor.seen.push(`${req.method} ${req.path}`);
+    RecordingInterceptor.seen.push(`${req.method} ${(req.originalUrl ?? req.url).split('?')[0]}`);
     return next.handle();
   }
 }
 
 describe.each(testProviders())('Nest integration (%s)', (provider) => {
-  describe('with RestService, RpcService and the exception filter replaced through DI', () => {
+  describe('with RestService and RpcService replaced through the restService and rpcService extras', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await createTestApp(provider, {
-        override: (builder) =>
-          builder
-            .overrideProvider(RestService)
-            .useClass(ReplacedRestService)
-            .overrideProvider(RpcService)
-            .useClass(ReplacedRpcService)
-            .overrideProvider(CrudApiExceptionFilter)
-            .useClass(ReplacedFilter),
-      });
+      t = await createTestApp(provider, { options: { restService: ReplacedRestService, rpcService: ReplacedRpcService } });
     });
     afterAll(() => t.close());
 
@@ -83,9 +64,9 @@ describe.each(testProviders())('Nest integration (%s)', (provider) => {
       expect((await t.http().get('/api/rpc/post/findMany').expect(200)).body).toEqual({ data: { replacedRpc: 'post.findMany' } });
     });
 
-    it('renders their errors with the replacement filter', async () => {
-      expect((await t.http().get('/api/rest/post').expect(418)).body).toEqual({ replacedFilter: 'raised by the replaced RestService' });
-      expect((await t.http().get('/api/rpc/post/fail').expect(418)).body).toEqual({ replacedFilter: 'raised by the replaced RpcService' });
+    it('renders their errors in the interface formats, without the internal message', async () => {
+      expect((await t.http().get('/api/rest/post').expect(500)).body.errors[0]).toMatchObject({ status: '500', code: 'internal-error' });
+      expect((await t.http().get('/api/rpc/post/fail').expect(500)).body).toEqual({ error: { message: 'An unexpected error occurred.' } });
     });
   });
 

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { Request } from 'express';
-import { CrudApiModule, RestService, type ApiResponse } from '../../lib/index.js';
+import { CrudApiModule, RestService, type ApiRequest, type ApiResponse } from '../../lib/index.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 @Injectable()
 class CustomRestService extends RestService {
-  override async fetch(_req: Request, type: string, id: string): Promise<ApiResponse> {
+  override async fetch(_req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
     return { status: 200, body: { meta: { custom: `${type}/${id}` } } };
   }
 }

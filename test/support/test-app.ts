@@ -1,5 +1,6 @@
 import type { INestApplication, ModuleMetadata } from '@nestjs/common';
-import { Test, type TestingModuleBuilder } from '@nestjs/testing';
+import type { TestingModule, TestingModuleBuilder } from '@nestjs/testing';
+import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
 import { CrudApiModule, type CrudApiModuleOptions } from '../../lib/index.js';
@@ -7,6 +8,33 @@ import type { DatabaseProvider } from '../../sample-app/database/database-url.js
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const TEST_ENDPOINT = 'http://localhost/api/rest';
+
+/** The HTTP platforms the e2e suites run on: jest's projects set `CRUD_API_PLATFORM` per project. */
+export type TestPlatform = 'express' | 'fastify';
+
+export function testPlatform(): TestPlatform {
+  return (globalThis as { CRUD_API_PLATFORM?: TestPlatform }).CRUD_API_PLATFORM ?? 'express';
+}
+
+/**
+ * A Nest application of the module on the platform under test, initialized and ready to serve
+ * (Fastify registers routes on `ready()`).
+ */
+export async function createPlatformApp(moduleRef: TestingModule, configure?: (app: INestApplication) => void): Promise<INestApplication> {
+  let app: INestApplication;
+  if (testPlatform() === 'fastify') {
+    const { FastifyAdapter } = await import('@nestjs/platform-fastify');
+    // Fastify's router matches no route when a path parameter is longer than `maxParamLength`
+    // (100 by default): the hostile-input suites send megabyte ids, which must reach the module.
+    app = moduleRef.createNestApplication(new FastifyAdapter({ maxParamLength: 2 ** 21 }), { logger: false });
+  } else {
+    app = moduleRef.createNestApplication({ logger: false });
+  }
+  configure?.(app);
+  await app.init();
+  if (testPlatform() === 'fastify') await app.getHttpAdapter().getInstance().ready();
+  return app;
+}
 
 export interface TestAppOptions {
   /** Module options on top of `endpoint`, `prisma` and `modelMeta`. */
@@ -37,9 +65,7 @@ export async function createTestApp(provider: DatabaseProvider, setup: TestAppOp
     ],
   });
   const moduleRef = await (setup.override ? setup.override(builder) : builder).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  setup.configure?.(app);
-  await app.init();
+  const app = await createPlatformApp(moduleRef, setup.configure);
   return {
     app,
     db,

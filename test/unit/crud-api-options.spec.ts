@@ -1,22 +1,21 @@
-import { resolveCrudApiOptions, type CrudApiModuleOptions } from '../../lib/index.js';
+import { DEFAULT_LIMITS } from '../../lib/crud-api.constants.js';
+import type { CrudApiOptions } from '../../lib/crud-api-options.interface.js';
+import { mountProblems, resolveCrudApiOptions } from '../../lib/crud-api-options.validation.js';
+import { modelMeta as sqliteModelMeta } from '../../sample-app/generated/sqlite/crud-api/index.js';
 
-const modelMeta = { provider: 'sqlite', models: {}, enums: {} };
-const valid: CrudApiModuleOptions = { endpoint: 'http://localhost:3000/api/rest', modelMeta, prisma: {} as never };
+const modelMeta = { provider: 'sqlite', models: {}, enums: {} } as unknown as CrudApiOptions['modelMeta'];
+const MOUNT = { restPath: 'api/rest', rpcPath: 'api/rpc' };
+const valid: CrudApiOptions = { endpoint: 'http://localhost:3000/api/rest', modelMeta, prisma: {} as never };
+const resolve = (options: object) => resolveCrudApiOptions(options as CrudApiOptions, MOUNT);
 
 describe('resolveCrudApiOptions', () => {
-  it('applies the documented defaults', () => {
-    expect(resolveCrudApiOptions(valid)).toMatchObject({
-      pageSize: 100,
-      restPath: 'api/rest',
-      rpcPath: 'api/rpc',
-      idDivider: '_',
-      bodyLimit: '1mb',
-    });
+  it('applies the documented defaults and keeps the mount paths', () => {
+    expect(resolve(valid)).toMatchObject({ pageSize: 100, restPath: 'api/rest', rpcPath: 'api/rpc', idDivider: '_', bodyLimit: '1mb' });
   });
 
   it('accepts Infinity as page size and getPrisma instead of prisma', () => {
     const { prisma: _unused, ...rest } = valid;
-    expect(resolveCrudApiOptions({ ...rest, pageSize: Infinity, getPrisma: () => ({}) as never }).pageSize).toBe(Infinity);
+    expect(resolve({ ...rest, pageSize: Infinity, getPrisma: () => ({}) as never }).pageSize).toBe(Infinity);
   });
 
   it.each([
@@ -27,31 +26,55 @@ describe('resolveCrudApiOptions', () => {
     [{ modelMeta: undefined }, /"modelMeta": modelMeta must be the object written by nestjs-crud-api-generator/],
     [{ prisma: undefined }, /"prisma": prisma is required unless getPrisma is given/],
     [{ getPrisma: 'client' }, /"getPrisma": getPrisma must be a function/],
-    [{ restPath: '/api/rest/' }, /"restPath"/],
-    [{ rpcPath: 'a b' }, /"rpcPath"/],
     [{ idDivider: '' }, /"idDivider"/],
     [{ models: ['Post', 3] }, /"models"/],
     [{ bodyLimit: 'lots' }, /"bodyLimit"/],
+    [{ pagesize: 10 }, /"pagesize": unknown option/],
+    [{ limits: { maxFilter: 3 } }, /"limits.maxFilter": unknown option/],
+    [{ restPath: 'v2/rest' }, /"restPath": give it to forRoot\/forRootAsync directly/],
   ])('rejects %j', (override, message) => {
-    expect(() => resolveCrudApiOptions({ ...valid, ...(override as object) } as CrudApiModuleOptions)).toThrow(message);
+    expect(() => resolve({ ...valid, ...override })).toThrow(message);
   });
 
   it('names every bad option at once', () => {
-    expect(() => resolveCrudApiOptions({ ...valid, endpoint: 'x', pageSize: -1 })).toThrow(/"endpoint".*"pageSize"/);
+    expect(() => resolve({ ...valid, endpoint: 'x', pageSize: -1 })).toThrow(/"endpoint".*"pageSize"/);
+  });
+});
+
+describe('resolveCrudApiOptions against the model metadata', () => {
+  const withModels = { ...valid, modelMeta: sqliteModelMeta };
+
+  it('accepts Prisma and URL model names and known operations', () => {
+    expect(() => resolve({ ...withModels, models: ['Post', 'user'], operations: { Tag: { readOnly: true }, post: { exclude: ['deleteMany'] } } })).not.toThrow();
+  });
+
+  it.each([
+    [{ models: ['Post', 'Postt'] }, /"models": unknown model "Postt"/],
+    [{ operations: { Tagg: { readOnly: true } } }, /"operations": unknown model "Tagg"/],
+    [{ operations: { Tag: { exclude: ['delet'] } } }, /"operations.Tag.exclude": unknown operation "delet"/],
+    [{ operations: { Tag: { readonly: true } } }, /"operations.Tag": unknown key "readonly"/],
+    [{ operations: { Tag: { readOnly: 'yes' } } }, /"operations.Tag.readOnly": must be a boolean/],
+  ])('rejects %j, naming it', (override, message) => {
+    expect(() => resolve({ ...withModels, ...override })).toThrow(message);
   });
 });
 
 describe('resolveCrudApiOptions limits', () => {
   it('merges given limits over the defaults', () => {
-    expect(resolveCrudApiOptions({ ...valid, limits: { maxIncludeDepth: 5 } }).limits).toEqual({
-      maxIncludeDepth: 5,
-      maxIncludePaths: 10,
-      maxFilters: 20,
-      maxFilterValueLength: 1000,
-    });
+    expect(resolve({ ...valid, limits: { maxIncludeDepth: 5 } }).limits).toEqual({ ...DEFAULT_LIMITS, maxIncludeDepth: 5 });
   });
 
   it.each([[{ limits: { maxFilters: 0 } }], [{ maxTake: 2.5 }]])('rejects %j', (override) => {
-    expect(() => resolveCrudApiOptions({ ...valid, ...(override as object) } as CrudApiModuleOptions)).toThrow(/invalid option/);
+    expect(() => resolve({ ...valid, ...override })).toThrow(/invalid option/);
+  });
+});
+
+describe('mountProblems', () => {
+  it.each([['/api/rest/'], ['a b'], ['']])('rejects the mount path %j', (path) => {
+    expect(mountProblems({ restPath: path, rpcPath: 'api/rpc' })).toEqual([expect.stringMatching(/^"restPath": must be a path/)]);
+  });
+
+  it('accepts nested paths', () => {
+    expect(mountProblems({ restPath: 'v2/api/rest', rpcPath: 'model/rpc' })).toEqual([]);
   });
 });

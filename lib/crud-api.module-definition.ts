@@ -1,0 +1,51 @@
+import { ConfigurableModuleBuilder, type DynamicModule } from '@nestjs/common';
+import { CRUD_API_MOUNT, CRUD_API_OPTIONS, DEFAULT_REST_PATH, DEFAULT_RPC_PATH } from './crud-api.constants.js';
+import type { CrudApiModuleExtras, CrudApiOptions } from './crud-api-options.interface.js';
+import { failOnProblems, mountProblems, resolveCrudApiOptions } from './crud-api-options.validation.js';
+import { RestExceptionFilter, RpcExceptionFilter } from './filters/crud-api-exception.filter.js';
+import { mountController } from './http/mount-controller.js';
+import { RestController } from './rest/rest.controller.js';
+import { RestService } from './rest/rest.service.js';
+import { RpcController } from './rpc/rpc.controller.js';
+import { RpcService } from './rpc/rpc.service.js';
+
+/** Injection token of the options as given (or as the options factory returned them). */
+export const CRUD_API_MODULE_OPTIONS = Symbol('CRUD_API_MODULE_OPTIONS');
+
+/**
+ * Adds what the extras decide to one instance's definition: its controllers at the mount paths,
+ * its services, and the validated options (strict, at start-up).
+ */
+function mountInstance(definition: DynamicModule, extras: CrudApiModuleExtras): DynamicModule {
+  const mount = { restPath: extras.restPath ?? DEFAULT_REST_PATH, rpcPath: extras.rpcPath ?? DEFAULT_RPC_PATH };
+  failOnProblems(mountProblems(mount));
+  const instance = Symbol(`CrudApiModule ${mount.restPath} ${mount.rpcPath}`);
+  return {
+    ...definition,
+    controllers: [
+      mountController(RestController, mount.restPath, RestExceptionFilter, { kind: 'rest', instance }),
+      mountController(RpcController, mount.rpcPath, RpcExceptionFilter, { kind: 'rpc', instance }),
+    ],
+    providers: [
+      ...(definition.providers ?? []),
+      { provide: CRUD_API_MOUNT, useValue: instance },
+      {
+        provide: CRUD_API_OPTIONS,
+        inject: [CRUD_API_MODULE_OPTIONS],
+        useFactory: (options: CrudApiOptions) => resolveCrudApiOptions(options, mount),
+      },
+      { provide: RestService, useClass: extras.restService ?? RestService },
+      { provide: RpcService, useClass: extras.rpcService ?? RpcService },
+    ],
+  };
+}
+
+export const { ConfigurableModuleClass: ConfigurableCrudApiModule } = new ConfigurableModuleBuilder<CrudApiOptions>({
+  optionsInjectionToken: CRUD_API_MODULE_OPTIONS,
+  // Every registration is its own instance, even with equal options: its own routes and providers.
+  alwaysTransient: true,
+})
+  .setClassMethodName('forRoot')
+  .setFactoryMethodName('createCrudApiOptions')
+  .setExtras<CrudApiModuleExtras>({ restPath: DEFAULT_REST_PATH, rpcPath: DEFAULT_RPC_PATH, restService: undefined, rpcService: undefined }, mountInstance)
+  .build();

@@ -1,0 +1,65 @@
+import { Logger } from '@nestjs/common';
+import type { ApiRequest } from '../http/api-request.js';
+import { type PlatformResponse, isResponseSent, sendApiResponse } from '../http/api-response.js';
+import { JSON_API_MEDIA_TYPE } from '../rest/json-api.constants.js';
+import { describeError, type ErrorDescription } from './error-description.js';
+import type { PrismaErrorMap } from './prisma-error-map.js';
+
+/** The module's two interfaces, each with its own error format. */
+export type ApiKind = 'rest' | 'rpc';
+
+/** JSON:API error document. */
+export function renderJsonApiError(error: ErrorDescription): object {
+  const meta = { ...(error.reason ? { reason: error.reason } : {}), ...(error.ormCode ? { prismaCode: error.ormCode } : {}) };
+  return {
+    errors: [
+      {
+        status: String(error.status),
+        code: error.code,
+        title: error.title,
+        detail: error.message,
+        ...(error.source ? { source: error.source } : {}),
+        ...(Object.keys(meta).length > 0 ? { meta } : {}),
+      },
+    ],
+  };
+}
+
+/** The RPC error body of the specification. */
+export function renderRpcError(error: ErrorDescription): object {
+  return {
+    error: {
+      message: error.message,
+      ...(error.ormCode ? { orm: true, code: error.ormCode } : {}),
+      ...(error.rejectedByPolicy ? { rejectedByPolicy: true } : {}),
+      ...(error.reason ? { reason: error.reason } : {}),
+    },
+  };
+}
+
+const ERROR_FORMATS: Readonly<Record<ApiKind, { contentType: string; render: (error: ErrorDescription) => object }>> = {
+  rest: { contentType: JSON_API_MEDIA_TYPE, render: renderJsonApiError },
+  rpc: { contentType: 'application/json', render: renderRpcError },
+};
+
+const logger = new Logger('CrudApi');
+
+/**
+ * Answers a failed request of one interface in that interface's error format. Used by the
+ * filters bound to the module's controllers and by its body parsing, which runs before routing.
+ */
+export function sendApiError(
+  kind: ApiKind,
+  exception: unknown,
+  exchange: { request: Pick<ApiRequest, 'method' | 'path'>; response: PlatformResponse },
+  prismaErrorMap: PrismaErrorMap,
+): void {
+  const error = describeError(exception, prismaErrorMap);
+  if (error.status >= 500) {
+    // The client gets a generic message; the real error goes to the application's log.
+    logger.error(`${exchange.request.method} ${exchange.request.path} failed: ${String(exception)}`, (exception as Error)?.stack);
+  }
+  if (isResponseSent(exchange.response)) return;
+  const { contentType, render } = ERROR_FORMATS[kind];
+  sendApiResponse(exchange.response, { status: error.status, body: render(error), headers: error.headers }, contentType);
+}

@@ -1,0 +1,50 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { PlatformRequest } from '../crud-api-options.interface.js';
+
+/** What the services need of an HTTP request, whatever platform (Express, Fastify) received it. */
+export interface ApiRequest {
+  /** Upper-case HTTP method. */
+  method: string;
+  /** URL path as received, without the query string. */
+  path: string;
+  /** Raw query string, without the `?` (`''` when there is none). */
+  query: string;
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body, `undefined` without one. */
+  body: unknown;
+  /** The platform's request: handed to `getPrisma` and `context`, and the key of per-request state. */
+  raw: PlatformRequest;
+}
+
+/** The fields both Express's and Fastify's request objects have. */
+interface RequestFields {
+  method: string;
+  url: string;
+  originalUrl?: string;
+  headers: IncomingHttpHeaders;
+  body?: unknown;
+}
+
+/** Describes a platform request (`originalUrl` survives Express's sub-routers rewriting `url`). */
+export function toApiRequest(raw: RequestFields): ApiRequest {
+  const url = raw.originalUrl ?? raw.url;
+  const mark = url.indexOf('?');
+  return {
+    method: raw.method,
+    path: mark < 0 ? url : url.slice(0, mark),
+    query: mark < 0 ? '' : url.slice(mark + 1),
+    headers: raw.headers,
+    body: raw.body,
+    raw,
+  };
+}
+
+/** Query parameters by name: a string, or the list of values of a repeated name. */
+export function queryParameters(query: string): Record<string, string | string[]> {
+  const parameters: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(query)) {
+    const seen = parameters[name];
+    parameters[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return parameters;
+}

@@ -1,0 +1,99 @@
+import { CrudApiError } from '../filters/crud-api.error.js';
+import type { ErrorCode } from '../filters/error-codes.js';
+import type { PrismaErrorMap } from '../filters/prisma-error-map.js';
+import { sendApiError } from '../filters/send-api-error.js';
+import { toApiRequest } from './api-request.js';
+import type { PlatformResponse } from './api-response.js';
+import { crudApiRouteOf } from './crud-api-route.js';
+
+/** The JSON:API media type; `application/json` already has Fastify's (and Nest's) parser. */
+const JSON_API_MEDIA_TYPE = 'application/vnd.api+json';
+
+type Done = (error: Error | null, body?: unknown) => void;
+type BodyParser = (request: FastifyRequest, body: string, done: Done) => void;
+
+interface FastifyRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  routeOptions?: { config?: unknown };
+}
+
+interface RouteOptions {
+  config?: unknown;
+  bodyLimit?: number;
+  errorHandler?: (error: unknown, request: FastifyRequest, reply: PlatformResponse) => void;
+}
+
+/** The parts of a Fastify instance the module uses. */
+export interface FastifyInstance {
+  addHook(name: 'onRoute', hook: (route: RouteOptions) => void): unknown;
+  addContentTypeParser(type: string, options: { parseAs: 'string' }, parser: BodyParser): unknown;
+  hasContentTypeParser(type: string): boolean;
+  getDefaultJsonParser(onProtoPoisoning: string, onConstructorPoisoning: string): BodyParser;
+}
+
+export interface FastifyJsonBodySettings {
+  /** The module instance whose routes these settings are for. */
+  instance: symbol;
+  bodyLimit: number;
+  prismaErrorMap: PrismaErrorMap;
+}
+
+/** Fastify's body errors (by `code`) as the catalogue's codes, the way body-parser's are mapped on Express. */
+const FASTIFY_BODY_ERRORS: Readonly<Record<string, { code: ErrorCode; message: string }>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload-too-large', message: 'The request body exceeds the limit of' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'malformed-json', message: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'malformed-json', message: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported-media-type', message: 'The request body media type is not supported.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid-request', message: 'The request body does not match its Content-Length.' },
+};
+
+/** A Fastify body error as a `CrudApiError`; anything else as it is. */
+export function fastifyBodyError(error: unknown, bodyLimit: number): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const known = typeof code === 'string' && Object.hasOwn(FASTIFY_BODY_ERRORS, code) ? FASTIFY_BODY_ERRORS[code]! : undefined;
+  if (known) {
+    const message = known.code === 'payload-too-large' ? `${known.message} ${bodyLimit} bytes.` : known.message;
+    return new CrudApiError(known.code, message);
+  }
+  // The JSON parser's own failures are SyntaxErrors (matched by name: they may come from another realm);
+  // Fastify's prototype-poisoning check refuses a valid document, as the module's own checks do on Express.
+  if ((error as Error | null)?.name === 'SyntaxError') {
+    return /forbidden (prototype|constructor) property/.test((error as Error).message)
+      ? new CrudApiError('invalid-payload', 'The request body contains a forbidden prototype key.')
+      : new CrudApiError('malformed-json', 'The request body is not valid JSON.');
+  }
+  return error;
+}
+
+/** Marks a Fastify instance on which the shared JSON:API parser is registered (once, for every module instance). */
+const withJsonApiParser = new WeakSet<object>();
+
+/**
+ * Sets up one module instance's routes on Fastify: its `bodyLimit` and an error handler answering
+ * body errors in the interface's format, both per route; and a parser for `application/vnd.api+json`
+ * (with any parameters) that serves the module's routes only, so the application's own routes
+ * still refuse that media type as before. Must run before the routes are registered.
+ */
+export function installFastifyJsonBody(fastify: FastifyInstance, settings: FastifyJsonBodySettings): void {
+  fastify.addHook('onRoute', (route) => {
+    const mounted = crudApiRouteOf(route.config);
+    if (mounted?.instance !== settings.instance) return;
+    route.bodyLimit = settings.bodyLimit;
+    route.errorHandler = (error, request, reply) =>
+      sendApiError(mounted.kind, fastifyBodyError(error, settings.bodyLimit), { request: toApiRequest(request), response: reply }, settings.prismaErrorMap);
+  });
+  if (withJsonApiParser.has(fastify) || fastify.hasContentTypeParser(JSON_API_MEDIA_TYPE)) return;
+  withJsonApiParser.add(fastify);
+  // Prototype keys are left to the module's own body checks, which refuse them with a pointer to where they stand.
+  const parseJson = fastify.getDefaultJsonParser('ignore', 'ignore');
+  fastify.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string' }, (request, body, done) => {
+    // An empty body is no body (a DELETE sent with the JSON:API Content-Type), as on Express.
+    if (crudApiRouteOf(request.routeOptions?.config)) return body === '' ? done(null, undefined) : parseJson(request, body, done);
+    done(Object.assign(new Error(`Unsupported Media Type: ${request.headers['content-type']}`), {
+      code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+      statusCode: 415,
+    }));
+  });
+}

@@ -1,0 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { CRUD_API_MOUNT, CRUD_API_OPTIONS } from '../crud-api.constants.js';
+import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
+import { mergePrismaErrorMap } from '../filters/prisma-error-map.js';
+import { ApiMounts } from './api-mounts.js';
+import { bodyLimitBytes } from './body-limit.js';
+import { expressJsonBody } from './express-json-body.js';
+import { type FastifyInstance, installFastifyJsonBody } from './fastify-json-body.js';
+import { globalPrefixOf } from './global-prefix.js';
+
+/**
+ * Sets up the JSON body parsing of one module instance's routes on the application's platform,
+ * as soon as Nest creates the HTTP adapter: before `app.init()` registers Nest's own parsers
+ * (Express) and the routes (Fastify). Nothing changes for the application's other routes.
+ */
+@Injectable()
+export class JsonBodyInstaller {
+  constructor(
+    @Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions,
+    @Inject(CRUD_API_MOUNT) instance: symbol,
+    adapterHost: HttpAdapterHost,
+    moduleRef: ModuleRef,
+  ) {
+    const bodyLimit = bodyLimitBytes(options.bodyLimit);
+    const prismaErrorMap = mergePrismaErrorMap(options.prismaErrorMap);
+    // init$ replays: it fires at once if the adapter is already there.
+    adapterHost.init$.subscribe(() => {
+      const adapter = adapterHost.httpAdapter;
+      if (adapter?.getType() === 'express') {
+        const mounts = new ApiMounts(options.restPath, options.rpcPath);
+        adapter.use(expressJsonBody({ mounts, globalPrefix: () => globalPrefixOf(moduleRef), bodyLimit, prismaErrorMap }));
+      } else if (adapter?.getType() === 'fastify') {
+        installFastifyJsonBody(adapter.getInstance<FastifyInstance>(), { instance, bodyLimit, prismaErrorMap });
+      }
+    });
+  }
+}

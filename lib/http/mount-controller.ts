@@ -1,0 +1,27 @@
+import { Controller, type ExceptionFilter, type Type, UseFilters } from '@nestjs/common';
+import { CRUD_API_ROUTE, type CrudApiRoute, FASTIFY_ROUTE_CONFIG_METADATA } from './crud-api-route.js';
+
+/** Nest's metadata key of a route handler's path (`@Get(path)`). */
+const ROUTE_PATH_METADATA = 'path';
+
+/**
+ * One module instance's controller: a subclass of `base` mounted at `path`, its errors rendered by
+ * `filter`. Each route handler is the subclass's own function, marked with `route` in the route
+ * config, so that on Fastify the instance's body parsing applies to its routes and to no other's.
+ */
+export function mountController<T>(base: Type<T>, path: string, filter: Type<ExceptionFilter>, route: CrudApiRoute): Type<T> {
+  const Mounted = class extends (base as Type<any>) {} as Type<T>;
+  for (const name of Object.getOwnPropertyNames(base.prototype)) {
+    const handler: unknown = base.prototype[name];
+    if (typeof handler !== 'function' || !Reflect.hasMetadata(ROUTE_PATH_METADATA, handler)) continue;
+    const own = function (this: T, ...args: unknown[]) {
+      return handler.apply(this, args);
+    };
+    for (const key of Reflect.getMetadataKeys(handler)) Reflect.defineMetadata(key, Reflect.getMetadata(key, handler), own);
+    Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { [CRUD_API_ROUTE]: route }, own);
+    Object.defineProperty(Mounted.prototype, name, { value: own, writable: true, configurable: true });
+  }
+  Controller(path)(Mounted);
+  UseFilters(filter)(Mounted);
+  return Mounted;
+}
