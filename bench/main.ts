@@ -12,6 +12,7 @@ import {
   pairedRatio,
   summarizeSide,
 } from './report/bench-report.js';
+import { formatSerializerCostTable, measureSerializerCost, type SerializerCostRow } from './report/serializer-cost.js';
 import { formatValidatorCostTable, measureValidatorCost } from './report/validator-cost.js';
 import { canPinCpus, pinProcess, RUNNER_CPU, SERVER_CPU } from './runner/cpu-affinity.js';
 import { checkParity } from './runner/parity.js';
@@ -44,11 +45,13 @@ async function main(): Promise<void> {
     `${DEFAULT_DATASET.posts * DEFAULT_DATASET.commentsPerPost} comments, ${DEFAULT_DATASET.tags} tags`);
   const handle = await createBenchDatabase(options.db, options.postgresUrl);
   const results: ScenarioResult[] = [];
+  let serializerCost: SerializerCostRow[] = [];
   try {
     const seeded = Date.now();
     await seedDataset(handle, DEFAULT_DATASET);
     handle.queries.length = 0;
     log(`seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
+    serializerCost = await measureSerializerCost(scenarios, handle.modelMeta, handle.prisma);
     if (options.cpuProf) await mkdir(options.cpuProf, { recursive: true });
     for (const scenario of scenarios) {
       const result = await runScenario(scenario, handle.url, options, placement);
@@ -79,6 +82,7 @@ async function main(): Promise<void> {
     dataset: DEFAULT_DATASET,
     scenarios: results,
     validatorCost,
+    serializerCost,
     scaling,
   };
   const file = path.join(options.out, `${options.db}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
@@ -90,6 +94,7 @@ async function main(): Promise<void> {
     `load average before/after ${loadBefore[0]!.toFixed(2)} / ${report.machine.loadAverageAfter[0]!.toFixed(2)}, ` +
     `${pinned ? `runner on core ${RUNNER_CPU}, servers on core ${SERVER_CPU}` : 'not pinned to cores'}\n`);
   console.log(formatScenarioTable(results));
+  if (serializerCost.length > 0) console.log(`\nRPC response serialization, in-process:\n\n${formatSerializerCostTable(serializerCost)}`);
   if (validatorCost.length > 0) console.log(`\nRPC argument validation, in-process:\n\n${formatValidatorCostTable(validatorCost)}`);
   if (scaling.length > 0) console.log(`\nREST list page[limit]=20 by table size:\n\n${formatScalingTable(scaling)}`);
   for (const result of results.filter((r) => r.parity.verdict === 'different')) {

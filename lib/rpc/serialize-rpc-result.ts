@@ -1,4 +1,5 @@
 import type { SuperJSON } from 'superjson';
+import { walkRpcResult } from './rpc-result-walk.js';
 import { rpcSuperJSON } from './rpc-superjson.js';
 
 /** The RPC response body: `data` is superjson's `json` part, `meta.serialization` its type metadata. */
@@ -7,8 +8,12 @@ export interface RpcResultBody {
   meta?: { serialization: unknown };
 }
 
-/** Serializes an operation's result; `meta` appears only when superjson produced type metadata. */
+/**
+ * Serializes an operation's result; `meta` appears only when superjson produced type metadata.
+ * With the server's own instance, the fast walk writes what superjson would (it defers to
+ * superjson for what it does not cover); another instance may carry other registrations.
+ */
 export function serializeRpcResult(result: unknown, serializer: SuperJSON = rpcSuperJSON): RpcResultBody {
-  const { json, meta } = serializer.serialize(result);
+  const { json, meta } = (serializer === rpcSuperJSON ? walkRpcResult(result) : undefined) ?? serializer.serialize(result);
   return meta ? { data: json, meta: { serialization: meta } } : { data: json ?? null };
 }

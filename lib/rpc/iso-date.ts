@@ -1,0 +1,33 @@
+const MS_PER_DAY = 86_400_000;
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
+
+/**
+ * `date.toISOString()` computed with integer arithmetic (days to civil date as in Howard
+ * Hinnant's `civil_from_days`): V8's own takes about 0.5 µs, which made dates a third of an RPC
+ * result's serialization. Years outside 0000-9999 (written with a sign) and invalid dates are
+ * left to `toISOString`, whose output and RangeError they keep.
+ */
+export function toIsoString(date: Date): string {
+  const time = date.getTime();
+  const days = Math.floor(time / MS_PER_DAY);
+  let rest = time - days * MS_PER_DAY;
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1;
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  if (!(year >= 0 && year <= 9999)) return date.toISOString();
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  const millis = rest - seconds * 1000;
+  const yearText = year >= 1000 ? String(year) : String(year).padStart(4, '0');
+  return `${yearText}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}T${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[millis]}Z`;
+}
