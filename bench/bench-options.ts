@@ -24,6 +24,10 @@ export interface BenchOptions {
   cpuProf?: string;
   /** Pin the runner and the servers to separate cores (`taskset`, Linux); on unless `--no-pin`. */
   pin: boolean;
+  /** Run the soak test (mixed read/write load on our server, writes verified) instead of the A/B scenarios. */
+  soak: boolean;
+  /** Seconds of measured soak load, after its warm-up. */
+  soakDuration: number;
 }
 
 export const DEFAULT_POSTGRES_URL = 'postgresql://postgres@127.0.0.1:5432/test';
@@ -34,12 +38,15 @@ const USAGE = `Usage: npm run bench -- [options]
   --rounds <n>          rounds per side, alternating ABBA (default 10; keep it even)
   --db sqlite|postgres  database (default sqlite)
   --scenario <text>     run only scenarios whose id contains <text>
-  --rows <n,n,...>      post counts of the scaling table (default 1000,10000,100000; 0 skips it)
+  --rows <n,n,...>      post counts of the scaling table (default 1000,10000,100000; 0 skips it;
+                        add 1000000 for 1M rows, which takes minutes to seed)
   --scaling-duration <s> seconds per round at each scaling size (default 2)
   --postgres-url <url>  PostgreSQL admin URL (default $BENCH_POSTGRES_URL or ${DEFAULT_POSTGRES_URL})
   --out <dir>           results directory (default bench/results)
   --cpu-prof <dir>      write a CPU profile of every server process into <dir>
-  --no-pin              let the OS place the runner and servers (default: runner on core 0, servers on core 1)`;
+  --no-pin              let the OS place the runner and servers (default: runner on core 0, servers on core 1)
+  --soak                mixed read/write load on both interfaces instead of the scenarios; writes verified afterwards
+  --soak-duration <s>   seconds of measured soak load after a 15 s warm-up (default 180)`;
 
 /** Reads the command line; throws a message with the usage on anything it does not understand. */
 export function parseBenchOptions(argv: string[], env: Record<string, string | undefined> = {}): BenchOptions {
@@ -58,6 +65,8 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
       out: { type: 'string', default: 'bench/results' },
       'cpu-prof': { type: 'string' },
       'no-pin': { type: 'boolean', default: false },
+      soak: { type: 'boolean', default: false },
+      'soak-duration': { type: 'string', default: '180' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -76,6 +85,8 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     out: values.out,
     cpuProf: values['cpu-prof'],
     pin: !values['no-pin'],
+    soak: values.soak,
+    soakDuration: positiveNumber('soak-duration', values['soak-duration']),
   };
 }
 

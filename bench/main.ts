@@ -18,6 +18,7 @@ import { canPinCpus, pinProcess, RUNNER_CPU, SERVER_CPU } from './runner/cpu-aff
 import { checkParity } from './runner/parity.js';
 import { alternateRounds, warmUp } from './runner/measure.js';
 import { type ServerPlacement, ServerProcess } from './runner/server-process.js';
+import { runSoak } from './soak/run-soak.js';
 import { SCALING_SCENARIO_ID, SCENARIOS, type Scenario, selectScenarios } from './scenarios.js';
 
 // `npm run bench`: seeds a database, then for every scenario starts our module and the scenario's
@@ -33,6 +34,11 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error((error as Error).message);
     process.exit(2);
+  }
+  if (options.soak) {
+    const report = await runSoak(options);
+    if (report.errors > 0 || !report.writes.ok) process.exitCode = 1;
+    return;
   }
   const scenarios = selectScenarios(options.scenario);
   const pinned = options.pin && canPinCpus();

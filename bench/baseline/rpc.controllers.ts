@@ -14,7 +14,9 @@ serializer.registerCustom<Decimal, string>(
 function send(res: Response, status: number, result: unknown): void {
   const { json, meta } = serializer.serialize(result);
   const body = meta ? { data: json, meta: { serialization: meta } } : { data: json ?? null };
-  res.status(status).type('application/json').send(Buffer.from(JSON.stringify(body)));
+  // Express's `type('application/json')` adds `charset=utf-8`, which our module does not send.
+  res.status(status).setHeader('Content-Type', 'application/json');
+  res.end(Buffer.from(JSON.stringify(body)));
 }
 
 /** Hand-written `GET /post/findUnique?q=`. */

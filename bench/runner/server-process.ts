@@ -7,16 +7,19 @@ import {
   encodeServerArgs,
   type RunnerMessage,
   type ServerArgs,
+  type ServerMemory,
   type ServerMessage,
   type ServerStats,
   type Side,
 } from '../server/server-protocol.js';
 import { pinProcess } from './cpu-affinity.js';
 
-/** Where a server runs: on which core (unpinned when absent) and whether it writes a CPU profile. */
+/** Where a server runs: on which core (unpinned when absent), whether it writes a CPU profile. */
 export interface ServerPlacement {
   cpuProfDir?: string;
   cpu?: number;
+  /** Run with `--expose-gc`, so that `memory()` measures after a full collection. */
+  exposeGc?: boolean;
 }
 
 const SERVER_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../server/bench-server.js');
@@ -35,11 +38,12 @@ export class ServerProcess {
   }
 
   static async start(args: Omit<ServerArgs, 'port'>, placement: ServerPlacement = {}): Promise<ServerProcess> {
-    const { cpuProfDir, cpu } = placement;
+    const { cpuProfDir, cpu, exposeGc } = placement;
     const port = await freePort();
     const execArgv = cpuProfDir
       ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir, '--cpu-prof-name', `${args.scenario}-${args.side}.cpuprofile`]
       : [];
+    if (exposeGc) execArgv.push('--expose-gc');
     const child = fork(SERVER_SCRIPT, encodeServerArgs({ ...args, port }), {
       execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -60,6 +64,12 @@ export class ServerProcess {
     this.send({ type: 'stats' });
     const message = await this.receive('stats');
     return (message as Extract<ServerMessage, { type: 'stats' }>).stats;
+  }
+
+  async memory(): Promise<ServerMemory> {
+    this.send({ type: 'memory' });
+    const message = await this.receive('memory');
+    return (message as Extract<ServerMessage, { type: 'memory' }>).memory;
   }
 
   /** Asks the server to close (so a CPU profile gets written), killing it if it does not exit in time. */

@@ -81,6 +81,10 @@ process.on('message', async (message: RunnerMessage) => {
   } else if (message.type === 'stats') {
     const cpu = process.cpuUsage(cpuAtReset);
     reply({ type: 'stats', stats: { ...stats, cpuMicros: cpu.user + cpu.system, peakRss: process.resourceUsage().maxRSS * 1024 } });
+  } else if (message.type === 'memory') {
+    (globalThis as { gc?: () => void }).gc?.();
+    const { rss, heapUsed } = process.memoryUsage();
+    reply({ type: 'memory', memory: { rss, heapUsed } });
   } else if (message.type === 'stop') {
     await app.close();
     await database.prisma.$disconnect();

@@ -9,7 +9,7 @@ export interface ServerArgs {
   port: number;
 }
 
-export type RunnerMessage = { type: 'reset' } | { type: 'stats' } | { type: 'stop' };
+export type RunnerMessage = { type: 'reset' } | { type: 'stats' } | { type: 'memory' } | { type: 'stop' };
 
 export interface ServerStats {
   /** HTTP requests received since the last reset. */
@@ -22,7 +22,17 @@ export interface ServerStats {
   peakRss: number;
 }
 
-export type ServerMessage = { type: 'ready' } | { type: 'stats'; stats: ServerStats } | { type: 'reset' };
+/** Memory after a full garbage collection (when the process runs with `--expose-gc`), in bytes. */
+export interface ServerMemory {
+  rss: number;
+  heapUsed: number;
+}
+
+export type ServerMessage =
+  | { type: 'ready' }
+  | { type: 'stats'; stats: ServerStats }
+  | { type: 'memory'; memory: ServerMemory }
+  | { type: 'reset' };
 
 export function encodeServerArgs(args: ServerArgs): string[] {
   return [args.side, args.scenario, args.databaseUrl, String(args.port)];
