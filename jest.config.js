@@ -4,6 +4,8 @@ const project = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // The Nest 11 application is a package of its own, with its own node_modules: test/nest11 runs it.
+  modulePathIgnorePatterns: ['<rootDir>/test/nest11-app/'],
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',

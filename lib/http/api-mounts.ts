@@ -4,6 +4,11 @@ function trimSlashes(path: string): string {
   return path.replace(/^\/+|\/+$/g, '');
 }
 
+/** `/prefix/mount/route` from its parts, empty parts left out. */
+function joinPath(...parts: string[]): string {
+  return `/${parts.map(trimSlashes).filter(Boolean).join('/')}`;
+}
+
 /**
  * Tells which interface of one module instance a request path addresses, before routing (body
  * parsing runs before it): the mount path must follow the application's global prefix directly.
@@ -13,16 +18,21 @@ export class ApiMounts {
 
   constructor(restPath: string, rpcPath: string) {
     this.mounts = [
-      ['rest', trimSlashes(restPath)],
-      ['rpc', trimSlashes(rpcPath)],
+      ['rest', restPath],
+      ['rpc', rpcPath],
     ];
   }
 
   kindOf(path: string, globalPrefix = ''): ApiKind | undefined {
-    const prefix = trimSlashes(globalPrefix);
     return this.mounts.find(([, mount]) => {
-      const base = `/${prefix ? `${prefix}/` : ''}${mount}`;
+      const base = joinPath(globalPrefix, mount);
       return path === base || path.startsWith(`${base}/`);
     })?.[0];
+  }
+
+  /** The URL pattern of one of an interface's routes (`route` relative to its mount), as Nest registers it. */
+  routeUrl(kind: ApiKind, route: string, globalPrefix = ''): string {
+    const [, mount] = this.mounts.find(([mounted]) => mounted === kind)!;
+    return joinPath(globalPrefix, mount, route);
   }
 }

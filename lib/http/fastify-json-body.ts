@@ -4,7 +4,7 @@ import type { PrismaErrorMap } from '../filters/prisma-error-map.js';
 import { sendApiError } from '../filters/send-api-error.js';
 import { toApiRequest } from './api-request.js';
 import type { PlatformResponse } from './api-response.js';
-import { crudApiRouteOf } from './crud-api-route.js';
+import { CRUD_API_ROUTE, type CrudApiRoute, crudApiRouteOf } from './crud-api-route.js';
 
 /** The JSON:API media type; `application/json` already has Fastify's (and Nest's) parser. */
 const JSON_API_MEDIA_TYPE = 'application/vnd.api+json';
@@ -20,6 +20,7 @@ interface FastifyRequest {
 }
 
 interface RouteOptions {
+  url: string;
   config?: unknown;
   bodyLimit?: number;
   errorHandler?: (error: unknown, request: FastifyRequest, reply: PlatformResponse) => void;
@@ -37,6 +38,8 @@ export interface FastifyJsonBodySettings {
   /** The module instance whose routes these settings are for. */
   instance: symbol;
   bodyLimit: number;
+  /** The instance's route at a URL, for routes Nest registered without their route config (Nest 11's `@All`). */
+  unmarkedRoute: (url: string) => CrudApiRoute | undefined;
   prismaErrorMap: PrismaErrorMap;
 }
 
@@ -78,8 +81,10 @@ const withJsonApiParser = new WeakSet<object>();
  */
 export function installFastifyJsonBody(fastify: FastifyInstance, settings: FastifyJsonBodySettings): void {
   fastify.addHook('onRoute', (route) => {
-    const mounted = crudApiRouteOf(route.config);
+    const mounted = crudApiRouteOf(route.config) ?? settings.unmarkedRoute(route.url);
     if (mounted?.instance !== settings.instance) return;
+    // Marked, for the content-type parsers to tell the module's routes from the application's.
+    route.config = { ...(route.config as object | undefined), [CRUD_API_ROUTE]: mounted };
     route.bodyLimit = settings.bodyLimit;
     route.errorHandler = (error, request, reply) =>
       sendApiError(mounted.kind, fastifyBodyError(error, settings.bodyLimit), { request: toApiRequest(request), response: reply }, settings.prismaErrorMap);

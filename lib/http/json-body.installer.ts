@@ -3,11 +3,14 @@ import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { CRUD_API_MOUNT, CRUD_API_OPTIONS } from '../crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
 import { mergePrismaErrorMap } from '../filters/prisma-error-map.js';
+import { RPC_ROUTE } from '../rpc/rpc.controller.js';
 import { ApiMounts } from './api-mounts.js';
 import { bodyLimitBytes } from './body-limit.js';
+import type { CrudApiRoute } from './crud-api-route.js';
 import { expressJsonBody } from './express-json-body.js';
 import { type FastifyInstance, installFastifyJsonBody } from './fastify-json-body.js';
 import { globalPrefixOf } from './global-prefix.js';
+import { onHttpAdapter } from './on-http-adapter.js';
 
 /**
  * Sets up the JSON body parsing of one module instance's routes on the application's platform,
@@ -24,14 +27,15 @@ export class JsonBodyInstaller {
   ) {
     const bodyLimit = bodyLimitBytes(options.bodyLimit);
     const prismaErrorMap = mergePrismaErrorMap(options.prismaErrorMap);
-    // init$ replays: it fires at once if the adapter is already there.
-    adapterHost.init$.subscribe(() => {
-      const adapter = adapterHost.httpAdapter;
-      if (adapter?.getType() === 'express') {
-        const mounts = new ApiMounts(options.restPath, options.rpcPath);
+    const mounts = new ApiMounts(options.restPath, options.rpcPath);
+    // Nest 11's Fastify adapter registers `@All` routes, the RPC route, without their route config.
+    const unmarkedRoute = (url: string): CrudApiRoute | undefined =>
+      url === mounts.routeUrl('rpc', RPC_ROUTE, globalPrefixOf(moduleRef)) ? { kind: 'rpc', instance } : undefined;
+    onHttpAdapter(adapterHost, (adapter) => {
+      if (adapter.getType() === 'express') {
         adapter.use(expressJsonBody({ mounts, globalPrefix: () => globalPrefixOf(moduleRef), bodyLimit, prismaErrorMap }));
-      } else if (adapter?.getType() === 'fastify') {
-        installFastifyJsonBody(adapter.getInstance<FastifyInstance>(), { instance, bodyLimit, prismaErrorMap });
+      } else if (adapter.getType() === 'fastify') {
+        installFastifyJsonBody(adapter.getInstance<FastifyInstance>(), { instance, bodyLimit, prismaErrorMap, unmarkedRoute });
       }
     });
   }

@@ -3,6 +3,9 @@ import { toApiRequest } from '../http/api-request.js';
 import { type PlatformResponse, sendApiResponse } from '../http/api-response.js';
 import { RpcService } from './rpc.service.js';
 
+/** The RPC route, relative to the mount path. */
+export const RPC_ROUTE = ':model/:operation';
+
 /**
  * One route for every `/{model}/{operation}`, on Express or Fastify: the service checks model,
  * operation and method. Mounted per module instance by `mountController`.
@@ -10,7 +13,7 @@ import { RpcService } from './rpc.service.js';
 export class RpcController {
   constructor(@Inject(RpcService) private readonly rpc: RpcService) {}
 
-  @All(':model/:operation')
+  @All(RPC_ROUTE)
   async handle(
     @Req() req: any,
     @Res() res: PlatformResponse,

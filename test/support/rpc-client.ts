@@ -29,7 +29,7 @@ export function rpcBody(args: unknown): Record<string, unknown> {
 }
 
 /** Calls `/{model}/{operation}` the way the specification describes, and restores the result's types. */
-export async function callRpc(t: TestApp, method: Method, path: string, args?: unknown, base = '/api/rpc'): Promise<RpcReply> {
+export async function callRpc(t: Pick<TestApp, 'http'>, method: Method, path: string, args?: unknown, base = '/api/rpc'): Promise<RpcReply> {
   const url = `${base}/${path}`;
   const request = t.http()[method](url);
   const res = await (method === 'get' || method === 'delete'
