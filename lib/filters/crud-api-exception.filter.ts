@@ -2,8 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, Inject, Injectable } f
 import { CRUD_API_OPTIONS } from '../crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
 import { toApiRequest } from '../http/api-request.js';
-import { mergePrismaErrorMap, type PrismaErrorMap } from './prisma-error-map.js';
-import { type ApiKind, sendApiError } from './send-api-error.js';
+import { type ApiKind, type ErrorRendering, errorRendering, sendApiError } from './send-api-error.js';
 
 /**
  * Renders every error of the module's routes (guards, pipes and interceptors of the application
@@ -12,15 +11,15 @@ import { type ApiKind, sendApiError } from './send-api-error.js';
  */
 export abstract class CrudApiExceptionFilter implements ExceptionFilter {
   protected abstract readonly kind: ApiKind;
-  private readonly prismaErrorMap: PrismaErrorMap;
+  private readonly rendering: ErrorRendering;
 
   constructor(@Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions) {
-    this.prismaErrorMap = mergePrismaErrorMap(options.prismaErrorMap);
+    this.rendering = errorRendering(options);
   }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    sendApiError(this.kind, exception, { request: toApiRequest(http.getRequest()), response: http.getResponse() }, this.prismaErrorMap);
+    sendApiError(this.kind, exception, { request: toApiRequest(http.getRequest()), response: http.getResponse() }, this.rendering);
   }
 }
 

@@ -25,6 +25,10 @@ describe('error renderers', () => {
     });
   });
 
+  it('carries the request URL as top-level links.self when given', () => {
+    expect(renderJsonApiError(policy, 'https://api.example.com/api/rest/post/1')).toMatchObject({ links: { self: 'https://api.example.com/api/rest/post/1' } });
+  });
+
   it('renders the RPC error body of the specification', () => {
     expect(renderRpcError(policy)).toEqual({
       error: { message: 'denied', orm: true, code: 'P2004', rejectedByPolicy: true, reason: 'ACCESS_POLICY_VIOLATION' },

@@ -1,17 +1,32 @@
 import { Logger } from '@nestjs/common';
+import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
 import type { ApiRequest } from '../http/api-request.js';
 import { type PlatformResponse, isResponseSent, sendApiResponse } from '../http/api-response.js';
 import { JSON_API_MEDIA_TYPE } from '../rest/json-api.constants.js';
+import { errorSelfUrl } from '../rest/serialize/resource-links.js';
 import { describeError, type ErrorDescription } from './error-description.js';
-import type { PrismaErrorMap } from './prisma-error-map.js';
+import { mergePrismaErrorMap, type PrismaErrorMap } from './prisma-error-map.js';
 
 /** The module's two interfaces, each with its own error format. */
 export type ApiKind = 'rest' | 'rpc';
 
-/** JSON:API error document. */
-export function renderJsonApiError(error: ErrorDescription): object {
+/** What rendering an error needs of one module instance's options. */
+export interface ErrorRendering {
+  prismaErrorMap: PrismaErrorMap;
+  /** The REST `endpoint` and mount path, for the error document's `links.self`. */
+  endpoint: string;
+  restPath: string;
+}
+
+export function errorRendering(options: Pick<ResolvedCrudApiOptions, 'prismaErrorMap' | 'endpoint' | 'restPath'>): ErrorRendering {
+  return { prismaErrorMap: mergePrismaErrorMap(options.prismaErrorMap), endpoint: options.endpoint, restPath: options.restPath };
+}
+
+/** JSON:API error document; `self` is the request URL (JSON:API: top-level `links.self` is always present). */
+export function renderJsonApiError(error: ErrorDescription, self?: string): object {
   const meta = { ...(error.reason ? { reason: error.reason } : {}), ...(error.ormCode ? { prismaCode: error.ormCode } : {}) };
   return {
+    ...(self === undefined ? {} : { links: { self } }),
     errors: [
       {
         status: String(error.status),
@@ -37,8 +52,13 @@ export function renderRpcError(error: ErrorDescription): object {
   };
 }
 
-const ERROR_FORMATS: Readonly<Record<ApiKind, { contentType: string; render: (error: ErrorDescription) => object }>> = {
-  rest: { contentType: JSON_API_MEDIA_TYPE, render: renderJsonApiError },
+type RenderError = (error: ErrorDescription, request: Pick<ApiRequest, 'path' | 'query'>, rendering: ErrorRendering) => object;
+
+const ERROR_FORMATS: Readonly<Record<ApiKind, { contentType: string; render: RenderError }>> = {
+  rest: {
+    contentType: JSON_API_MEDIA_TYPE,
+    render: (error, request, { endpoint, restPath }) => renderJsonApiError(error, errorSelfUrl(endpoint, restPath, request)),
+  },
   rpc: { contentType: 'application/json', render: renderRpcError },
 };
 
@@ -51,15 +71,15 @@ const logger = new Logger('CrudApi');
 export function sendApiError(
   kind: ApiKind,
   exception: unknown,
-  exchange: { request: Pick<ApiRequest, 'method' | 'path'>; response: PlatformResponse },
-  prismaErrorMap: PrismaErrorMap,
+  exchange: { request: Pick<ApiRequest, 'method' | 'path' | 'query'>; response: PlatformResponse },
+  rendering: ErrorRendering,
 ): void {
-  const error = describeError(exception, prismaErrorMap);
+  const error = describeError(exception, rendering.prismaErrorMap);
   if (error.status >= 500) {
     // The client gets a generic message; the real error goes to the application's log.
     logger.error(`${exchange.request.method} ${exchange.request.path} failed: ${String(exception)}`, (exception as Error)?.stack);
   }
   if (isResponseSent(exchange.response)) return;
   const { contentType, render } = ERROR_FORMATS[kind];
-  sendApiResponse(exchange.response, { status: error.status, body: render(error), headers: error.headers }, contentType);
+  sendApiResponse(exchange.response, { status: error.status, body: render(error, exchange.request, rendering), headers: error.headers }, contentType);
 }

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import bodyParser from 'body-parser';
-import type { PrismaErrorMap } from '../filters/prisma-error-map.js';
-import { sendApiError } from '../filters/send-api-error.js';
+import { type ErrorRendering, sendApiError } from '../filters/send-api-error.js';
 import { toApiRequest } from './api-request.js';
 import type { ApiMounts } from './api-mounts.js';
 import { isJsonMediaType } from './json-media-type.js';
@@ -10,7 +9,7 @@ export interface ExpressJsonBodySettings {
   mounts: ApiMounts;
   globalPrefix: () => string;
   bodyLimit: number;
-  prismaErrorMap: PrismaErrorMap;
+  errors: ErrorRendering;
 }
 
 type Request = IncomingMessage & { originalUrl?: string; url: string; method: string; body?: unknown };
@@ -29,7 +28,7 @@ export function expressJsonBody(settings: ExpressJsonBodySettings): Middleware {
     const kind = settings.mounts.kindOf(request.path, settings.globalPrefix());
     if (!kind) return next();
     parse(req, res, (error?: unknown) =>
-      error ? sendApiError(kind, error, { request, response: res }, settings.prismaErrorMap) : next(),
+      error ? sendApiError(kind, error, { request, response: res }, settings.errors) : next(),
     );
   };
 }

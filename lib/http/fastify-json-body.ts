@@ -1,7 +1,6 @@
 import { CrudApiError } from '../filters/crud-api.error.js';
 import type { ErrorCode } from '../filters/error-codes.js';
-import type { PrismaErrorMap } from '../filters/prisma-error-map.js';
-import { sendApiError } from '../filters/send-api-error.js';
+import { type ErrorRendering, sendApiError } from '../filters/send-api-error.js';
 import { toApiRequest } from './api-request.js';
 import type { PlatformResponse } from './api-response.js';
 import { CRUD_API_ROUTE, type CrudApiRoute, crudApiRouteOf } from './crud-api-route.js';
@@ -40,7 +39,7 @@ export interface FastifyJsonBodySettings {
   bodyLimit: number;
   /** The instance's route at a URL, for routes Nest registered without their route config (Nest 11's `@All`). */
   unmarkedRoute: (url: string) => CrudApiRoute | undefined;
-  prismaErrorMap: PrismaErrorMap;
+  errors: ErrorRendering;
 }
 
 /** Fastify's body errors (by `code`) as the catalogue's codes, the way body-parser's are mapped on Express. */
@@ -87,7 +86,7 @@ export function installFastifyJsonBody(fastify: FastifyInstance, settings: Fasti
     route.config = { ...(route.config as object | undefined), [CRUD_API_ROUTE]: mounted };
     route.bodyLimit = settings.bodyLimit;
     route.errorHandler = (error, request, reply) =>
-      sendApiError(mounted.kind, fastifyBodyError(error, settings.bodyLimit), { request: toApiRequest(request), response: reply }, settings.prismaErrorMap);
+      sendApiError(mounted.kind, fastifyBodyError(error, settings.bodyLimit), { request: toApiRequest(request), response: reply }, settings.errors);
   });
   if (withJsonApiParser.has(fastify) || fastify.hasContentTypeParser(JSON_API_MEDIA_TYPE)) return;
   withJsonApiParser.add(fastify);

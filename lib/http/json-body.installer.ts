@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { CRUD_API_MOUNT, CRUD_API_OPTIONS } from '../crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
-import { mergePrismaErrorMap } from '../filters/prisma-error-map.js';
+import { errorRendering } from '../filters/send-api-error.js';
 import { RPC_ROUTE } from '../rpc/rpc.controller.js';
 import { ApiMounts } from './api-mounts.js';
 import { bodyLimitBytes } from './body-limit.js';
@@ -26,16 +26,16 @@ export class JsonBodyInstaller {
     moduleRef: ModuleRef,
   ) {
     const bodyLimit = bodyLimitBytes(options.bodyLimit);
-    const prismaErrorMap = mergePrismaErrorMap(options.prismaErrorMap);
+    const errors = errorRendering(options);
     const mounts = new ApiMounts(options.restPath, options.rpcPath);
     // Nest 11's Fastify adapter registers `@All` routes, the RPC route, without their route config.
     const unmarkedRoute = (url: string): CrudApiRoute | undefined =>
       url === mounts.routeUrl('rpc', RPC_ROUTE, globalPrefixOf(moduleRef)) ? { kind: 'rpc', instance } : undefined;
     onHttpAdapter(adapterHost, (adapter) => {
       if (adapter.getType() === 'express') {
-        adapter.use(expressJsonBody({ mounts, globalPrefix: () => globalPrefixOf(moduleRef), bodyLimit, prismaErrorMap }));
+        adapter.use(expressJsonBody({ mounts, globalPrefix: () => globalPrefixOf(moduleRef), bodyLimit, errors }));
       } else if (adapter.getType() === 'fastify') {
-        installFastifyJsonBody(adapter.getInstance<FastifyInstance>(), { instance, bodyLimit, prismaErrorMap, unmarkedRoute });
+        installFastifyJsonBody(adapter.getInstance<FastifyInstance>(), { instance, bodyLimit, errors, unmarkedRoute });
       }
     });
   }

@@ -90,6 +90,7 @@ describe.each(testProviders())('HTTP errors around the routes (%s)', (provider) 
       const rest = await t.http().post('/api/rest/post').set('content-type', type).send(body).expect(413);
       expect(rest.headers['content-type']).toBe(JSON_API);
       expect(rest.body).toEqual({
+        links: { self: `${TEST_ENDPOINT}/post` },
         errors: [
           { status: '413', code: 'payload-too-large', title: 'Payload too large', detail: 'The request body exceeds the limit of 1048576 bytes.' },
         ],
@@ -159,7 +160,10 @@ describe.each(testProviders())('HTTP errors around the routes (%s)', (provider) 
     it('renders the guard’s 401 in each interface’s format', async () => {
       const rest = await t.http().get('/api/rest/post').expect(401);
       expect(rest.headers['content-type']).toBe(JSON_API);
-      expect(rest.body).toEqual({ errors: [{ status: '401', code: 'unauthorized', title: 'Unauthorized', detail: 'Sign in first.' }] });
+      expect(rest.body).toEqual({
+        links: { self: `${TEST_ENDPOINT}/post` },
+        errors: [{ status: '401', code: 'unauthorized', title: 'Unauthorized', detail: 'Sign in first.' }],
+      });
       const rpc = await t.http().get('/api/rpc/post/findMany').expect(401);
       expect(rpc.body).toEqual({ error: { message: 'Sign in first.' } });
     });

@@ -122,7 +122,10 @@ describe.each(testProviders())('data-layer errors (%s)', (provider) => {
       [
         'REST',
         '/api/rest/post',
-        { errors: [{ status: '500', code: 'internal-error', title: 'Internal server error', detail: 'An unexpected error occurred.' }] },
+        {
+          links: { self: 'http://localhost/api/rest/post' },
+          errors: [{ status: '500', code: 'internal-error', title: 'Internal server error', detail: 'An unexpected error occurred.' }],
+        },
       ],
     ])('is a generic 500 on %s, with the real error in the log', async (_label, path, body) => {
       const res = await t.http().get(path).set('x-fail-with', 'plain').expect(500);

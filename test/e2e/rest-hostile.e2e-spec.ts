@@ -163,7 +163,7 @@ describe.each(testProviders())('REST under hostile input (%s)', (provider) => {
         const res = await get(url);
         // Fastify refuses a path segment over its maxParamLength (100) with 414 before routing.
         expect([404, 414]).toContain(res.status);
-        expect(JSON.stringify(res.body).length).toBeLessThan(1000);
+        expect(JSON.stringify(res.body.errors ?? res.body).length).toBeLessThan(1000);
       }
       const related = await send('post', `/post/${f.hello}/relationships/tags`, { data: [{ type: 'tag', id: 'x'.repeat(100_000) }] });
       expect(related.status).toBe(404);

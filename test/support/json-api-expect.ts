@@ -10,5 +10,7 @@ export function expectJsonApiError(res: Response, status: number, code: string, 
   const [error] = res.body.errors;
   expect(error).toMatchObject({ status: String(status), code, title: expect.any(String), detail: expect.any(String) });
   if (source) expect(error.source).toEqual(source);
+  // JSON:API: top-level links.self (the request URL) is always present.
+  expect(res.body.links).toEqual({ self: expect.stringMatching(/^http:\/\/localhost\/api\/rest(\/|\?|$)/) });
   expect(JSON.stringify(res.body)).not.toMatch(/prisma\.|invocation|\bat \S+:\d+|SELECT |node_modules/i);
 }

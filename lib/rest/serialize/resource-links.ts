@@ -24,3 +24,15 @@ export function relationshipLinks(selfUrl: string, relationship: string, related
 export function requestUrl(endpoint: string, path: string, search: string): string {
   return `${endpoint}/${path}${search ? `?${search}` : ''}`;
 }
+
+/**
+ * `links.self` of an error document: the URL of the request that failed, below the endpoint like
+ * every other link. `path` is the request path as received (under any global prefix).
+ */
+export function errorSelfUrl(endpoint: string, restPath: string, request: { path: string; query: string }): string {
+  const mount = `/${restPath.replace(/^\/+|\/+$/g, '')}`;
+  const at = `${request.path}/`.indexOf(`${mount}/`);
+  const below = at < 0 ? request.path : request.path.slice(at + mount.length);
+  const path = below.replace(/^\/+/, '');
+  return path ? requestUrl(endpoint, path, request.query) : `${endpoint}${request.query ? `?${request.query}` : ''}`;
+}
