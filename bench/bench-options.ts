@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { BenchPlatform } from './server/server-protocol.js';
 
 export type BenchDatabase = 'sqlite' | 'postgres';
 
@@ -10,6 +11,8 @@ export interface BenchOptions {
   /** A/B rounds per side and scenario; rounds alternate ours, baseline, ours, baseline... */
   rounds: number;
   db: BenchDatabase;
+  /** The HTTP platform both servers (ours and the baseline) run on. */
+  platform: BenchPlatform;
   /** Substring filter on scenario ids (`rest-`, `rpc-find`); empty runs every scenario. */
   scenario: string;
   /** Post counts of the scaling table; empty skips it. */
@@ -37,6 +40,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --connections <n>     concurrent connections (default 10)
   --rounds <n>          rounds per side, alternating ABBA (default 10; keep it even)
   --db sqlite|postgres  database (default sqlite)
+  --platform express|fastify  Nest's HTTP adapter for ours and the baseline alike (default express)
   --scenario <text>     run only scenarios whose id contains <text>
   --rows <n,n,...>      post counts of the scaling table (default 1000,10000,100000; 0 skips it;
                         add 1000000 for 1M rows, which takes minutes to seed)
@@ -58,6 +62,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
       connections: { type: 'string', default: '10' },
       rounds: { type: 'string', default: '10' },
       db: { type: 'string', default: 'sqlite' },
+      platform: { type: 'string', default: 'express' },
       scenario: { type: 'string', default: '' },
       rows: { type: 'string', default: '1000,10000,100000' },
       'scaling-duration': { type: 'string', default: '2' },
@@ -73,11 +78,14 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
   if (values.help) throw new Error(USAGE);
   const db = values.db === 'postgresql' ? 'postgres' : values.db;
   if (db !== 'sqlite' && db !== 'postgres') throw new Error(`--db must be sqlite or postgres\n${USAGE}`);
+  const platform = values.platform;
+  if (platform !== 'express' && platform !== 'fastify') throw new Error(`--platform must be express or fastify\n${USAGE}`);
   return {
     duration: positiveNumber('duration', values.duration),
     connections: positiveInteger('connections', values.connections),
     rounds: positiveInteger('rounds', values.rounds),
     db,
+    platform,
     scenario: values.scenario,
     rows: parseRows(values.rows),
     scalingDuration: positiveNumber('scaling-duration', values['scaling-duration']),

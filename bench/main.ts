@@ -91,11 +91,11 @@ async function main(): Promise<void> {
     serializerCost,
     scaling,
   };
-  const file = path.join(options.out, `${options.db}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  const file = path.join(options.out, `${options.db}-${options.platform}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   await mkdir(options.out, { recursive: true });
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
 
-  console.log(`\n## ${options.db}: ${options.duration} s x ${options.rounds} rounds per side, ${options.connections} connections`);
+  console.log(`\n## ${options.db} on ${options.platform}: ${options.duration} s x ${options.rounds} rounds per side, ${options.connections} connections`);
   console.log(`${report.machine.cores} x ${report.machine.cpu}, ${report.machine.memoryGb} GB, Node ${process.version}, ` +
     `load average before/after ${loadBefore[0]!.toFixed(2)} / ${report.machine.loadAverageAfter[0]!.toFixed(2)}, ` +
     `${pinned ? `runner on core ${RUNNER_CPU}, servers on core ${SERVER_CPU}` : 'not pinned to cores'}\n`);
@@ -111,8 +111,8 @@ async function main(): Promise<void> {
 
 async function runScenario(scenario: Scenario, databaseUrl: string, options: BenchOptions, placement: ServerPlacement): Promise<ScenarioResult> {
   const [ours, baseline] = await Promise.all([
-    ServerProcess.start({ side: 'ours', scenario: scenario.id, databaseUrl }, placement),
-    ServerProcess.start({ side: 'baseline', scenario: scenario.id, databaseUrl }, placement),
+    ServerProcess.start({ side: 'ours', scenario: scenario.id, databaseUrl, platform: options.platform }, placement),
+    ServerProcess.start({ side: 'baseline', scenario: scenario.id, databaseUrl, platform: options.platform }, placement),
   ]);
   try {
     const parity = await checkParity(scenario, ours, baseline);
@@ -136,8 +136,8 @@ async function runScaling(options: BenchOptions, placement: ServerPlacement): Pr
     const users = DEFAULT_DATASET.users;
     await seedDataset(handle, { users, posts: 0, commentsPerPost: 0, tags: 0 });
     const [ours, baseline] = await Promise.all([
-      ServerProcess.start({ side: 'ours', scenario: scenario.id, databaseUrl: handle.url }, { cpu: placement.cpu }),
-      ServerProcess.start({ side: 'baseline', scenario: scenario.id, databaseUrl: handle.url }, { cpu: placement.cpu }),
+      ServerProcess.start({ side: 'ours', scenario: scenario.id, databaseUrl: handle.url, platform: options.platform }, { cpu: placement.cpu }),
+      ServerProcess.start({ side: 'baseline', scenario: scenario.id, databaseUrl: handle.url, platform: options.platform }, { cpu: placement.cpu }),
     ]);
     try {
       let posts = 0;

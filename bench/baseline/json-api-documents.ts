@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import { type BaselineResponse, sendBytes } from './baseline-response.js';
 
 // Hand-written JSON:API rendering of the three models the REST scenarios return: every field is
 // spelled out, nothing is looked up in metadata. It mirrors our module's document byte for byte
@@ -9,14 +9,11 @@ type Identifier = { type: string; id: number | string };
 
 export const JSON_API_TYPE = 'application/vnd.api+json';
 
-export function sendDocument(res: Response, status: number, document: unknown, headers?: Record<string, string>): void {
-  res.status(status);
-  if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
-  // A Buffer keeps Express from adding `charset=utf-8`, as our module does (JSON:API allows no such parameter).
-  res.type(JSON_API_TYPE).send(Buffer.from(JSON.stringify(document)));
+export function sendDocument(res: BaselineResponse, status: number, document: unknown, headers?: Record<string, string>): void {
+  sendBytes(res, status, JSON_API_TYPE, Buffer.from(JSON.stringify(document)), headers);
 }
 
-export function notFound(res: Response): void {
+export function notFound(res: BaselineResponse): void {
   sendDocument(res, 404, { errors: [{ status: '404', code: 'not-found', title: 'Not found' }] });
 }
 

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { BaselineRequest, BaselineResponse } from './baseline-response.js';
 import { BaselineController } from './baseline.controller.js';
 import {
   collectionDocument,
@@ -21,7 +21,7 @@ interface Page {
   limit: number;
 }
 
-function pageOf(req: Request): Page {
+function pageOf(req: BaselineRequest): Page {
   const mark = req.url.indexOf('?');
   const query = new URLSearchParams(mark < 0 ? '' : req.url.slice(mark + 1));
   return {
@@ -35,7 +35,7 @@ function pageOf(req: Request): Page {
 @Controller('api/rest')
 export class RestFetchBaseline extends BaselineController {
   @Get('post/:id')
-  async fetch(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async fetch(@Req() req: BaselineRequest, @Res() res: BaselineResponse, @Param('id') id: string): Promise<void> {
     const post = await this.db.prisma.post.findUnique({ where: { id: Number(id) } });
     if (!post) return notFound(res);
     sendDocument(res, 200, resourceDocument(requestLink(this.endpoint, req.originalUrl), postResource(this.endpoint, post)));
@@ -46,7 +46,7 @@ export class RestFetchBaseline extends BaselineController {
 @Controller('api/rest')
 export class RestListBaseline extends BaselineController {
   @Get('post')
-  async list(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async list(@Req() req: BaselineRequest, @Res() res: BaselineResponse): Promise<void> {
     const page = pageOf(req);
     const posts = await this.db.prisma.post.findMany({ skip: page.offset, take: page.limit, orderBy: { id: 'asc' } });
     const total = knownTotal(page.offset, page.limit, posts.length) ?? (await this.db.prisma.post.count());
@@ -60,7 +60,7 @@ export class RestListBaseline extends BaselineController {
 @Controller('api/rest')
 export class RestIncludeBaseline extends BaselineController {
   @Get('post')
-  async list(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async list(@Req() req: BaselineRequest, @Res() res: BaselineResponse): Promise<void> {
     const page = pageOf(req);
     const posts = await this.db.prisma.post.findMany({
       skip: page.offset,
@@ -92,7 +92,7 @@ export class RestIncludeBaseline extends BaselineController {
 @Controller('api/rest')
 export class RestFilterSortBaseline extends BaselineController {
   @Get('post')
-  async list(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async list(@Req() req: BaselineRequest, @Res() res: BaselineResponse): Promise<void> {
     const page = pageOf(req);
     const where = {
       published: page.query.get('filter[published]') === 'true',
@@ -115,7 +115,7 @@ export class RestFilterSortBaseline extends BaselineController {
 @Controller('api/rest')
 export class RestRelatedBaseline extends BaselineController {
   @Get('user/:id/posts')
-  async related(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async related(@Req() req: BaselineRequest, @Res() res: BaselineResponse, @Param('id') id: string): Promise<void> {
     const page = pageOf(req);
     const user = await this.db.prisma.user.findUnique({
       where: { id: Number(id) },

@@ -1,5 +1,5 @@
 import { Body, Controller, Param, Patch, Post, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import type { BaselineResponse } from './baseline-response.js';
 import { BaselineController } from './baseline.controller.js';
 import { notFound, postResource, resourceDocument, sendDocument } from './json-api-documents.js';
 
@@ -14,7 +14,7 @@ interface PostDocument {
 @Controller('api/rest')
 export class RestCreateBaseline extends BaselineController {
   @Post('post')
-  async create(@Res() res: Response, @Body() body: PostDocument): Promise<void> {
+  async create(@Res() res: BaselineResponse, @Body() body: PostDocument): Promise<void> {
     const { title, content, rating } = body.data.attributes;
     const post = await this.db.prisma.post.create({
       data: { title, content, rating, author: { connect: { id: body.data.relationships!.author!.data.id } } },
@@ -28,7 +28,7 @@ export class RestCreateBaseline extends BaselineController {
 @Controller('api/rest')
 export class RestUpdateBaseline extends BaselineController {
   @Patch('post/:id')
-  async update(@Res() res: Response, @Param('id') id: string, @Body() body: PostDocument): Promise<void> {
+  async update(@Res() res: BaselineResponse, @Param('id') id: string, @Body() body: PostDocument): Promise<void> {
     const { title, rating } = body.data.attributes;
     const post = await this.db.prisma.post.update({ where: { id: Number(id) }, data: { title, rating } }).catch(() => null);
     if (!post) return notFound(res);

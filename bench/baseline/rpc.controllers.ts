@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Patch, Post, Query, Res } from '@nestjs/common';
 import { Decimal } from '@prisma/client/runtime/client';
-import type { Response } from 'express';
 import { SuperJSON } from 'superjson';
 import { BaselineController } from './baseline.controller.js';
+import { type BaselineResponse, sendBytes } from './baseline-response.js';
 
 // Hand-written RPC endpoints: JSON.parse of `q` or the body, one Prisma call, superjson out.
 const serializer = new SuperJSON();
@@ -11,19 +11,17 @@ serializer.registerCustom<Decimal, string>(
   'Decimal',
 );
 
-function send(res: Response, status: number, result: unknown): void {
+function send(res: BaselineResponse, status: number, result: unknown): void {
   const { json, meta } = serializer.serialize(result);
   const body = meta ? { data: json, meta: { serialization: meta } } : { data: json ?? null };
-  // Express's `type('application/json')` adds `charset=utf-8`, which our module does not send.
-  res.status(status).setHeader('Content-Type', 'application/json');
-  res.end(Buffer.from(JSON.stringify(body)));
+  sendBytes(res, status, 'application/json', Buffer.from(JSON.stringify(body)));
 }
 
 /** Hand-written `GET /post/findUnique?q=`. */
 @Controller('api/rpc')
 export class RpcFindUniqueBaseline extends BaselineController {
   @Get('post/findUnique')
-  async findUnique(@Res() res: Response, @Query('q') q: string): Promise<void> {
+  async findUnique(@Res() res: BaselineResponse, @Query('q') q: string): Promise<void> {
     const { where } = JSON.parse(q);
     send(res, 200, await this.db.prisma.post.findUnique({ where: { id: where.id } }));
   }
@@ -33,7 +31,7 @@ export class RpcFindUniqueBaseline extends BaselineController {
 @Controller('api/rpc')
 export class RpcFindManyBaseline extends BaselineController {
   @Get('post/findMany')
-  async findMany(@Res() res: Response, @Query('q') q: string): Promise<void> {
+  async findMany(@Res() res: BaselineResponse, @Query('q') q: string): Promise<void> {
     const { where, include, orderBy, take } = JSON.parse(q);
     send(res, 200, await this.db.prisma.post.findMany({ where, include, orderBy, take }));
   }
@@ -43,7 +41,7 @@ export class RpcFindManyBaseline extends BaselineController {
 @Controller('api/rpc')
 export class RpcAggregateBaseline extends BaselineController {
   @Get('post/aggregate')
-  async aggregate(@Res() res: Response, @Query('q') q: string): Promise<void> {
+  async aggregate(@Res() res: BaselineResponse, @Query('q') q: string): Promise<void> {
     const { where, _count, _avg, _max } = JSON.parse(q);
     send(res, 200, await this.db.prisma.post.aggregate({ where, _count, _avg, _max }));
   }
@@ -53,7 +51,7 @@ export class RpcAggregateBaseline extends BaselineController {
 @Controller('api/rpc')
 export class RpcGroupByBaseline extends BaselineController {
   @Get('post/groupBy')
-  async groupBy(@Res() res: Response, @Query('q') q: string): Promise<void> {
+  async groupBy(@Res() res: BaselineResponse, @Query('q') q: string): Promise<void> {
     const { by, _count, _avg, orderBy } = JSON.parse(q);
     send(res, 200, await this.db.prisma.post.groupBy({ by, _count, _avg, orderBy }));
   }
@@ -63,7 +61,7 @@ export class RpcGroupByBaseline extends BaselineController {
 @Controller('api/rpc')
 export class RpcCreateBaseline extends BaselineController {
   @Post('post/create')
-  async create(@Res() res: Response, @Body() body: { data: { title: string; content: string; rating: number; authorId: number } }) {
+  async create(@Res() res: BaselineResponse, @Body() body: { data: { title: string; content: string; rating: number; authorId: number } }) {
     send(res, 201, await this.db.prisma.post.create({ data: body.data }));
   }
 }
@@ -72,7 +70,7 @@ export class RpcCreateBaseline extends BaselineController {
 @Controller('api/rpc')
 export class RpcUpdateBaseline extends BaselineController {
   @Patch('post/update')
-  async update(@Res() res: Response, @Body() body: { where: { id: number }; data: { title: string; rating: number } }) {
+  async update(@Res() res: BaselineResponse, @Body() body: { where: { id: number }; data: { title: string; rating: number } }) {
     send(res, 200, await this.db.prisma.post.update({ where: { id: body.where.id }, data: body.data }));
   }
 }

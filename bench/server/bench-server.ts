@@ -1,8 +1,9 @@
 import 'reflect-metadata';
-import { type DynamicModule, Module, type Type } from '@nestjs/common';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { type DynamicModule, type INestApplication, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CrudApiModule } from '../../lib/index.js';
 import { createSampleDatabase, type SampleDatabase } from '../../sample-app/database/create-prisma-client.js';
 import { BASELINE_CONTROLLERS } from '../baseline/baseline-controllers.js';
@@ -46,26 +47,39 @@ function baselineModule(db: SampleDatabase, scenario: string): DynamicModule {
   };
 }
 
-const root = args.side === 'ours' ? oursModule(database) : baselineModule(database, args.scenario);
-const app = await NestFactory.create<NestExpressApplication>(root, { logger: ['error', 'warn'] });
-// The baseline reads JSON:API bodies with Express's own parser; ours brings its middleware.
-if (args.side === 'baseline') app.useBodyParser('json', { type: ['application/json', 'application/vnd.api+json'] });
-if (process.env.BENCH_LOG_ERRORS === '1') logErrorResponses(app);
+/**
+ * The application on the platform under test. The baseline reads JSON:API bodies with the
+ * platform's own JSON parser; ours brings its own body parsing.
+ */
+async function createApp(root: Type | DynamicModule): Promise<INestApplication> {
+  const logger: ['error', 'warn'] = ['error', 'warn'];
+  if (args.platform === 'fastify') {
+    const fastify = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter(), { logger });
+    if (args.side === 'baseline') {
+      const parseJson = fastify.getHttpAdapter().getInstance().getDefaultJsonParser('error', 'error');
+      fastify.useBodyParser<Server>('application/vnd.api+json', {}, (req, body, done) => parseJson(req, body.toString(), done));
+    }
+    return fastify;
+  }
+  const express = await NestFactory.create<NestExpressApplication>(root, { logger });
+  if (args.side === 'baseline') express.useBodyParser('json', { type: ['application/json', 'application/vnd.api+json'] });
+  return express;
+}
+
+const app = await createApp(args.side === 'ours' ? oursModule(database) : baselineModule(database, args.scenario));
+if (process.env.BENCH_LOG_ERRORS === '1') app.getHttpServer().prependListener('request', logErrorResponse);
 await app.listen(args.port, '127.0.0.1');
 app.getHttpServer().on('request', () => {
   stats.requests++;
 });
 
-/** BENCH_LOG_ERRORS=1: the status, request and body of every 4xx/5xx answer. */
-function logErrorResponses(nest: NestExpressApplication): void {
-  nest.use((req: Request, res: Response, next: NextFunction) => {
-    const end = res.end.bind(res) as (...rest: unknown[]) => Response;
-    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-      if (res.statusCode >= 400) process.stderr.write(`[${args.side} ${res.statusCode}] ${req.method} ${req.url}: ${String(chunk)}\n`);
-      return end(chunk, ...rest);
-    }) as Response['end'];
-    next();
-  });
+/** BENCH_LOG_ERRORS=1: the status, request and body of every 4xx/5xx answer (on Node's response, whatever the platform). */
+function logErrorResponse(req: IncomingMessage, res: ServerResponse): void {
+  const end = res.end.bind(res) as (...rest: unknown[]) => ServerResponse;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (res.statusCode >= 400) process.stderr.write(`[${args.side} ${res.statusCode}] ${req.method} ${req.url}: ${String(chunk)}\n`);
+    return end(chunk, ...rest);
+  }) as ServerResponse['end'];
 }
 
 function reply(message: ServerMessage): void {

@@ -1,12 +1,17 @@
 /** Messages between the runner and a server process over the `fork` IPC channel. */
 export type Side = 'ours' | 'baseline';
 
+/** The HTTP platform both servers run on. */
+export type BenchPlatform = 'express' | 'fastify';
+
 export interface ServerArgs {
   side: Side;
   /** The scenario whose baseline controller to mount (ignored by `ours`, which serves everything). */
   scenario: string;
   databaseUrl: string;
   port: number;
+  /** Express unless given. */
+  platform?: BenchPlatform;
 }
 
 export type RunnerMessage = { type: 'reset' } | { type: 'stats' } | { type: 'memory' } | { type: 'stop' };
@@ -35,15 +40,15 @@ export type ServerMessage =
   | { type: 'reset' };
 
 export function encodeServerArgs(args: ServerArgs): string[] {
-  return [args.side, args.scenario, args.databaseUrl, String(args.port)];
+  return [args.side, args.scenario, args.databaseUrl, String(args.port), args.platform ?? 'express'];
 }
 
 export function decodeServerArgs(argv: string[]): ServerArgs {
-  const [side, scenario, databaseUrl, port] = argv;
-  if ((side !== 'ours' && side !== 'baseline') || !scenario || !databaseUrl || !port) {
-    throw new Error('usage: bench-server <ours|baseline> <scenario> <database-url> <port>');
+  const [side, scenario, databaseUrl, port, platform] = argv;
+  if ((side !== 'ours' && side !== 'baseline') || !scenario || !databaseUrl || !port || (platform !== 'express' && platform !== 'fastify')) {
+    throw new Error('usage: bench-server <ours|baseline> <scenario> <database-url> <port> <express|fastify>');
   }
-  return { side, scenario, databaseUrl, port: Number(port) };
+  return { side, scenario, databaseUrl, port: Number(port), platform };
 }
 
 /** The REST endpoint both servers of a scenario build their links from. */

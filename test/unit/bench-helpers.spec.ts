@@ -19,7 +19,7 @@ const round = (rps: number, p50: number, p99: number, serverRequests: number, qu
 describe('bench options', () => {
   it('has defaults that fit the 10-minute budget', () => {
     const options = parseBenchOptions([]);
-    expect(options).toMatchObject({ db: 'sqlite', connections: 10, scenario: '', rows: [1000, 10000, 100000], pin: true });
+    expect(options).toMatchObject({ db: 'sqlite', platform: 'express', connections: 10, scenario: '', rows: [1000, 10000, 100000], pin: true });
     expect(options.rounds % 2).toBe(0);
     expect(parseBenchOptions(['--no-pin']).pin).toBe(false);
     expect(options.duration * options.rounds).toBeLessThanOrEqual(12);
@@ -27,13 +27,14 @@ describe('bench options', () => {
 
   it('reads every option, accepts postgresql for postgres and sorts the scaling sizes', () => {
     const options = parseBenchOptions(
-      ['--duration', '2', '--connections', '4', '--db', 'postgresql', '--scenario', 'rpc', '--rows', '10000,1000'],
+      ['--duration', '2', '--connections', '4', '--db', 'postgresql', '--platform', 'fastify', '--scenario', 'rpc', '--rows', '10000,1000'],
       { BENCH_POSTGRES_URL: 'postgresql://x@127.0.0.1/db' },
     );
     expect(options).toMatchObject({
       duration: 2,
       connections: 4,
       db: 'postgres',
+      platform: 'fastify',
       scenario: 'rpc',
       rows: [1000, 10000],
       postgresUrl: 'postgresql://x@127.0.0.1/db',
@@ -43,6 +44,7 @@ describe('bench options', () => {
   it('skips the scaling table with --rows 0 and refuses bad values', () => {
     expect(parseBenchOptions(['--rows', '0']).rows).toEqual([]);
     expect(() => parseBenchOptions(['--db', 'mysql'])).toThrow('--db must be sqlite or postgres');
+    expect(() => parseBenchOptions(['--platform', 'koa'])).toThrow('--platform must be express or fastify');
     expect(() => parseBenchOptions(['--connections', '1.5'])).toThrow('--connections must be a positive integer');
     expect(() => parseBenchOptions(['--duration', '0'])).toThrow('--duration must be a positive number');
     expect(() => parseBenchOptions(['--bogus'])).toThrow();
