@@ -30,12 +30,6 @@ function badParameter(parameter: string, message: string): CrudApiError {
   return new CrudApiError('invalid-query-parameter', message, { source: { parameter } });
 }
 
-/** The raw query string of a URL: Express 5 parses brackets flat, so every adapter reads it from the URL. */
-export function querySearch(originalUrl: string): string {
-  const index = originalUrl.indexOf('?');
-  return index < 0 ? '' : originalUrl.slice(index + 1);
-}
-
 /**
  * Splits a query string into the JSON:API families. Any other name is 400, whatever its characters:
  * JSON:API reserves the all-lowercase ones, and a server must refuse implementation-specific ones it
