@@ -47,7 +47,24 @@ export interface CrudApiOptions {
   defaultPolicy?: DefaultPolicy;
   /** The context the policies see for one request. Default `{ user: request.user }`. */
   context?: (request: PlatformRequest) => PolicyContext | Promise<PolicyContext>;
+  /** Multi-operation requests: RPC `$transaction/sequential` and JSON:API Atomic Operations. */
+  transactions?: CrudApiTransactions;
 }
+
+/** How the multi-operation requests run; each request is one interactive transaction. */
+export interface CrudApiTransactions {
+  /** Most operations in one request. Default 20. */
+  maxOperations?: number;
+  /** Longest a transaction may run, in milliseconds, before it is rolled back. Default 5000 (Prisma's). */
+  timeout?: number;
+  /** Longest wait for a connection to start the transaction, in milliseconds. Default 2000 (Prisma's). */
+  maxWait?: number;
+  /** Isolation level, as Prisma names it (`Serializable`...); the database's default when absent. */
+  isolationLevel?: TransactionIsolationLevel;
+}
+
+/** The isolation levels Prisma accepts; which ones work depends on the database (SQLite: Serializable). */
+export type TransactionIsolationLevel = 'ReadUncommitted' | 'ReadCommitted' | 'RepeatableRead' | 'Snapshot' | 'Serializable';
 
 /**
  * What shapes the module's routes and providers, so it is given to `forRoot`/`forRootAsync`
@@ -108,8 +125,9 @@ export interface CrudApiLimits {
 }
 
 /** The options of one instance with every default applied, mount paths included. */
-export type ResolvedCrudApiOptions = Omit<CrudApiOptions, 'limits'> &
+export type ResolvedCrudApiOptions = Omit<CrudApiOptions, 'limits' | 'transactions'> &
   Required<Pick<CrudApiOptions, 'pageSize' | 'idDivider' | 'bodyLimit'>> &
   Required<Pick<CrudApiModuleExtras, 'restPath' | 'rpcPath'>> & {
     limits: Required<CrudApiLimits>;
+    transactions: Required<Omit<CrudApiTransactions, 'isolationLevel'>> & Pick<CrudApiTransactions, 'isolationLevel'>;
   };

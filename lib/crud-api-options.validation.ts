@@ -17,7 +17,7 @@ import {
   ValidateIf,
   validateSync,
 } from 'class-validator';
-import { DEFAULT_BODY_LIMIT, DEFAULT_ID_DIVIDER, DEFAULT_LIMITS, DEFAULT_PAGE_SIZE } from './crud-api.constants.js';
+import { DEFAULT_BODY_LIMIT, DEFAULT_ID_DIVIDER, DEFAULT_LIMITS, DEFAULT_PAGE_SIZE, DEFAULT_TRANSACTIONS } from './crud-api.constants.js';
 import type { CrudApiModuleExtras, CrudApiOptions, ResolvedCrudApiOptions } from './crud-api-options.interface.js';
 import { modelNameProblems } from './crud-api-options.model-names.js';
 import { validatePolicies } from './policies/policy-set.js';
@@ -38,6 +38,15 @@ class CrudApiLimitsSchema {
   @IsOptional() @IsInt() @Min(1) maxArgumentNodes?: number;
   @IsOptional() @IsInt() @Min(1) maxSelectionDepth?: number;
   @IsOptional() @IsInt() @Min(1) maxJsonDepth?: number;
+}
+
+const ISOLATION_LEVELS = ['ReadUncommitted', 'ReadCommitted', 'RepeatableRead', 'Snapshot', 'Serializable'];
+
+class CrudApiTransactionsSchema {
+  @IsOptional() @IsInt() @Min(1) maxOperations?: number;
+  @IsOptional() @IsInt() @Min(1) timeout?: number;
+  @IsOptional() @IsInt() @Min(1) maxWait?: number;
+  @IsOptional() @IsIn(ISOLATION_LEVELS, { message: `isolationLevel must be one of ${ISOLATION_LEVELS.join(', ')}` }) isolationLevel?: string;
 }
 
 /** class-validator schema of `CrudApiModuleOptions`. */
@@ -105,6 +114,10 @@ class CrudApiOptionsSchema {
   @IsOptional()
   @IsInstance(Function, { message: 'context must be a function (request) => context' })
   context?: unknown;
+
+  @IsOptional()
+  @ValidateNested()
+  transactions?: CrudApiTransactionsSchema;
 }
 
 /** One message per problem, nested options named by their path (`limits.maxFilters`). */
@@ -141,6 +154,7 @@ export function failOnProblems(problems: readonly string[]): void {
 export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMount): ResolvedCrudApiOptions {
   const candidate = Object.assign(new CrudApiOptionsSchema(), options, {
     limits: options.limits && Object.assign(new CrudApiLimitsSchema(), options.limits),
+    transactions: options.transactions && Object.assign(new CrudApiTransactionsSchema(), options.transactions),
   });
   failOnProblems(describeProblems(validateSync(candidate, { forbidUnknownValues: false, whitelist: true, forbidNonWhitelisted: true })));
   failOnProblems(modelNameProblems(options));
@@ -152,5 +166,6 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
     idDivider: options.idDivider ?? DEFAULT_ID_DIVIDER,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
+    transactions: { ...DEFAULT_TRANSACTIONS, ...options.transactions },
   };
 }

@@ -20,3 +20,9 @@ export const DEFAULT_LIMITS = {
   maxSelectionDepth: 4,
   maxJsonDepth: 32,
 } as const;
+/** Room for an order and its lines in one request, while bounding how long one request holds its locks. */
+export const DEFAULT_TRANSACTIONS = {
+  maxOperations: 20,
+  timeout: 5000,
+  maxWait: 2000,
+} as const;

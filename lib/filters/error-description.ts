@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
 import { CrudApiError, type ErrorSource } from './crud-api.error.js';
+import { StepFailure } from '../transactions/step-failure.js';
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 import {
   databaseErrorCode,
@@ -22,6 +23,8 @@ export interface ErrorDescription {
   ormCode?: string;
   rejectedByPolicy?: boolean;
   reason?: string;
+  /** The failing operation of a multi-operation request (RPC transaction, JSON:API atomic operations). */
+  index?: number;
 }
 
 export const GENERIC_ERROR_MESSAGE = 'An unexpected error occurred.';
@@ -85,6 +88,7 @@ function describe(code: ErrorCode, message: string, extra: Partial<ErrorDescript
 
 /** Maps any thrown value to a client-safe description: nothing of an unexpected error reaches the client. */
 export function describeError(error: unknown, prismaErrorMap: PrismaErrorMap): ErrorDescription {
+  if (error instanceof StepFailure) return { ...describeError(error.cause, prismaErrorMap), index: error.index };
   if (error instanceof CrudApiError) {
     return describe(error.code, error.message, {
       source: error.options.source,

@@ -22,8 +22,15 @@ export function errorRendering(options: Pick<ResolvedCrudApiOptions, 'prismaErro
   return { prismaErrorMap: mergePrismaErrorMap(options.prismaErrorMap), endpoint: options.endpoint, restPath: options.restPath };
 }
 
+/** Where an error points; within an atomic request, into its failing operation. */
+function errorSource({ source, index }: ErrorDescription): ErrorDescription['source'] {
+  if (index === undefined) return source;
+  return { pointer: `/atomic:operations/${index}${source?.pointer ?? ''}` };
+}
+
 /** JSON:API error document; `self` is the request URL (JSON:API: top-level `links.self` is always present). */
 export function renderJsonApiError(error: ErrorDescription, self?: string): object {
+  const source = errorSource(error);
   const meta = { ...(error.reason ? { reason: error.reason } : {}), ...(error.ormCode ? { prismaCode: error.ormCode } : {}) };
   return {
     ...(self === undefined ? {} : { links: { self } }),
@@ -33,7 +40,7 @@ export function renderJsonApiError(error: ErrorDescription, self?: string): obje
         code: error.code,
         title: error.title,
         detail: error.message,
-        ...(error.source ? { source: error.source } : {}),
+        ...(source ? { source } : {}),
         ...(Object.keys(meta).length > 0 ? { meta } : {}),
       },
     ],
@@ -48,6 +55,7 @@ export function renderRpcError(error: ErrorDescription): object {
       ...(error.ormCode ? { orm: true, code: error.ormCode } : {}),
       ...(error.rejectedByPolicy ? { rejectedByPolicy: true } : {}),
       ...(error.reason ? { reason: error.reason } : {}),
+      ...(error.index === undefined ? {} : { meta: { index: error.index } }),
     },
   };
 }

@@ -1,7 +1,8 @@
-import { All, Inject, Param, Req, Res } from '@nestjs/common';
+import { All, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { toApiRequest } from '../http/api-request.js';
 import { type PlatformResponse, sendApiResponse } from '../http/api-response.js';
 import { RpcService } from './rpc.service.js';
+import { RPC_TRANSACTION_ROUTE } from './transaction/transaction-route.js';
 
 /** The RPC route, relative to the mount path. */
 export const RPC_ROUTE = ':model/:operation';
@@ -12,6 +13,12 @@ export const RPC_ROUTE = ':model/:operation';
  */
 export class RpcController {
   constructor(@Inject(RpcService) private readonly rpc: RpcService) {}
+
+  /** Declared first: `$transaction/sequential` would otherwise match `:model/:operation`. */
+  @Post(RPC_TRANSACTION_ROUTE)
+  async transaction(@Req() req: any, @Res() res: PlatformResponse): Promise<void> {
+    sendApiResponse(res, await this.rpc.transaction(toApiRequest(req)), 'application/json');
+  }
 
   @All(RPC_ROUTE)
   async handle(

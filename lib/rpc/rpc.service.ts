@@ -11,9 +11,16 @@ import { policiesOf } from '../policies/with-policies.js';
 import { PrismaClientResolver } from '../prisma/prisma-client.resolver.js';
 import { applyMaxTake } from './apply-max-take.js';
 import { validateRpcArgs } from './args/validate-rpc-args.js';
-import { parseRpcArgs } from './parse-rpc-args.js';
 import { findRpcOperation, type RpcOperation, readsArgsFromQuery } from './rpc-operations.js';
 import { serializeRpcResult } from './serialize-rpc-result.js';
+import type { ArgsOrigin } from './args/args-error.js';
+import { parseRpcArgs, type RpcArgs } from './parse-rpc-args.js';
+import { parseTransactionBody, type TransactionStep } from './transaction/parse-transaction-body.js';
+import { SEQUENTIAL, TRANSACTION_SEGMENT } from './transaction/transaction-route.js';
+import { quoteInput } from '../filters/quote-input.js';
+import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import { runInTransaction } from '../transactions/run-in-transaction.js';
+import { atStepSync } from '../transactions/step-failure.js';
 
 /** Runs one Prisma operation per request. Replace it with a provider of your own to customize it. */
 @Injectable()
@@ -25,6 +32,7 @@ export class RpcService {
   ) {}
 
   async handle(req: ApiRequest, modelName: string, operationName: string): Promise<ApiResponse> {
+    if (modelName === TRANSACTION_SEGMENT) this.refuseTransactionRoute(operationName);
     const model = this.registry.findByTypeName(modelName);
     if (!model) throw new CrudApiError('unknown-type', `Unknown model "${modelName}".`);
     const operation = this.resolveOperation(model, operationName, req.method);
@@ -32,23 +40,63 @@ export class RpcService {
     const parsed = parseRpcArgs({ method: req.method, query: queryParameters(req.query), body: req.body }, this.options.limits);
     const client = await this.clients.forRequest(req);
     const origin = readsArgsFromQuery(req.method) ? 'query' : 'body';
+    const call = this.prepareCall(client, model, operationName, operation, parsed, origin);
+    return { status: operation.successStatus, body: serializeRpcResult(await call(client)) };
+  }
+
+  /**
+   * `POST {rpcPath}/$transaction/sequential`: the operations of the body, each checked as its own call
+   * would be, run one after the other in one transaction; the first failure rolls all back and is
+   * answered with its index.
+   */
+  async transaction(req: ApiRequest): Promise<ApiResponse> {
+    this.checkBodyType(req);
+    const steps = parseTransactionBody(req.body, this.options.limits, this.options.transactions.maxOperations);
+    const client = await this.clients.forRequest(req);
+    const calls = steps.map((step, index) => atStepSync(index, () => this.prepareStep(client, step)));
+    const results = await runInTransaction(client, this.options.transactions, calls.length, (tx, index) => calls[index]!(tx));
+    return { status: 200, body: serializeRpcResult(results) };
+  }
+
+  /** One transaction step as a call: any operation the model offers, whatever method it takes alone. */
+  protected prepareStep(client: PrismaClientLike, step: TransactionStep): (client: PrismaClientLike) => Promise<unknown> {
+    const model = this.registry.findByModelName(step.model) ?? this.registry.findByTypeName(step.model);
+    if (!model) throw new CrudApiError('unknown-type', `Unknown model ${quoteInput(step.model)}.`);
+    const operation = this.resolveOperation(model, step.op);
+    return this.prepareCall(client, model, step.op, operation, step.args, 'body');
+  }
+
+  /** Validates the arguments for the caller and caps `take`; the call then runs on the client given (a transaction's). */
+  protected prepareCall(
+    client: PrismaClientLike,
+    model: ModelMeta,
+    operationName: string,
+    operation: RpcOperation,
+    parsed: RpcArgs | undefined,
+    origin: ArgsOrigin,
+  ): (client: PrismaClientLike) => Promise<unknown> {
     const { registry, options } = this;
     const hiddenFields = policiesOf(client)?.hiddenFields;
     const valid = validateRpcArgs(parsed, { registry, model, operation: operationName, origin, limits: options.limits, hiddenFields });
-    const args = applyMaxTake(valid, operation.take, this.options.maxTake, model, this.registry);
+    const args = applyMaxTake(valid, operation.take, options.maxTake, model, registry);
     // Both names come from the model metadata and the operation table, never from the URL as such.
-    const result: unknown = await client[this.registry.delegateName(model)][operationName](args);
-    return { status: operation.successStatus, body: serializeRpcResult(result) };
+    return (target) => target[registry.delegateName(model)][operationName](args);
   }
 
-  /** The operation, if the model offers it and the method is one of its methods. */
-  protected resolveOperation(model: ModelMeta, name: string, method: string): RpcOperation {
+  /** `$transaction/sequential` with a method other than POST, or another transaction kind. */
+  protected refuseTransactionRoute(kind: string): never {
+    if (kind !== SEQUENTIAL) throw new CrudApiError('unknown-operation', `Unknown transaction kind ${quoteInput(kind)}; use "${SEQUENTIAL}".`);
+    throw new CrudApiError('method-not-allowed', 'A sequential transaction is sent with POST.', { headers: { Allow: 'POST' } });
+  }
+
+  /** The operation, if the model offers it and (when given) the method is one of its methods. */
+  protected resolveOperation(model: ModelMeta, name: string, method?: string): RpcOperation {
     const operation = findRpcOperation(name, this.registry.provider);
     if (!operation) throw new CrudApiError('unknown-operation', `Unknown operation "${name}".`);
     if (!this.registry.allowsOperation(model, name)) {
       throw new CrudApiError('unknown-operation', `Operation "${name}" is not available for this model.`);
     }
-    if (!operation.methods.includes(method)) {
+    if (method !== undefined && !operation.methods.includes(method)) {
       const allowed = operation.methods.join(', ');
       throw new CrudApiError('method-not-allowed', `Operation "${name}" accepts ${allowed}, not ${method}.`, {
         headers: { Allow: allowed },

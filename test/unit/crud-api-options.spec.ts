@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS } from '../../lib/crud-api.constants.js';
+import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../../lib/crud-api.constants.js';
 import type { CrudApiOptions } from '../../lib/crud-api-options.interface.js';
 import { mountProblems, resolveCrudApiOptions } from '../../lib/crud-api-options.validation.js';
 import { modelMeta as sqliteModelMeta } from '../../sample-app/generated/sqlite/crud-api/index.js';
@@ -66,6 +66,26 @@ describe('resolveCrudApiOptions limits', () => {
 
   it.each([[{ limits: { maxFilters: 0 } }], [{ maxTake: 2.5 }]])('rejects %j', (override) => {
     expect(() => resolve({ ...valid, ...override })).toThrow(/invalid option/);
+  });
+});
+
+describe('resolveCrudApiOptions transactions', () => {
+  it('merges given transaction settings over the defaults', () => {
+    expect(resolve(valid).transactions).toEqual(DEFAULT_TRANSACTIONS);
+    expect(resolve({ ...valid, transactions: { maxOperations: 3, isolationLevel: 'Serializable' } }).transactions).toEqual({
+      ...DEFAULT_TRANSACTIONS,
+      maxOperations: 3,
+      isolationLevel: 'Serializable',
+    });
+  });
+
+  it.each([
+    [{ transactions: { maxOperations: 0 } }, /"transactions.maxOperations"/],
+    [{ transactions: { timeout: 1.5 } }, /"transactions.timeout"/],
+    [{ transactions: { isolationLevel: 'Chaos' } }, /"transactions.isolationLevel": isolationLevel must be one of/],
+    [{ transactions: { maxOps: 3 } }, /"transactions.maxOps": unknown option/],
+  ])('rejects %j, naming it', (override, message) => {
+    expect(() => resolve({ ...valid, ...override })).toThrow(message);
   });
 });
 
