@@ -6,6 +6,7 @@ import { RestExceptionFilter, RpcExceptionFilter } from './filters/crud-api-exce
 import { mountController } from './http/mount-controller.js';
 import { RestController } from './rest/rest.controller.js';
 import { RestService } from './rest/rest.service.js';
+import { AtomicOperationsService } from './rest/atomic/atomic-operations.service.js';
 import { RpcController } from './rpc/rpc.controller.js';
 import { RpcService } from './rpc/rpc.service.js';
 
@@ -36,6 +37,7 @@ function mountInstance(definition: DynamicModule, extras: CrudApiModuleExtras): 
       },
       { provide: RestService, useClass: extras.restService ?? RestService },
       { provide: RpcService, useClass: extras.rpcService ?? RpcService },
+      AtomicOperationsService,
     ],
   };
 }

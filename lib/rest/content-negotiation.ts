@@ -13,7 +13,7 @@ interface MediaRange {
 /** JSON:API lets clients add only these parameters to its media type. */
 const ALLOWED_PARAMETERS = new Set(['ext', 'profile']);
 /** Media ranges that accept our JSON responses without naming JSON:API. */
-const GENERIC_ACCEPTS = new Set(['*/*', 'application/*', 'application/json']);
+export const GENERIC_ACCEPTS: ReadonlySet<string> = new Set(['*/*', 'application/*', 'application/json']);
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 export function parseMediaRange(text: string): MediaRange {

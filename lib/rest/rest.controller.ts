@@ -4,6 +4,9 @@ import { type ApiResponse, type PlatformResponse, sendApiResponse } from '../htt
 import { negotiate } from './content-negotiation.js';
 import { JSON_API_MEDIA_TYPE } from './json-api.constants.js';
 import { RestService } from './rest.service.js';
+import { ATOMIC_MEDIA_TYPE, ATOMIC_ROUTE } from './atomic/atomic.constants.js';
+import { negotiateAtomic } from './atomic/atomic-negotiation.js';
+import { AtomicOperationsService } from './atomic/atomic-operations.service.js';
 
 type Params = Record<string, string>;
 
@@ -13,7 +16,18 @@ type Params = Record<string, string>;
  * is never taken for a relationship name. Mounted per module instance by `mountController`.
  */
 export class RestController {
-  constructor(@Inject(RestService) private readonly rest: RestService) {}
+  constructor(
+    @Inject(RestService) private readonly rest: RestService,
+    @Inject(AtomicOperationsService) private readonly atomic: AtomicOperationsService,
+  ) {}
+
+  /** JSON:API Atomic Operations; declared before `POST :type`, so no resource type can be called `operations`. */
+  @Post(ATOMIC_ROUTE)
+  async operations(@Req() req: any, @Res() res: PlatformResponse): Promise<void> {
+    const request = toApiRequest(req);
+    negotiateAtomic(request);
+    sendApiResponse(res, await this.atomic.run(request), ATOMIC_MEDIA_TYPE);
+  }
 
   @Get(':type/:id/relationships/:relationship/:relatedId')
   fetchToOneRelationship(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {

@@ -71,7 +71,6 @@ describe.each(testProviders())('RPC sequential transactions (%s)', (provider) =>
     ['an unknown operation', { model: 'Post', op: '$queryRaw' }, 400],
     ['an operation the options exclude', { model: 'Tag', op: 'delete', args: { where: { id: 1 } } }, 400],
     ['an unknown argument', { model: 'Post', op: 'findMany', args: { wher: {} } }, 400],
-    ['a prototype key in the arguments', { model: 'Post', op: 'findMany', args: JSON.parse('{"where":{"__proto__":{"id":1}}}') }, 400],
     ['arguments that are not an object', { model: 'Post', op: 'findMany', args: [1] }, 400],
     ['a member other than model, op, args', { model: 'Post', op: 'findMany', extra: 1 }, 400],
     ['a model that is not a string', { model: 7, op: 'findMany' }, 400],
@@ -80,6 +79,15 @@ describe.each(testProviders())('RPC sequential transactions (%s)', (provider) =>
     const reply = await callTransaction(t, [createPost('before the bad step'), bad]);
     expect(reply.status).toBe(status);
     expect(reply.body.error.meta).toEqual({ index: 1 });
+    expect(await snapshotDatabase(t.db)).toBe(before);
+  });
+
+  it('refuses a prototype key in the arguments with 400, nothing written', async () => {
+    const before = await snapshotDatabase(t.db);
+    // Fastify's JSON parser refuses it before routing; on Express the step's argument check does, naming it.
+    const body = `[${JSON.stringify(createPost('before the bad step'))},{"model":"Post","op":"findMany","args":{"where":{"__proto__":{"id":1}}}}]`;
+    const res = await t.http().post('/api/rpc/$transaction/sequential').set('Content-Type', 'application/json').send(body);
+    expect(res.status).toBe(400);
     expect(await snapshotDatabase(t.db)).toBe(before);
   });
 

@@ -1,0 +1,70 @@
+import { CrudApiError } from '../../filters/crud-api.error.js';
+import { quoteInput } from '../../filters/quote-input.js';
+import { assertJsonDepth } from '../../http/json-depth.js';
+import { jsonPointer } from '../../http/json-pointer.js';
+import { findPrototypeKey } from '../../input/prototype-keys.js';
+import { atStepSync } from '../../transactions/step-failure.js';
+import { isObject } from '../write/document-members.js';
+
+export type AtomicOp = 'add' | 'update' | 'remove';
+
+/** One member of `atomic:operations`, its shape checked; identifiers and data are read when it runs. */
+export interface AtomicOperation {
+  op: AtomicOp;
+  ref?: Record<string, unknown>;
+  data?: unknown;
+}
+
+const OPS: ReadonlySet<string> = new Set(['add', 'update', 'remove']);
+const DOCUMENT_MEMBERS: ReadonlySet<string> = new Set(['atomic:operations', 'meta', 'jsonapi', 'links']);
+const OPERATION_MEMBERS: ReadonlySet<string> = new Set(['op', 'ref', 'href', 'data', 'meta']);
+const REF_MEMBERS: ReadonlySet<string> = new Set(['type', 'id', 'lid', 'relationship']);
+
+function invalid(message: string, path: readonly (string | number)[]): CrudApiError {
+  return new CrudApiError('invalid-payload', message, { source: { pointer: jsonPointer(path) } });
+}
+
+function assertMembers(value: Record<string, unknown>, allowed: ReadonlySet<string>, what: string, path: readonly string[]): void {
+  const stray = Object.keys(value).find((member) => !allowed.has(member));
+  if (stray !== undefined) throw invalid(`${what} may not have the member ${quoteInput(stray)}; allowed: ${[...allowed].join(', ')}.`, [...path, stray]);
+}
+
+/** The shape of one operation; pointers are relative to it (the failure carries its index). */
+function parseOperation(value: unknown): AtomicOperation {
+  if (!isObject(value)) throw invalid('An operation must be an object with "op".', []);
+  assertMembers(value, OPERATION_MEMBERS, 'An operation', []);
+  if (typeof value.op !== 'string' || !OPS.has(value.op)) throw invalid('"op" must be "add", "update" or "remove".', ['op']);
+  if (value.href !== undefined) throw invalid('"href" is not supported; use "ref".', ['href']);
+  if (value.ref !== undefined) {
+    if (!isObject(value.ref)) throw invalid('"ref" must be an object { type, id | lid, relationship? }.', ['ref']);
+    assertMembers(value.ref, REF_MEMBERS, '"ref"', ['ref']);
+    if (typeof value.ref.type !== 'string') throw invalid('"ref.type" is required and must be a string.', ['ref', 'type']);
+    if (value.ref.relationship !== undefined && typeof value.ref.relationship !== 'string') throw invalid('"ref.relationship" must be a string.', ['ref', 'relationship']);
+  }
+  const op = value.op as AtomicOp;
+  if (op === 'remove' && !value.ref) throw invalid('"remove" needs "ref".', []);
+  if (op !== 'remove' && !('data' in value)) throw invalid(`"${op}" needs "data".`, []);
+  if (op === 'add' && value.ref && value.ref.relationship === undefined) throw invalid('Adding a resource takes "data" only, no "ref".', ['ref']);
+  return { op, ...(value.ref ? { ref: value.ref } : {}), ...('data' in value ? { data: value.data } : {}) };
+}
+
+/**
+ * The operations of an atomic request document, in order: the body is checked whole first (depth,
+ * prototype keys), then its members, the operation count (`transactions.maxOperations`) and each
+ * operation's shape; a problem with one operation is thrown as its `StepFailure`.
+ */
+export function parseAtomicDocument(body: unknown, maxJsonDepth: number, maxOperations: number): AtomicOperation[] {
+  assertJsonDepth(body, maxJsonDepth);
+  const prototypePath = findPrototypeKey(body);
+  if (prototypePath) throw invalid(`The key ${quoteInput(prototypePath.at(-1))} is not allowed in a request body.`, prototypePath);
+  if (!isObject(body)) throw invalid('The request body must be a JSON:API document with "atomic:operations".', []);
+  assertMembers(body, DOCUMENT_MEMBERS, 'An atomic request document', []);
+  const operations = body['atomic:operations'];
+  if (!Array.isArray(operations) || operations.length === 0) {
+    throw invalid('"atomic:operations" must be a non-empty array of operations.', ['atomic:operations']);
+  }
+  if (operations.length > maxOperations) {
+    throw invalid(`An atomic request may have at most ${maxOperations} operations (limit transactions.maxOperations).`, ['atomic:operations']);
+  }
+  return operations.map((operation, index) => atStepSync(index, () => parseOperation(operation)));
+}
