@@ -3,6 +3,7 @@ import type { PrismaErrorMapping } from './filters/prisma-error-map.js';
 import type { DataModelMeta } from './metadata/model-meta.types.js';
 import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from './policies/policy.types.js';
 import type { PrismaClientLike } from './prisma/prisma-client-like.js';
+import type { CountStrategy } from './rest/pagination/count-strategy.js';
 import type { RestService } from './rest/rest.service.js';
 import type { RpcService } from './rpc/rpc.service.js';
 
@@ -18,6 +19,11 @@ export interface CrudApiOptions {
   endpoint: string;
   /** Default and maximum page size of REST collections; `Infinity` disables pagination. Default 100. */
   pageSize?: number;
+  /**
+   * How REST offset pages find `meta.total`: `exact` counts (default), `estimated` reads PostgreSQL's
+   * planner statistics where safe (else exact), `none` omits it. A request's `Prefer: count=…` overrides it.
+   */
+  count?: CountStrategy;
   /** The `modelMeta` export of the module written by `nestjs-crud-api-generator`. */
   modelMeta: DataModelMeta;
   /** The Prisma client serving every request (give this or `getPrisma`). */
@@ -126,7 +132,7 @@ export interface CrudApiLimits {
 
 /** The options of one instance with every default applied, mount paths included. */
 export type ResolvedCrudApiOptions = Omit<CrudApiOptions, 'limits' | 'transactions'> &
-  Required<Pick<CrudApiOptions, 'pageSize' | 'idDivider' | 'bodyLimit'>> &
+  Required<Pick<CrudApiOptions, 'pageSize' | 'count' | 'idDivider' | 'bodyLimit'>> &
   Required<Pick<CrudApiModuleExtras, 'restPath' | 'rpcPath'>> & {
     limits: Required<CrudApiLimits>;
     transactions: Required<Omit<CrudApiTransactions, 'isolationLevel'>> & Pick<CrudApiTransactions, 'isolationLevel'>;

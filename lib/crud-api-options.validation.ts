@@ -17,7 +17,8 @@ import {
   ValidateIf,
   validateSync,
 } from 'class-validator';
-import { DEFAULT_BODY_LIMIT, DEFAULT_ID_DIVIDER, DEFAULT_LIMITS, DEFAULT_PAGE_SIZE, DEFAULT_TRANSACTIONS } from './crud-api.constants.js';
+import { COUNT_STRATEGIES } from './rest/pagination/count-strategy.js';
+import { DEFAULT_BODY_LIMIT, DEFAULT_COUNT, DEFAULT_ID_DIVIDER, DEFAULT_LIMITS, DEFAULT_PAGE_SIZE, DEFAULT_TRANSACTIONS } from './crud-api.constants.js';
 import type { CrudApiModuleExtras, CrudApiOptions, ResolvedCrudApiOptions } from './crud-api-options.interface.js';
 import { modelNameProblems } from './crud-api-options.model-names.js';
 import { validatePolicies } from './policies/policy-set.js';
@@ -58,6 +59,10 @@ class CrudApiOptionsSchema {
   @IsNumber({ allowInfinity: true, allowNaN: false }, { message: 'pageSize must be a number or Infinity' })
   @Min(1)
   pageSize?: number;
+
+  @IsOptional()
+  @IsIn(COUNT_STRATEGIES, { message: `count must be one of ${COUNT_STRATEGIES.join(', ')}` })
+  count?: string;
 
   @IsObject({ message: 'modelMeta must be the object written by nestjs-crud-api-generator' })
   modelMeta!: object;
@@ -163,6 +168,7 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
     ...options,
     ...mount,
     pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
+    count: options.count ?? DEFAULT_COUNT,
     idDivider: options.idDivider ?? DEFAULT_ID_DIVIDER,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     limits: { ...DEFAULT_LIMITS, ...options.limits },

@@ -7,6 +7,7 @@ export const CRUD_API_MOUNT = Symbol('CRUD_API_MOUNT');
 export const DEFAULT_REST_PATH = 'api/rest';
 export const DEFAULT_RPC_PATH = 'api/rpc';
 export const DEFAULT_PAGE_SIZE = 100;
+export const DEFAULT_COUNT = 'exact';
 export const DEFAULT_ID_DIVIDER = '_';
 export const DEFAULT_BODY_LIMIT = '1mb';
 export const DEFAULT_LIMITS = {

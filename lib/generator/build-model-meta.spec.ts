@@ -59,6 +59,7 @@ model Place {
   visits Visit[]
 
   @@id([code, region])
+  @@map("places")
 }
 
 model Visit {
@@ -146,6 +147,9 @@ describe('buildModelMeta', () => {
       { name: 'personTicket', fields: ['personId', 'ticket'] },
     ]);
     expect(meta.models.Place!.idFields).toEqual(['code', 'region']);
+    // The table name, for statistics queries; absent when the model name is the table name.
+    expect(meta.models.Place!.dbName).toBe('places');
+    expect(visit.dbName).toBeUndefined();
     expect(person.uniqueConstraints).toEqual([
       { name: 'id', fields: ['id'] },
       { name: 'email', fields: ['email'] },

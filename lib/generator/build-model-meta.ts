@@ -30,7 +30,13 @@ function buildModel(model: DMMF.Model, allModels: readonly DMMF.Model[]): ModelM
   const idFields = model.primaryKey
     ? [...model.primaryKey.fields]
     : model.fields.filter((field) => field.isId).map((field) => field.name);
-  return { name: model.name, idFields, uniqueConstraints: uniqueConstraintsOf(model, idFields), fields };
+  return {
+    name: model.name,
+    ...(model.dbName ? { dbName: model.dbName } : {}),
+    idFields,
+    uniqueConstraints: uniqueConstraintsOf(model, idFields),
+    fields,
+  };
 }
 
 function buildField(

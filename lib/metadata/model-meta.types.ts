@@ -51,6 +51,8 @@ export interface UniqueConstraintMeta {
 
 export interface ModelMeta {
   readonly name: string;
+  /** The table's name when `@@map` gives it one (the model name otherwise). */
+  readonly dbName?: string;
   /** Fields forming the primary key, in order (several for a compound `@@id`). */
   readonly idFields: readonly string[];
   /** Every unique selector, the primary key first. */

@@ -16,7 +16,10 @@ import { formatResourceId, type IdValues, parseResourceId, uniqueWhere } from '.
 import { policiesOf } from '../policies/with-policies.js';
 import { buildSelection, type Selection } from './serialize/build-selection.js';
 import { CompoundDocument } from './serialize/compound-document.js';
-import { buildPaginationLinks } from './serialize/pagination-links.js';
+import { type CollectionPage, collectionHeaders, collectionMeta, loadCollectionPage, type PageSource } from './pagination/collection-page.js';
+import { chooseCount, type CountChoice } from './pagination/count-strategy.js';
+import { estimateTableRows, estimationAllowed } from './pagination/estimate-count.js';
+import { withItemCursors, withKeysetFields } from './pagination/keyset-rows.js';
 import { relationshipLinks, requestUrl, resourceUrl } from './serialize/resource-links.js';
 import { relationshipFields } from './serialize/resource-members.js';
 import { documentData, parseResourceDocument } from './write/parse-resource-document.js';
@@ -60,9 +63,8 @@ export class RestService {
     const model = this.model(type, 'findMany');
     const client = await this.clients.forRequest(req);
     const query = this.query(req, client, model, true);
-    const selection = this.selection(client, model, query);
-    const { rows, total } = await this.page(this.delegate(client, model), { where: query.where, orderBy: query.orderBy, ...selection }, query);
-    return this.collection(model, rows, total, query, type);
+    const page = await this.page(req, client, model, query, query.where, this.selection(client, model, query), type);
+    return this.collection(model, page, query, type);
   }
 
   async fetch(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
@@ -83,8 +85,7 @@ export class RestService {
     const query = this.query(req, client, related, field.isList);
     const path = [type, id, relationship, ...(relatedId === undefined ? [] : [relatedId])].join('/');
     if (field.isList) {
-      const { rows, total } = await this.loadToMany(client, target, field, query, this.selection(client, related, query));
-      return this.collection(related, rows, total, query, path);
+      return this.collection(related, await this.loadToMany(req, client, target, field, query, this.selection(client, related, query), path), query, path);
     }
     const row = await this.loadToOne(client, target, field, relatedId, this.selection(client, related, query));
     const document = this.compound(query);
@@ -168,10 +169,10 @@ export class RestService {
     const path = [target.type, target.rawId, 'relationships', field.name, ...(relatedId === undefined ? [] : [relatedId])].join('/');
     const self = requestUrl(this.options.endpoint, path, query.search);
     if (field.isList) {
-      const { rows, total } = await this.loadToMany(client, target, field, query, { select: idSelect(related) });
-      const data = rows.map((row) => document.identifier(related, row));
-      const links = { self, related: relationshipLinks(resourceSelf, field.name).related, ...buildPaginationLinks(this.urlWithoutQuery(self), query.search, query.page, total) };
-      return { status: 200, body: document.document(data, links, query.include, { total }) };
+      const page = await this.loadToMany(req, client, target, field, query, { select: withKeysetFields(idSelect(related), query.keyset) }, path);
+      const data = withItemCursors(page.rows.map((row) => document.identifier(related, row)), page.cursors);
+      const links = { self, related: relationshipLinks(resourceSelf, field.name).related, ...page.links };
+      return { status: 200, headers: collectionHeaders(page, page.choice), body: document.document(data, links, query.include, collectionMeta(page, page.choice)) };
     }
     const row = await this.loadToOne(client, target, field, relatedId, { select: idSelect(related) });
     const data = row ? document.identifier(related, row) : null;
@@ -180,29 +181,33 @@ export class RestService {
   }
 
   /** One page of a to-many relationship's related resources, plus their total. */
-  private async loadToMany(client: PrismaClientLike, target: Target, field: FieldMeta, query: ReadQuery, selection: Selection) {
+  private async loadToMany(req: ApiRequest, client: PrismaClientLike, target: Target, field: FieldMeta, query: ReadQuery, selection: Selection, path: string) {
     const related = this.relatedModel(field);
     this.allow(related, 'findMany');
     const opposite = this.registry.findField(related, field.relation!.oppositeField ?? '');
     if (!opposite) throw new CrudApiError('internal-error', `Relation ${target.model.name}.${field.name} has no opposite field.`);
     const back = { [opposite.name]: opposite.isList ? { some: target.id } : { is: target.id } };
     const where = query.where ? { AND: [back, query.where] } : back;
-    const page = await this.page(this.delegate(client, related), { where, orderBy: query.orderBy, ...selection }, query);
+    const page = await this.page(req, client, related, query, where, selection, path);
     // An empty page may mean a missing parent, which is a 404; rows prove it exists (and is readable).
     if (!page.rows.length) await this.findResource(client, target, { select: idSelect(target.model) });
     return page;
   }
 
-  /**
-   * One page and the collection's total. The count runs only when the page cannot tell it: a page
-   * shorter than its limit (and not past the end) ends the collection, so total = offset + rows.
-   */
-  private async page(delegate: Partial<Delegate>, args: { where?: unknown } & Row, query: ReadQuery): Promise<{ rows: Row[]; total: number }> {
-    const rows = (await delegate.findMany!({ ...args, ...this.pageArgs(query) })) as Row[];
-    const { offset, limit } = query.page;
-    const lastPage = limit === undefined || rows.length < limit;
-    if (lastPage && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length };
-    return { rows, total: (await delegate.count!({ where: args.where })) as number };
+  /** One page of a collection (offset or cursor), counted as the request and the `count` option ask (lib/rest/pagination). */
+  private async page(req: ApiRequest, client: PrismaClientLike, model: ModelMeta, query: ReadQuery, where: Row | undefined, selection: Selection, path: string) {
+    const choice = chooseCount(req.headers.prefer, this.options.count, query.page.kind === 'cursor');
+    const delegate = this.delegate(client, model);
+    const rowsMayBeHidden = Boolean(this.options.policies || this.options.getPrisma || policiesOf(client));
+    const estimate = estimationAllowed({ provider: this.registry.provider, rowsMayBeHidden, filtered: where !== undefined });
+    const source: PageSource = {
+      findMany: (args) => delegate.findMany!(args),
+      count: (args) => delegate.count!(args),
+      ...(estimate ? { estimate: () => estimateTableRows(client, model) } : {}),
+    };
+    const baseUrl = this.urlWithoutQuery(requestUrl(this.options.endpoint, path, query.search));
+    const request = { where, orderBy: query.orderBy, selection, count: choice.strategy, baseUrl, search: query.search };
+    return { ...(await loadCollectionPage(source, request, query)), choice };
   }
 
   /** The related row of a to-one relationship; with `relatedId` (the link form ending in the id) it must match. */
@@ -216,12 +221,11 @@ export class RestService {
     return row;
   }
 
-  private collection(model: ModelMeta, rows: Row[], total: number, query: ReadQuery, path: string): ApiResponse {
+  private collection(model: ModelMeta, page: CollectionPage & { choice: CountChoice }, query: ReadQuery, path: string): ApiResponse {
     const document = this.compound(query);
-    const data = rows.map((row) => document.primaryResource(model, row, query.include));
-    const self = requestUrl(this.options.endpoint, path, query.search);
-    const links = { self, ...buildPaginationLinks(this.urlWithoutQuery(self), query.search, query.page, total) };
-    return { status: 200, body: document.document(data, links, query.include, { total }) };
+    const data = withItemCursors(page.rows.map((row) => document.primaryResource(model, row, query.include)), page.cursors);
+    const links = { self: requestUrl(this.options.endpoint, path, query.search), ...page.links };
+    return { status: 200, headers: collectionHeaders(page, page.choice), body: document.document(data, links, query.include, collectionMeta(page, page.choice)) };
   }
 
   private async findResource(client: PrismaClientLike, target: Target, selection: Selection): Promise<Row> {
@@ -303,10 +307,6 @@ export class RestService {
   /** The query parameters, parsed against the fields the caller's policies let it name. */
   private query(req: ApiRequest, client: PrismaClientLike, model: ModelMeta, collection: boolean): ReadQuery {
     return readQuery(this.visibleFields(client), this.options, model, req.query, collection);
-  }
-
-  private pageArgs(query: ReadQuery): { skip?: number; take?: number } {
-    return { ...(query.page.offset ? { skip: query.page.offset } : {}), ...(query.page.limit === undefined ? {} : { take: query.page.limit }) };
   }
 
   /** What a resource document needs, less what the client's access policies hide. */

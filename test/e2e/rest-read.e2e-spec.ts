@@ -355,7 +355,7 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
         ['page[limit]=ten', 'page[limit]'],
         ['page[limit]=0', 'page[limit]'],
         ['page[offset]=1.5', 'page[offset]'],
-        ['page[size]=1', 'page[size]'],
+        ['page[number]=1', 'page[number]'],
         ['page=1', 'page'],
       ]) {
         expectJsonApiError(await get(`/post?${query}`), 400, 'invalid-query-parameter', { parameter });

@@ -16,6 +16,8 @@ export interface TestDatabase extends SampleDatabase {
   url: string;
   /** Every SQL statement Prisma ran since the last `queries.length = 0`. */
   queries: string[];
+  /** The bound parameters of each statement in `queries`, as Prisma logs them (a JSON array). */
+  queryParams: string[];
   drop(): Promise<void>;
 }
 
@@ -37,14 +39,16 @@ async function open(url: string, remove: () => Promise<unknown>): Promise<TestDa
   await pushSchemaIfEmpty(url);
   const database = createSampleDatabase(url, { emitQueryEvents: true });
   const queries: string[] = [];
-  (database.prisma as unknown as { $on(event: 'query', cb: (e: { query: string }) => void): void }).$on(
-    'query',
-    (event) => queries.push(event.query),
-  );
+  const queryParams: string[] = [];
+  (database.prisma as unknown as { $on(event: 'query', cb: (e: { query: string; params: string }) => void): void }).$on('query', (event) => {
+    queries.push(event.query);
+    queryParams.push(event.params);
+  });
   return {
     ...database,
     url,
     queries,
+    queryParams,
     drop: async () => {
       await database.prisma.$disconnect();
       await remove();

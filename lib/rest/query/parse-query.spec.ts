@@ -23,7 +23,7 @@ describe('parseQuery', () => {
     ['filter=1', 'filter'],
     ['filter[]=1', 'filter[]'],
     ['sort[a]=1', 'sort[a]'],
-    ['page[size]=1', 'page[size]'],
+    ['page[number]=1', 'page[number]'],
     ['fields=a', 'fields'],
     ['include=a&include=b', 'include'],
     ['filter[a=1', 'filter[a'],

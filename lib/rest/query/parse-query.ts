@@ -15,7 +15,8 @@ export interface RawQuery {
   filters: RawFilter[];
   sort?: string;
   include?: string;
-  page: { offset?: string; limit?: string };
+  /** Offset pagination (`offset`, `limit`) or cursor pagination (`size`, `after`, `before`); `parsePage` checks they are not mixed. */
+  page: Partial<Record<PageKey, string>>;
   /** `fields[type]` values by type name. */
   fields: Map<string, string>;
   /** The query string as sent (without `?`), kept for `links`. */
@@ -24,7 +25,8 @@ export interface RawQuery {
 
 /** A parameter of one of the JSON:API families; this module documents no implementation-specific ones. */
 const KEY = /^(filter|sort|page|include|fields)((?:\[[^[\]]*\])*)$/;
-const PAGE_KEYS = new Set(['offset', 'limit']);
+const PAGE_KEYS = new Set(['offset', 'limit', 'size', 'after', 'before'] as const);
+export type PageKey = typeof PAGE_KEYS extends Set<infer K> ? K : never;
 
 function badParameter(parameter: string, message: string): CrudApiError {
   return new CrudApiError('invalid-query-parameter', message, { source: { parameter } });
@@ -63,8 +65,10 @@ function readSingle(query: RawQuery, family: string, name: string, selectors: st
     query[family] = value;
   } else if (family === 'page') {
     const key = selectors[0];
-    if (selectors.length !== 1 || !PAGE_KEYS.has(key!)) throw badParameter(name, `Unknown page parameter ${quoteInput(name)}; use page[offset] and page[limit].`);
-    query.page[key as 'offset' | 'limit'] = value;
+    if (selectors.length !== 1 || !PAGE_KEYS.has(key as PageKey)) {
+      throw badParameter(name, `Unknown page parameter ${quoteInput(name)}; use page[offset] and page[limit], or page[size], page[after] and page[before].`);
+    }
+    query.page[key as PageKey] = value;
   } else {
     if (selectors.length !== 1 || !selectors[0]) throw badParameter(name, `Use fields[type]=a,b.`);
     query.fields.set(selectors[0], value);

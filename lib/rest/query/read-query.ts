@@ -7,15 +7,20 @@ import { assertJoinBudget } from './join-budget.js';
 import { buildFilterWhere } from './parse-filter.js';
 import { type Fieldsets, parseFields } from './parse-fields.js';
 import { type IncludeTree, parseInclude } from './parse-include.js';
-import { type Page, parsePage } from './parse-page.js';
+import { type CursorPage, type Page, parsePage } from './parse-page.js';
 import { parseQuery } from './parse-query.js';
 import { buildOrderBy } from './parse-sort.js';
+import { cursorCodec } from '../pagination/cursor-codec.js';
+import type { Keyset } from '../pagination/collection-page.js';
+import { keysetKeys, keysetOrderBy } from '../pagination/sort-keys.js';
 
 /** A request's query parameters as Prisma arguments and rendering choices. */
 export interface ReadQuery {
   where?: Record<string, unknown>;
   orderBy: Record<string, unknown>[];
   page: Page;
+  /** The keys and decoded cursor of a cursor page (`page[size]`, `page[after]`, `page[before]`). */
+  keyset?: Keyset;
   include: IncludeTree;
   fieldsets: Fieldsets;
   /** The query string as sent, for `links`. */
@@ -41,12 +46,24 @@ export function readQuery(
       throw new CrudApiError('invalid-query-parameter', `${quoteInput(parameter)} applies to collections only.`, { source: { parameter } });
     }
   }
+  const page = parsePage(raw.page, options.pageSize);
+  const orderBy = buildOrderBy(fields, model, raw.sort, options.limits.maxFilterDepth);
+  const keyset = page.kind === 'cursor' ? cursorKeyset(options, model, orderBy, page) : undefined;
   return {
     where: buildFilterWhere({ fields, idDivider: options.idDivider }, model, raw.filters),
-    orderBy: buildOrderBy(fields, model, raw.sort, options.limits.maxFilterDepth),
-    page: parsePage(raw.page, options.pageSize),
+    orderBy: keyset ? keysetOrderBy(keyset.keys) : orderBy,
+    page,
+    ...(keyset ? { keyset } : {}),
     include: parseInclude(fields, model, raw.include, options.limits),
     fieldsets: parseFields(fields, raw.fields),
     search,
   };
+}
+
+/** A cursor page's keys from the sort, and its cursor decoded: a bad cursor is 400 before any query runs. */
+function cursorKeyset(options: ResolvedCrudApiOptions, model: ModelMeta, orderBy: Record<string, unknown>[], page: CursorPage): Keyset {
+  const keys = keysetKeys(model, orderBy);
+  const codec = cursorCodec(model, keys, options.modelMeta.enums);
+  const position = page.direction && codec.decode(page.cursor!, `page[${page.direction}]`);
+  return { keys, codec, ...(position ? { position } : {}) };
 }

@@ -1,0 +1,46 @@
+/**
+ * How a collection's total is found: `exact` counts the rows (the specification's `meta.total`),
+ * `estimated` reads PostgreSQL's planner statistics where that is safe (`estimate-count.ts`),
+ * `none` counts nothing (no `meta.total`, no `last` link).
+ */
+export const COUNT_STRATEGIES = ['exact', 'estimated', 'none'] as const;
+export type CountStrategy = (typeof COUNT_STRATEGIES)[number];
+
+/** The preference token of RFC 7240's `Prefer` header that asks for a strategy (PostgREST's name). */
+const COUNT_PREFERENCE = 'count';
+
+function isCountStrategy(value: string): value is CountStrategy {
+  return (COUNT_STRATEGIES as readonly string[]).includes(value);
+}
+
+/**
+ * The strategy a request asks for with `Prefer: count=exact|estimated|none`, if any. Several
+ * `Prefer` headers arrive joined by commas; the first `count` preference counts. A value this
+ * module does not know is ignored, as RFC 7240 asks of preferences a server cannot honour (the
+ * response then has no `Preference-Applied` for it, and `meta.count` says what was done).
+ */
+export function preferredCount(prefer: string | string[] | undefined): CountStrategy | undefined {
+  if (prefer === undefined) return undefined;
+  for (const preference of (Array.isArray(prefer) ? prefer.join(',') : prefer).split(',')) {
+    const [token, ...rest] = preference.split(';')[0]!.split('=');
+    if (token!.trim().toLowerCase() !== COUNT_PREFERENCE) continue;
+    const value = rest.join('=').trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    return isCountStrategy(value) ? value : undefined;
+  }
+  return undefined;
+}
+
+/** The strategy a collection request gets, and whether its `Prefer` header chose it. */
+export interface CountChoice {
+  strategy: CountStrategy;
+  preferred: boolean;
+}
+
+/**
+ * `Prefer: count=…` first, else the module's `count` option for offset pages. Cursor pages count
+ * only when asked: keyset pagination exists so that a page costs the same at any depth and size.
+ */
+export function chooseCount(prefer: string | string[] | undefined, option: CountStrategy, cursor: boolean): CountChoice {
+  const preferred = preferredCount(prefer);
+  return preferred ? { strategy: preferred, preferred: true } : { strategy: cursor ? 'none' : option, preferred: false };
+}
