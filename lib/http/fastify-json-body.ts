@@ -18,10 +18,14 @@ interface FastifyRequest {
   routeOptions?: { config?: unknown };
 }
 
+type Hook = (...args: any[]) => unknown;
+
 interface RouteOptions {
   url: string;
   config?: unknown;
   bodyLimit?: number;
+  preParsing?: Hook | Hook[];
+  preValidation?: Hook | Hook[];
   errorHandler?: (error: unknown, request: FastifyRequest, reply: PlatformResponse) => void;
 }
 
@@ -59,14 +63,37 @@ export function fastifyBodyError(error: unknown, bodyLimit: number): unknown {
     const message = known.code === 'payload-too-large' ? `${known.message} ${bodyLimit} bytes.` : known.message;
     return new CrudApiError(known.code, message);
   }
-  // The JSON parser's own failures are SyntaxErrors (matched by name: they may come from another realm);
-  // Fastify's prototype-poisoning check refuses a valid document, as the module's own checks do on Express.
-  if ((error as Error | null)?.name === 'SyntaxError') {
-    return /forbidden (prototype|constructor) property/.test((error as Error).message)
-      ? new CrudApiError('invalid-payload', 'The request body contains a forbidden prototype key.')
-      : new CrudApiError('malformed-json', 'The request body is not valid JSON.');
-  }
+  // The JSON parser's own failures are SyntaxErrors (matched by name: they may come from another realm).
+  if ((error as Error | null)?.name === 'SyntaxError') return new CrudApiError('malformed-json', 'The request body is not valid JSON.');
   return error;
+}
+
+/** The `Content-Type` a request was sent with, while the module's own parser reads its body. */
+const SENT_CONTENT_TYPE = Symbol('sentContentType');
+
+type MarkedRequest = FastifyRequest & { [SENT_CONTENT_TYPE]?: string };
+
+const hooks = (existing: Hook | Hook[] | undefined): Hook[] => (existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]);
+
+/**
+ * Fastify has one `application/json` parser per instance (Nest's, shared with the application's
+ * routes), and picks it from the `Content-Type` read after the `preParsing` hooks. So on the
+ * module's routes `application/json` is read by the module's own parser (the JSON:API one, which
+ * treats an empty body as no body and leaves prototype keys to the module's checks with their
+ * pointer), and the header is put back before the handler sees the request.
+ */
+function readJsonWithModuleParser(request: MarkedRequest, _reply: unknown, payload: unknown, done: (error: null, payload: unknown) => void): void {
+  const sent = request.headers['content-type'];
+  if (typeof sent === 'string' && sent.split(';')[0]!.trim().toLowerCase() === 'application/json') {
+    request[SENT_CONTENT_TYPE] = sent;
+    request.headers['content-type'] = JSON_API_MEDIA_TYPE;
+  }
+  done(null, payload);
+}
+
+function restoreContentType(request: MarkedRequest, _reply: unknown, done: () => void): void {
+  if (request[SENT_CONTENT_TYPE] !== undefined) request.headers['content-type'] = request[SENT_CONTENT_TYPE];
+  done();
 }
 
 /** Marks a Fastify instance on which the shared JSON:API parser is registered (once, for every module instance). */
@@ -75,8 +102,9 @@ const withJsonApiParser = new WeakSet<object>();
 /**
  * Sets up one module instance's routes on Fastify: its `bodyLimit` and an error handler answering
  * body errors in the interface's format, both per route; and a parser for `application/vnd.api+json`
- * (with any parameters) that serves the module's routes only, so the application's own routes
- * still refuse that media type as before. Must run before the routes are registered.
+ * (with any parameters) that serves the module's routes only (`application/json` included, see
+ * `readJsonWithModuleParser`), so the application's own routes still refuse that media type and
+ * parse `application/json` as before. Must run before the routes are registered.
  */
 export function installFastifyJsonBody(fastify: FastifyInstance, settings: FastifyJsonBodySettings): void {
   fastify.addHook('onRoute', (route) => {
@@ -85,6 +113,8 @@ export function installFastifyJsonBody(fastify: FastifyInstance, settings: Fasti
     // Marked, for the content-type parsers to tell the module's routes from the application's.
     route.config = { ...(route.config as object | undefined), [CRUD_API_ROUTE]: mounted };
     route.bodyLimit = settings.bodyLimit;
+    route.preParsing = [...hooks(route.preParsing), readJsonWithModuleParser];
+    route.preValidation = [restoreContentType, ...hooks(route.preValidation)];
     route.errorHandler = (error, request, reply) =>
       sendApiError(mounted.kind, fastifyBodyError(error, settings.bodyLimit), { request: toApiRequest(request), response: reply }, settings.errors);
   });

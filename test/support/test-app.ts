@@ -26,7 +26,7 @@ export async function createPlatformApp(moduleRef: TestingModule, configure?: (a
     const { FastifyAdapter } = await import('@nestjs/platform-fastify');
     // Fastify's router matches no route when a path parameter is longer than `maxParamLength`
     // (100 by default): the hostile-input suites send megabyte ids, which must reach the module.
-    app = moduleRef.createNestApplication(new FastifyAdapter({ maxParamLength: 2 ** 21 }), { logger: false });
+    app = moduleRef.createNestApplication(new FastifyAdapter({ routerOptions: { maxParamLength: 2 ** 21 } }), { logger: false });
   } else {
     app = moduleRef.createNestApplication({ logger: false });
   }
