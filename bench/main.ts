@@ -6,6 +6,7 @@ import { createBenchDatabase } from './dataset/bench-database.js';
 import { addPosts, DEFAULT_DATASET, seedDataset } from './dataset/seed-dataset.js';
 import {
   formatScalingTable,
+  formatScalingVariantsTable,
   formatScenarioTable,
   type ScalingRow,
   type ScenarioResult,
@@ -16,7 +17,10 @@ import { formatSerializerCostTable, measureSerializerCost, type SerializerCostRo
 import { formatValidatorCostTable, measureValidatorCost } from './report/validator-cost.js';
 import { canPinCpus, pinProcess, RUNNER_CPU, SERVER_CPU } from './runner/cpu-affinity.js';
 import { checkParity } from './runner/parity.js';
-import { alternateRounds, warmUp } from './runner/measure.js';
+import type { LoadSettings } from './runner/load.js';
+import { alternateRounds, measureRound, warmUp } from './runner/measure.js';
+import { SCALING_VARIANTS, scalingVariantScenario } from './runner/scaling-variants.js';
+import type { TestDatabase } from '../test/support/test-database.js';
 import { type ServerPlacement, ServerProcess } from './runner/server-process.js';
 import { runSoak } from './soak/run-soak.js';
 import { SCALING_SCENARIO_ID, SCENARIOS, type Scenario, selectScenarios } from './scenarios.js';
@@ -103,6 +107,7 @@ async function main(): Promise<void> {
   if (serializerCost.length > 0) console.log(`\nRPC response serialization, in-process:\n\n${formatSerializerCostTable(serializerCost)}`);
   if (validatorCost.length > 0) console.log(`\nRPC argument validation, in-process:\n\n${formatValidatorCostTable(validatorCost)}`);
   if (scaling.length > 0) console.log(`\nREST list page[limit]=20 by table size:\n\n${formatScalingTable(scaling)}`);
+  if (scaling.length > 0) console.log(`\nREST list of 20 by table size and count strategy (ours; cursor: the page after the middle row):\n\n${formatScalingVariantsTable(scaling)}`);
   for (const result of results.filter((r) => r.parity.verdict === 'different')) {
     console.log(`\nWARNING ${result.id}: ours and baseline answer differently: ${result.parity.detail}`);
   }
@@ -149,8 +154,10 @@ async function runScaling(options: BenchOptions, placement: ServerPlacement): Pr
         const rounds = await alternateRounds(ours, baseline, scenario, settings);
         const { rounds: _o, peakRssMb: _a, ...oursSide } = summarizeSide(rounds.ours, 0);
         const { rounds: _b, peakRssMb: _c, ...baselineSide } = summarizeSide(rounds.baseline, 0);
-        rows.push({ rows: size, ours: oursSide, baseline: baselineSide });
-        log(`scaling ${size} posts: ours p50 ${oursSide.p50.toFixed(1)} ms, baseline p50 ${baselineSide.p50.toFixed(1)} ms`);
+        const variants = await measureScalingVariants(handle, ours, scenario, size, settings);
+        rows.push({ rows: size, ours: oursSide, baseline: baselineSide, variants });
+        log(`scaling ${size} posts: ours p50 ${oursSide.p50.toFixed(1)} ms, baseline p50 ${baselineSide.p50.toFixed(1)} ms, ` +
+          Object.entries(variants).map(([variant, side]) => `${variant} p50 ${side.p50.toFixed(1)} ms`).join(', '));
       }
     } finally {
       await Promise.all([ours.stop(), baseline.stop()]);
@@ -159,6 +166,22 @@ async function runScaling(options: BenchOptions, placement: ServerPlacement): Pr
     await handle.drop();
   }
   return rows;
+}
+
+/** Ours alone on each scaling variant (count none/estimated, a deep cursor page): two rounds after a warm-up. */
+async function measureScalingVariants(handle: TestDatabase, ours: ServerProcess, list: Scenario, posts: number, settings: LoadSettings & { rounds: number }) {
+  // Production tables are analyzed by autovacuum; a freshly seeded one is not yet.
+  if (handle.provider === 'postgresql') await handle.prisma.$executeRawUnsafe('ANALYZE "Post"');
+  const variants: ScalingRow['variants'] = {};
+  for (const variant of SCALING_VARIANTS) {
+    const scenario = scalingVariantScenario(list, variant, handle.modelMeta, posts);
+    await warmUp([ours], scenario, settings);
+    const rounds = [];
+    for (let round = 0; round < settings.rounds; round++) rounds.push(await measureRound(ours, scenario, settings));
+    const { rounds: _r, peakRssMb: _p, ...side } = summarizeSide(rounds, 0);
+    variants[variant] = side;
+  }
+  return variants;
 }
 
 await main();

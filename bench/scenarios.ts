@@ -7,6 +7,8 @@ export interface Scenario {
   path: string;
   body?: string;
   contentType?: string;
+  /** Further request headers (`Prefer`). */
+  headers?: Record<string, string>;
   /** The status a correct answer has; any other counts as an error. */
   status: number;
   /** Writes change the data: responses are compared by shape, and they run after the reads. */

@@ -36,6 +36,8 @@ export interface ScalingRow {
   rows: number;
   ours: Omit<SideSummary, 'rounds' | 'peakRssMb'>;
   baseline: Omit<SideSummary, 'rounds' | 'peakRssMb'>;
+  /** Ours under `Prefer: count=none|estimated` and on a deep cursor page, by variant. */
+  variants: Record<string, Omit<SideSummary, 'rounds' | 'peakRssMb'>>;
 }
 
 export function summarizeSide(rounds: RoundResult[], peakRssBytes: number): SideSummary {
@@ -122,6 +124,20 @@ export function formatScalingTable(rows: readonly ScalingRow[]): string {
       pair(fixed(row.ours.p50, 1), fixed(row.baseline.p50, 1)),
       pair(fixed(row.ours.p99, 1), fixed(row.baseline.p99, 1)),
       pair(fixed(row.ours.sqlPerRequest, 2), fixed(row.baseline.sqlPerRequest, 2)),
+    ]),
+  );
+}
+
+/** p50 (p99) ms and SQL per request of each variant, by table size: flat rows are the point. */
+export function formatScalingVariantsTable(rows: readonly ScalingRow[]): string {
+  const variants = [...new Set(rows.flatMap((row) => Object.keys(row.variants)))];
+  return markdownTable(
+    ['posts', 'exact: p50 (p99) ms, SQL/req', ...variants.map((variant) => `${variant}: p50 (p99) ms, SQL/req`)],
+    rows.map((row) => [
+      String(row.rows),
+      ...[row.ours, ...variants.map((variant) => row.variants[variant])].map((side) =>
+        side ? `${fixed(side.p50, 1)} (${fixed(side.p99, 1)}), ${fixed(side.sqlPerRequest, 2)}` : '-',
+      ),
     ]),
   );
 }

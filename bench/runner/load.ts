@@ -31,7 +31,7 @@ export async function runLoad(origin: string, scenario: Scenario, settings: Load
     url: origin + scenario.path,
     method: scenario.method,
     body: scenario.body,
-    headers: scenario.contentType ? { 'content-type': scenario.contentType } : {},
+    headers: { ...scenario.headers, ...(scenario.contentType ? { 'content-type': scenario.contentType } : {}) },
     connections: settings.connections,
     duration: settings.duration,
     timeout: 30,
