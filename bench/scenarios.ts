@@ -152,6 +152,20 @@ export const SCENARIOS: readonly Scenario[] = [
     status: 200,
     write: true,
   },
+  {
+    id: 'rpc-transaction',
+    title: 'RPC $transaction/sequential (3 writes)',
+    method: 'POST',
+    path: '/api/rpc/$transaction/sequential',
+    contentType: 'application/json',
+    body: JSON.stringify([
+      { model: 'Post', op: 'create', args: { data: { title: 'Transaction post', rating: 2.5, authorId: 7 } } },
+      { model: 'Post', op: 'update', args: { where: { id: UPDATED_POST_ID }, data: { rating: 3.5 } } },
+      { model: 'Comment', op: 'create', args: { data: { body: 'Written in a transaction', postId: POST_ID, authorId: 7 } } },
+    ]),
+    status: 200,
+    write: true,
+  },
 ];
 
 /** The scenario whose latency the scaling table follows. */

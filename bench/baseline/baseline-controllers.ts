@@ -13,6 +13,7 @@ import {
   RpcFindManyBaseline,
   RpcFindUniqueBaseline,
   RpcGroupByBaseline,
+  RpcTransactionBaseline,
   RpcUpdateBaseline,
 } from './rpc.controllers.js';
 
@@ -31,4 +32,5 @@ export const BASELINE_CONTROLLERS: Readonly<Record<string, Type>> = {
   'rpc-group-by': RpcGroupByBaseline,
   'rpc-create': RpcCreateBaseline,
   'rpc-update': RpcUpdateBaseline,
+  'rpc-transaction': RpcTransactionBaseline,
 };

@@ -74,3 +74,26 @@ export class RpcUpdateBaseline extends BaselineController {
     send(res, 200, await this.db.prisma.post.update({ where: { id: body.where.id }, data: body.data }));
   }
 }
+
+interface TransactionStep {
+  args: { data: Record<string, any>; where?: { id: number } };
+}
+
+/** Hand-written `POST /$transaction/sequential`: the scenario's three writes in one `prisma.$transaction`. */
+@Controller('api/rpc')
+export class RpcTransactionBaseline extends BaselineController {
+  @Post('$transaction/sequential')
+  async transaction(@Res() res: BaselineResponse, @Body() steps: [TransactionStep, TransactionStep, TransactionStep]): Promise<void> {
+    const [created, updated, comment] = steps;
+    const prisma = this.db.prisma;
+    send(
+      res,
+      200,
+      await prisma.$transaction([
+        prisma.post.create({ data: created.args.data as never }),
+        prisma.post.update({ where: { id: updated.args.where!.id }, data: updated.args.data }),
+        prisma.comment.create({ data: comment.args.data as never }),
+      ]),
+    );
+  }
+}
