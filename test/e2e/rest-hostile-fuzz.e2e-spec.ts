@@ -118,6 +118,19 @@ const linkageMutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.constantFrom('__proto__', 'constructor', 'prototype').map((key): Mutation => (d) => void (d.data[0].meta = protoObject(key))),
 );
 
+/** Corruptions of an Atomic Operations document around a valid `add` operation. */
+const atomicMutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.constantFrom<unknown>('x', 1, {}, null, []).map((operations): Mutation => (d) => void (d['atomic:operations'] = operations)),
+  fc.constantFrom('errors', 'data', 'atomic:results', 'foo').map((name): Mutation => (d) => void (d[name] = [])),
+  fc.constantFrom<unknown>('nope', 'ADD', 1, null, '__proto__').map((op): Mutation => (d) => void (d['atomic:operations'][0].op = op)),
+  fc
+    .constantFrom<unknown>({ type: 'post', id: 'nope' }, { type: 'nope', id: '1' }, { type: 'post', lid: 'unknown' }, { type: 'post', relationship: 'nope', id: '1' }, 'x', [])
+    .map((ref): Mutation => (d) => void (d['atomic:operations'][0].ref = ref)),
+  fc.constantFrom('href', 'foo', 'attributes').map((member): Mutation => (d) => void (d['atomic:operations'][0][member] = '/post')),
+  fc.integer({ min: 2, max: 60 }).map((count): Mutation => (d) => void (d['atomic:operations'] = Array.from({ length: count }, () => d['atomic:operations'][0]).concat([{ op: 'remove', ref: { type: 'post', id: '999999' } }]))),
+  fc.constantFrom('__proto__', 'constructor', 'prototype').map((key): Mutation => (d) => defineOwn(d['atomic:operations'][0], key)),
+);
+
 /** The document as JSON text, with the deep value (if any) spliced in as text. */
 function render(document: Record<string, any>): string {
   const { depth, ...body } = document;
@@ -176,6 +189,30 @@ describe.each(testProviders())('REST generated hostile input (%s)', (provider) =
         };
         mutate(document);
         await expectRefusedWrite(create ? 'post' : 'patch', create ? '/post' : `/post/${f.hello}`, render(document));
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('refuses generated hostile Atomic Operations documents, writing nothing', async () => {
+    const atomic = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(resourceMutation.map((m) => ['data', m] as const), atomicMutation.map((m) => ['document', m] as const)), async ([target, mutate]) => {
+        const operation: Record<string, any> = {
+          op: 'add',
+          data: { type: 'post', attributes: { title: 'fuzz' }, relationships: { author: { data: { type: 'user', id: f.alice } } } },
+        };
+        const document: Record<string, any> = { 'atomic:operations': [operation] };
+        if (target === 'data') {
+          // A resource mutation applied to the operation, whose `data` is the resource object.
+          mutate(operation);
+          if (operation.depth) [document.depth, operation.depth] = [operation.depth, undefined];
+        } else mutate(document);
+        const before = await snapshotDatabase(t.db);
+        const body = render(document);
+        const res = await t.http().post('/api/rest/operations').timeout(CLIENT_TIMEOUT_MS).set('Content-Type', atomic).set('Accept', atomic).send(body);
+        expect({ body: body.slice(0, 300), outcome: outcome(res.status) }).toEqual({ body: body.slice(0, 300), outcome: '4xx' });
+        expect(await snapshotDatabase(t.db)).toEqual(before);
       }),
       { seed: SEED, numRuns: RUNS },
     );

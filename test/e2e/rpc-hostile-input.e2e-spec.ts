@@ -70,6 +70,26 @@ const OPERATIONS = [
   { method: 'post', path: 'tag/upsert' },
 ] as const;
 
+/** A step of a sequential transaction: a model and operation (known or not) and generated arguments, or anything else. */
+const transactionStep = fc.oneof(
+  fc
+    .record({
+      model: fc.constantFrom('Post', 'post', 'Tag', 'tag', 'User', 'Nope', '__proto__', '$transaction'),
+      op: fc.constantFrom('create', 'update', 'updateMany', 'delete', 'deleteMany', 'findMany', 'upsert', 'count', 'nope', 'constructor'),
+      args: fc.oneof(topLevel, tree.map(toJson)),
+    })
+    .map(({ model, op, args }) => `{"model":${JSON.stringify(model)},"op":${JSON.stringify(op)},"args":${args}}`),
+  tree.map(toJson),
+);
+
+/** Transaction bodies: arrays of steps, ZenStack's envelopes around them, or any other JSON. */
+const transactionBody = fc.oneof(
+  fc.array(transactionStep, { maxLength: 25 }).map((steps) => `[${steps.join(',')}]`),
+  fc.tuple(fc.array(transactionStep, { maxLength: 4 }), tree.map(toJson)).map(([steps, meta]) => `{"data":[${steps.join(',')}],"meta":${meta}}`),
+  fc.array(transactionStep, { maxLength: 4 }).map((steps) => `{${steps.map((step, i) => `"${i}":${step}`).join(',')}}`),
+  tree.map(toJson),
+);
+
 describe.each(testProviders())('RPC hostile input (%s)', (provider) => {
   let t: TestApp;
 
@@ -100,6 +120,20 @@ describe.each(testProviders())('RPC hostile input (%s)', (provider) => {
         const res = await (method === 'get' || method === 'delete' ? request.query({ q: args }) : request.set('content-type', 'application/json').send(args));
         expect(res.status).toBeLessThan(500);
         if (method === 'get') return;
+        const after = await snapshot();
+        if (res.status >= 400) expect(after).toBe(before);
+        before = after;
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('answers every generated sequential transaction with 2xx or 4xx, and a refused one changes nothing', async () => {
+    let before = await snapshot();
+    await fc.assert(
+      fc.asyncProperty(transactionBody, async (body) => {
+        const res = await t.http().post('/api/rpc/$transaction/sequential').set('content-type', 'application/json').send(body);
+        expect(res.status).toBeLessThan(500);
         const after = await snapshot();
         if (res.status >= 400) expect(after).toBe(before);
         before = after;

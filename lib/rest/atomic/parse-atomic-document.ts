@@ -4,7 +4,7 @@ import { assertJsonDepth } from '../../http/json-depth.js';
 import { jsonPointer } from '../../http/json-pointer.js';
 import { findPrototypeKey } from '../../input/prototype-keys.js';
 import { atStepSync } from '../../transactions/step-failure.js';
-import { isObject } from '../write/document-members.js';
+import { assertDocumentObject } from '../write/document-members.js';
 
 export type AtomicOp = 'add' | 'update' | 'remove';
 
@@ -16,28 +16,18 @@ export interface AtomicOperation {
 }
 
 const OPS: ReadonlySet<string> = new Set(['add', 'update', 'remove']);
-const DOCUMENT_MEMBERS: ReadonlySet<string> = new Set(['atomic:operations', 'meta', 'jsonapi', 'links']);
-const OPERATION_MEMBERS: ReadonlySet<string> = new Set(['op', 'ref', 'href', 'data', 'meta']);
-const REF_MEMBERS: ReadonlySet<string> = new Set(['type', 'id', 'lid', 'relationship']);
 
 function invalid(message: string, path: readonly (string | number)[]): CrudApiError {
   return new CrudApiError('invalid-payload', message, { source: { pointer: jsonPointer(path) } });
 }
 
-function assertMembers(value: Record<string, unknown>, allowed: ReadonlySet<string>, what: string, path: readonly string[]): void {
-  const stray = Object.keys(value).find((member) => !allowed.has(member));
-  if (stray !== undefined) throw invalid(`${what} may not have the member ${quoteInput(stray)}; allowed: ${[...allowed].join(', ')}.`, [...path, stray]);
-}
-
 /** The shape of one operation; pointers are relative to it (the failure carries its index). */
 function parseOperation(value: unknown): AtomicOperation {
-  if (!isObject(value)) throw invalid('An operation must be an object with "op".', []);
-  assertMembers(value, OPERATION_MEMBERS, 'An operation', []);
+  assertDocumentObject(value, 'operation', 'An operation', []);
   if (typeof value.op !== 'string' || !OPS.has(value.op)) throw invalid('"op" must be "add", "update" or "remove".', ['op']);
   if (value.href !== undefined) throw invalid('"href" is not supported; use "ref".', ['href']);
   if (value.ref !== undefined) {
-    if (!isObject(value.ref)) throw invalid('"ref" must be an object { type, id | lid, relationship? }.', ['ref']);
-    assertMembers(value.ref, REF_MEMBERS, '"ref"', ['ref']);
+    assertDocumentObject(value.ref, 'ref', '"ref"', ['ref']);
     if (typeof value.ref.type !== 'string') throw invalid('"ref.type" is required and must be a string.', ['ref', 'type']);
     if (value.ref.relationship !== undefined && typeof value.ref.relationship !== 'string') throw invalid('"ref.relationship" must be a string.', ['ref', 'relationship']);
   }
@@ -57,8 +47,7 @@ export function parseAtomicDocument(body: unknown, maxJsonDepth: number, maxOper
   assertJsonDepth(body, maxJsonDepth);
   const prototypePath = findPrototypeKey(body);
   if (prototypePath) throw invalid(`The key ${quoteInput(prototypePath.at(-1))} is not allowed in a request body.`, prototypePath);
-  if (!isObject(body)) throw invalid('The request body must be a JSON:API document with "atomic:operations".', []);
-  assertMembers(body, DOCUMENT_MEMBERS, 'An atomic request document', []);
+  assertDocumentObject(body, 'atomicDocument', 'An atomic request document', []);
   const operations = body['atomic:operations'];
   if (!Array.isArray(operations) || operations.length === 0) {
     throw invalid('"atomic:operations" must be a non-empty array of operations.', ['atomic:operations']);

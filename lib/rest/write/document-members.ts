@@ -10,6 +10,10 @@ export const DOCUMENT_MEMBERS = {
   resource: new Set(['type', 'id', 'lid', 'attributes', 'relationships', 'meta', 'links']),
   identifier: new Set(['type', 'id', 'lid', 'meta']),
   relationship: new Set(['data', 'links', 'meta']),
+  // The Atomic Operations extension's request document, operation and `ref` objects.
+  atomicDocument: new Set(['atomic:operations', 'meta', 'jsonapi', 'links']),
+  operation: new Set(['op', 'ref', 'href', 'data', 'meta']),
+  ref: new Set(['type', 'id', 'lid', 'relationship']),
 } as const;
 
 /** Members that, when present, must be JSON objects. */
