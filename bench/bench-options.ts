@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { BenchPlatform } from './server/server-protocol.js';
 
-export type BenchDatabase = 'sqlite' | 'postgres';
+export type BenchDatabase = 'sqlite' | 'postgres' | 'mariadb';
 
 export interface BenchOptions {
   /** Seconds of load per round. */
@@ -21,6 +21,8 @@ export interface BenchOptions {
   scalingDuration: number;
   /** Admin URL of the PostgreSQL server where a throw-away database is created. */
   postgresUrl: string;
+  /** Admin URL of the MariaDB/MySQL server where a throw-away database is created. */
+  mariadbUrl: string;
   /** Directory for the JSON results. */
   out: string;
   /** Write a V8 CPU profile of each server process into this directory. */
@@ -34,18 +36,23 @@ export interface BenchOptions {
 }
 
 export const DEFAULT_POSTGRES_URL = 'postgresql://postgres@127.0.0.1:5432/test';
+export const DEFAULT_MARIADB_URL = 'mysql://root@127.0.0.1:3306/test';
+
+/** --db names: Prisma's provider names are accepted too. */
+const DATABASE_NAMES: Record<string, BenchDatabase> = { sqlite: 'sqlite', postgres: 'postgres', postgresql: 'postgres', mariadb: 'mariadb', mysql: 'mariadb' };
 
 const USAGE = `Usage: npm run bench -- [options]
   --duration <s>        seconds of load per round (default 1)
   --connections <n>     concurrent connections (default 10)
   --rounds <n>          rounds per side, alternating ABBA (default 10; keep it even)
-  --db sqlite|postgres  database (default sqlite)
+  --db sqlite|postgres|mariadb  database (default sqlite; mysql names MariaDB too)
   --platform express|fastify  Nest's HTTP adapter for ours and the baseline alike (default express)
   --scenario <text>     run only scenarios whose id contains <text>
   --rows <n,n,...>      post counts of the scaling table (default 1000,10000,100000; 0 skips it;
                         add 1000000 for 1M rows, which takes minutes to seed)
   --scaling-duration <s> seconds per round at each scaling size (default 2)
   --postgres-url <url>  PostgreSQL admin URL (default $BENCH_POSTGRES_URL or ${DEFAULT_POSTGRES_URL})
+  --mariadb-url <url>   MariaDB/MySQL admin URL (default $BENCH_MARIADB_URL or ${DEFAULT_MARIADB_URL})
   --out <dir>           results directory (default bench/results)
   --cpu-prof <dir>      write a CPU profile of every server process into <dir>
   --no-pin              let the OS place the runner and servers (default: runner on core 0, servers on core 1)
@@ -67,6 +74,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
       rows: { type: 'string', default: '1000,10000,100000' },
       'scaling-duration': { type: 'string', default: '2' },
       'postgres-url': { type: 'string', default: env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL },
+      'mariadb-url': { type: 'string', default: env.BENCH_MARIADB_URL ?? DEFAULT_MARIADB_URL },
       out: { type: 'string', default: 'bench/results' },
       'cpu-prof': { type: 'string' },
       'no-pin': { type: 'boolean', default: false },
@@ -76,8 +84,8 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     },
   });
   if (values.help) throw new Error(USAGE);
-  const db = values.db === 'postgresql' ? 'postgres' : values.db;
-  if (db !== 'sqlite' && db !== 'postgres') throw new Error(`--db must be sqlite or postgres\n${USAGE}`);
+  const db = Object.hasOwn(DATABASE_NAMES, values.db) ? DATABASE_NAMES[values.db]! : undefined;
+  if (!db) throw new Error(`--db must be sqlite, postgres or mariadb\n${USAGE}`);
   const platform = values.platform;
   if (platform !== 'express' && platform !== 'fastify') throw new Error(`--platform must be express or fastify\n${USAGE}`);
   return {
@@ -90,6 +98,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     rows: parseRows(values.rows),
     scalingDuration: positiveNumber('scaling-duration', values['scaling-duration']),
     postgresUrl: values['postgres-url'],
+    mariadbUrl: values['mariadb-url'],
     out: values.out,
     cpuProf: values['cpu-prof'],
     pin: !values['no-pin'],

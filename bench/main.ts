@@ -53,7 +53,7 @@ async function main(): Promise<void> {
 
   log(`${options.db}: seeding ${DEFAULT_DATASET.users} users, ${DEFAULT_DATASET.posts} posts, ` +
     `${DEFAULT_DATASET.posts * DEFAULT_DATASET.commentsPerPost} comments, ${DEFAULT_DATASET.tags} tags`);
-  const handle = await createBenchDatabase(options.db, options.postgresUrl);
+  const handle = await createBenchDatabase(options);
   const results: ScenarioResult[] = [];
   let serializerCost: SerializerCostRow[] = [];
   try {
@@ -135,7 +135,7 @@ async function runScenario(scenario: Scenario, databaseUrl: string, options: Ben
 /** The list scenario on one growing table (two alternating rounds per size): latency should stay flat. */
 async function runScaling(options: BenchOptions, placement: ServerPlacement): Promise<ScalingRow[]> {
   const scenario = SCENARIOS.find((s) => s.id === SCALING_SCENARIO_ID)!;
-  const handle = await createBenchDatabase(options.db, options.postgresUrl);
+  const handle = await createBenchDatabase(options);
   const rows: ScalingRow[] = [];
   try {
     const users = DEFAULT_DATASET.users;

@@ -1,15 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { derivePostgresSchema, sampleSchemas } from '../sample-app/database/sample-schemas.js';
+import { deriveSchema, sampleSchemas } from '../sample-app/database/sample-schemas.js';
 
 // `prisma generate` insists on a schema-engine binary it never runs, and would download one:
 // pointing it at any existing executable keeps it offline (see the README).
 const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath };
 
 const sqliteSchema = await readFile(sampleSchemas.sqlite, 'utf8');
-await mkdir(path.dirname(sampleSchemas.postgresql), { recursive: true });
-await writeFile(sampleSchemas.postgresql, derivePostgresSchema(sqliteSchema));
+for (const provider of ['postgresql', 'mysql'] as const) {
+  await mkdir(path.dirname(sampleSchemas[provider]), { recursive: true });
+  await writeFile(sampleSchemas[provider], deriveSchema(sqliteSchema, provider));
+}
 
 for (const schema of Object.values(sampleSchemas)) {
   execFileSync(process.execPath, [path.resolve('node_modules/prisma/build/index.js'), 'generate'], {

@@ -1,4 +1,5 @@
 import type { SampleDatabase, SamplePrismaClient } from '../../sample-app/database/create-prisma-client.js';
+import type { DatabaseProvider } from '../../sample-app/database/database-url.js';
 
 /** The benchmark's data: sizes large enough for indexes, LIMIT and counts to matter. */
 export interface DatasetSize {
@@ -39,7 +40,7 @@ export async function seedDataset({ prisma, provider }: SampleDatabase, size: Da
       })),
     }),
   );
-  if (size.tags > 0) await tagPosts(prisma, provider === 'sqlite' ? () => '?' : (n) => `$${n}`, size.posts, size.tags);
+  if (size.tags > 0) await tagPosts(prisma, SQL_DIALECTS[provider], size.posts, size.tags);
 }
 
 /** Appends posts `from + 1 … to` (ids in insertion order), spread evenly over the users. */
@@ -76,9 +77,21 @@ function postRow(i: number, users: number) {
 }
 
 /** Two tags per post through Prisma's implicit join table, which `createMany` cannot reach. */
+interface SqlDialect {
+  placeholder(position: number): string;
+  quote(identifier: string): string;
+}
+
+/** How each database writes a bound parameter and a quoted identifier in raw SQL. */
+const SQL_DIALECTS: Record<DatabaseProvider, SqlDialect> = {
+  sqlite: { placeholder: () => '?', quote: (name) => `"${name}"` },
+  postgresql: { placeholder: (n) => `$${n}`, quote: (name) => `"${name}"` },
+  mysql: { placeholder: () => '?', quote: (name) => `\`${name}\`` },
+};
+
 async function tagPosts(
   prisma: SamplePrismaClient,
-  placeholder: (position: number) => string,
+  { placeholder, quote }: SqlDialect,
   posts: number,
   tags: number,
 ): Promise<void> {
@@ -92,7 +105,7 @@ async function tagPosts(
   await inBatches(pairs.length, async (from, to) => {
     const slice = pairs.slice(from, to);
     const values = slice.map((_, k) => `(${placeholder(2 * k + 1)}, ${placeholder(2 * k + 2)})`).join(', ');
-    await prisma.$executeRawUnsafe(`INSERT INTO "_PostToTag" ("A", "B") VALUES ${values}`, ...slice.flat());
+    await prisma.$executeRawUnsafe(`INSERT INTO ${quote('_PostToTag')} (${quote('A')}, ${quote('B')}) VALUES ${values}`, ...slice.flat());
   });
 }
 

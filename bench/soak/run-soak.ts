@@ -34,7 +34,7 @@ interface LoadState {
 }
 
 export async function runSoak(options: BenchOptions): Promise<SoakReport> {
-  const handle = await createBenchDatabase(options.db, options.postgresUrl);
+  const handle = await createBenchDatabase(options);
   try {
     log(`${options.db}: seeding ${DEFAULT_DATASET.posts} posts`);
     await seedDataset(handle, DEFAULT_DATASET);

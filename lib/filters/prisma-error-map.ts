@@ -49,6 +49,8 @@ export const DEFAULT_PRISMA_ERROR_MAP: Readonly<Record<string, PrismaErrorMappin
   P2007: invalidValue('A value is not valid for its field.'),
   P2020: OUT_OF_RANGE,
   P2033: invalidValue('A number does not fit into a 64-bit signed integer.'),
+  // MySQL's full-text search needs a FULLTEXT index on exactly the searched field(s).
+  P2030: invalidValue('Full-text search needs a FULLTEXT index on the searched field, and this field has none.'),
   // Access-policy-enhanced clients (ZenStack) reject with P2004 and a `meta.reason`.
   P2004: { status: 403, code: 'rejected-by-policy', requiresReason: true },
   // Timeouts, exhausted pools and write conflicts are the server's state, not the client's fault:

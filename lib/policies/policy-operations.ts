@@ -2,6 +2,7 @@ import { toTypeName } from '../metadata/model-registry.js';
 import { CrudApiError } from '../filters/crud-api.error.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import { RETURNING } from '../prisma/provider-capabilities.js';
 import { checkWriteData } from './check-write-data.js';
 import { WriteChecks } from './write-checks.js';
 import type { PolicyWhere } from './policy.types.js';
@@ -161,8 +162,12 @@ async function createMany(scope: OperationScope, model: ModelMeta, args: Args, r
   return inTransaction(scope, async (tx) => {
     const items = Array.isArray(args.data) ? args.data : [args.data];
     if (!conditional && !returning) return checkedWrite(scope, tx, model, items, (data) => delegate(tx, model).createMany({ ...args, data }));
-    if (typeof delegate(tx, model).createManyAndReturn !== 'function') {
-      throw policyViolation(`createMany on ${model.name} cannot be checked against the access policy on this database`);
+    // The created rows are checked by id, which only createManyAndReturn reports (not on MySQL).
+    const provider = scope.set.modelMeta.provider;
+    if (!RETURNING.supports(provider) || typeof delegate(tx, model).createManyAndReturn !== 'function') {
+      throw policyViolation(
+        `createMany on ${model.name} cannot be checked against its conditional create rule on ${provider}, which has no createManyAndReturn (no RETURNING clause); create the rows one at a time`,
+      );
     }
     const { select: _select, include: _include, omit: _omit, ...rest } = args;
     const rows: Row[] = await checkedWrite(scope, tx, model, items, (data) =>

@@ -1,4 +1,4 @@
-import { findRpcOperation, readsArgsFromQuery, RPC_OPERATIONS } from './rpc-operations.js';
+import { findRpcOperation, missingOperationMessage, readsArgsFromQuery, RPC_OPERATIONS } from './rpc-operations.js';
 
 describe('RPC operation table', () => {
   it('offers the thirteen operations of the specification with its methods', () => {
@@ -42,6 +42,11 @@ describe('RPC operation table', () => {
     expect(findRpcOperation('createManyAndReturn', 'mysql')).toBeUndefined();
     expect(findRpcOperation('updateManyAndReturn', 'sqlserver')).toBeUndefined();
     expect(findRpcOperation('createMany', 'mysql')).toBeDefined();
+  });
+
+  it('says why an operation is missing: an unknown name, or the database feature it lacks', () => {
+    expect(missingOperationMessage('nope', 'mysql')).toBe('Unknown operation "nope".');
+    expect(missingOperationMessage('updateManyAndReturn', 'mysql')).toMatch(/^"updateManyAndReturn" is not available on mysql: the database has no RETURNING clause/);
   });
 
   it('reads GET and DELETE arguments from the query string', () => {

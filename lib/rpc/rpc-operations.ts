@@ -1,3 +1,5 @@
+import { type ProviderFeature, RETURNING } from '../prisma/provider-capabilities.js';
+
 /** How a request's `take` is limited by the `maxTake` option. */
 export type TakeRule =
   /** Cap an explicit `take`; a missing one means "all rows", so it becomes `maxTake`. */
@@ -10,8 +12,8 @@ export interface RpcOperation {
   methods: readonly string[];
   /** Status of a successful call. */
   successStatus: number;
-  /** Prisma providers that implement it; absent means every provider. */
-  providers?: readonly string[];
+  /** The database feature it needs; every provider has it when absent. */
+  requires?: ProviderFeature;
   /** Whether the arguments accept a top-level `take`. */
   take?: TakeRule;
 }
@@ -20,8 +22,6 @@ const GET = ['GET'];
 const POST = ['POST'];
 const PATCH_OR_PUT = ['PATCH', 'PUT'];
 const DELETE = ['DELETE'];
-/** Prisma 7 offers `createManyAndReturn` and `updateManyAndReturn` on these databases only. */
-const RETURNING_PROVIDERS = ['postgresql', 'cockroachdb', 'sqlite'];
 
 /**
  * Every operation the RPC interface serves, by Prisma name. Only names in this table reach the
@@ -38,11 +38,11 @@ export const RPC_OPERATIONS: ReadonlyMap<string, RpcOperation> = new Map<string,
   ['groupBy', { methods: GET, successStatus: 200, take: 'cap' }],
   ['create', { methods: POST, successStatus: 201 }],
   ['createMany', { methods: POST, successStatus: 201 }],
-  ['createManyAndReturn', { methods: POST, successStatus: 201, providers: RETURNING_PROVIDERS }],
+  ['createManyAndReturn', { methods: POST, successStatus: 201, requires: RETURNING }],
   ['upsert', { methods: POST, successStatus: 200 }],
   ['update', { methods: PATCH_OR_PUT, successStatus: 200 }],
   ['updateMany', { methods: PATCH_OR_PUT, successStatus: 200 }],
-  ['updateManyAndReturn', { methods: PATCH_OR_PUT, successStatus: 200, providers: RETURNING_PROVIDERS }],
+  ['updateManyAndReturn', { methods: PATCH_OR_PUT, successStatus: 200, requires: RETURNING }],
   ['delete', { methods: DELETE, successStatus: 200 }],
   ['deleteMany', { methods: DELETE, successStatus: 200 }],
 ]);
@@ -50,8 +50,14 @@ export const RPC_OPERATIONS: ReadonlyMap<string, RpcOperation> = new Map<string,
 /** The operation behind a URL segment, if it exists on the provider. */
 export function findRpcOperation(name: string, provider: string): RpcOperation | undefined {
   const operation = RPC_OPERATIONS.get(name);
-  if (!operation || (operation.providers && !operation.providers.includes(provider))) return undefined;
+  if (!operation || (operation.requires && !operation.requires.supports(provider))) return undefined;
   return operation;
+}
+
+/** Why `findRpcOperation` found nothing, for the client: an unknown name, or what the database lacks. */
+export function missingOperationMessage(name: string, provider: string): string {
+  const requires = RPC_OPERATIONS.get(name)?.requires;
+  return requires ? requires.refusal(name, provider) : `Unknown operation "${name}".`;
 }
 
 /** Whether the arguments of this method travel in the `q` query parameter rather than the body. */

@@ -11,7 +11,7 @@ import { policiesOf } from '../policies/with-policies.js';
 import { PrismaClientResolver } from '../prisma/prisma-client.resolver.js';
 import { applyMaxTake } from './apply-max-take.js';
 import { validateRpcArgs } from './args/validate-rpc-args.js';
-import { findRpcOperation, type RpcOperation, readsArgsFromQuery } from './rpc-operations.js';
+import { findRpcOperation, missingOperationMessage, RPC_OPERATIONS, type RpcOperation, readsArgsFromQuery } from './rpc-operations.js';
 import { serializeRpcResult } from './serialize-rpc-result.js';
 import type { ArgsOrigin } from './args/args-error.js';
 import { parseRpcArgs, type RpcArgs } from './parse-rpc-args.js';
@@ -91,11 +91,12 @@ export class RpcService {
 
   /** The operation, if the model offers it and (when given) the method is one of its methods. */
   protected resolveOperation(model: ModelMeta, name: string, method?: string): RpcOperation {
-    const operation = findRpcOperation(name, this.registry.provider);
-    if (!operation) throw new CrudApiError('unknown-operation', `Unknown operation "${name}".`);
-    if (!this.registry.allowsOperation(model, name)) {
+    // An operation the options remove reads the same on every database; then what the database lacks.
+    if (RPC_OPERATIONS.has(name) && !this.registry.allowsOperation(model, name)) {
       throw new CrudApiError('unknown-operation', `Operation "${name}" is not available for this model.`);
     }
+    const operation = findRpcOperation(name, this.registry.provider);
+    if (!operation) throw new CrudApiError('unknown-operation', missingOperationMessage(name, this.registry.provider));
     if (method !== undefined && !operation.methods.includes(method)) {
       const allowed = operation.methods.join(', ');
       throw new CrudApiError('method-not-allowed', `Operation "${name}" accepts ${allowed}, not ${method}.`, {

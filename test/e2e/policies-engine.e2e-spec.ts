@@ -1,6 +1,6 @@
 import { CrudApiError, withPolicies, type CrudApiPolicies } from '../../lib/index.js';
 import { samplePolicies, type DemoUser } from '../../sample-app/policies.js';
-import { createTestDatabase, testProviders, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, itOn, testProviders, type TestDatabase } from '../support/test-database.js';
 
 const violation = { code: 'rejected-by-policy', options: { reason: 'ACCESS_POLICY_VIOLATION' } };
 const notReadable = { code: 'rejected-by-policy', options: { reason: 'RESULT_NOT_READABLE' } };
@@ -166,7 +166,7 @@ describe.each(testProviders())('policy engine on the Prisma client (%s)', (provi
       expect(await db.prisma.post.count()).toBe(before);
     });
 
-    it('checks createMany row by row, all or nothing', async () => {
+    itOn(provider, ['sqlite', 'postgresql'], 'no createManyAndReturn on MySQL; the next test checks its refusal')('checks createMany row by row, all or nothing', async () => {
       const before = await db.prisma.post.count();
       await expect(
         as(alice).post.createMany({ data: [{ title: 'm1', authorId: alice.id }, { title: 'm2', authorId: bob.id }] }),
@@ -175,6 +175,15 @@ describe.each(testProviders())('policy engine on the Prisma client (%s)', (provi
       expect(await as(alice).post.createMany({ data: [{ title: 'm1', authorId: alice.id }] })).toEqual({ count: 1 });
       const rows = await as(alice).post.createManyAndReturn({ data: [{ title: 'm3', authorId: alice.id }, { title: 'm4', authorId: alice.id }] });
       expect(rows.map((row: { title: string }) => row.title)).toEqual(['m3', 'm4']);
+    });
+
+    itOn(provider, ['mysql'], 'only MySQL lacks createManyAndReturn')('refuses createMany under a conditional create rule where it cannot check the rows (403, nothing written)', async () => {
+      const before = await db.prisma.post.count();
+      const error = await as(alice).post.createMany({ data: [{ title: 'm1', authorId: alice.id }] }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ ...violation, message: expect.stringContaining('no createManyAndReturn (no RETURNING clause)') });
+      expect(await db.prisma.post.count()).toBe(before);
+      // A rule that is `true` needs no check: createMany works there.
+      expect(await as(alice, { ...samplePolicies, Tag: { read: true, create: true } }).tag.createMany({ data: [{ name: 'many-ok' }] })).toEqual({ count: 1 });
     });
 
     it('keeps a write whose result is not readable and says so (RESULT_NOT_READABLE)', async () => {

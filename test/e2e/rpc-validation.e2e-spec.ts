@@ -1,5 +1,5 @@
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { testProviders } from '../support/test-database.js';
+import { itOn, testProviders } from '../support/test-database.js';
 import { callRpc, rpcQuery } from '../support/rpc-client.js';
 
 /** `{"key":{"key":...leaf}}`, `levels` objects deep, as text (JSON.stringify would overflow the stack first). */
@@ -107,26 +107,26 @@ describe.each(testProviders())('RPC argument validation (%s)', (provider) => {
       expect(await matching({ endsWith: '\\' })).toEqual({ status: 200, titles: ['x\\'] });
     });
 
-    if (provider === 'sqlite') {
-      it('refuses % and _ with a 400 saying why, since SQLite has no escape character (and Prisma sends no ESCAPE)', async () => {
-        t.db.queries.length = 0;
-        await matching({ contains: 'snake' });
-        expect(t.db.queries.find((sql) => /LIKE/i.test(sql))).not.toMatch(/ESCAPE/i);
-        for (const filter of [{ contains: '50%' }, { startsWith: 'snake_' }, { endsWith: '_case' }] as Record<string, string>[]) {
-          const answer = await matching(filter);
-          expect(answer.status).toBe(400);
-          expect(answer.titles).toMatch(/cannot be matched literally on sqlite/);
-        }
-      });
-    } else {
-      it('escapes % and _ so that they match themselves', async () => {
-        expect(await matching({ contains: '50%' })).toEqual({ status: 200, titles: ['50% off'] });
-        expect(await matching({ contains: 'snake_case' })).toEqual({ status: 200, titles: ['snake_case'] });
-        expect(await matching({ startsWith: '5', endsWith: '%' })).toEqual({ status: 200, titles: [] });
-        const insensitive = await callRpc(t, 'get', 'post/count', { where: { title: { contains: 'SNAKE_', mode: 'insensitive' } } });
-        expect(insensitive.data).toBe(1);
-      });
-    }
+    itOn(provider, ['sqlite'], 'PostgreSQL and MySQL escape them')('refuses % and _ with a 400 saying why, since SQLite has no escape character (and Prisma sends no ESCAPE)', async () => {
+      t.db.queries.length = 0;
+      await matching({ contains: 'snake' });
+      expect(t.db.queries.find((sql) => /LIKE/i.test(sql))).not.toMatch(/ESCAPE/i);
+      for (const filter of [{ contains: '50%' }, { startsWith: 'snake_' }, { endsWith: '_case' }] as Record<string, string>[]) {
+        const answer = await matching(filter);
+        expect(answer.status).toBe(400);
+        expect(answer.titles).toMatch(/cannot be matched literally on sqlite/);
+      }
+    });
+
+    itOn(provider, ['postgresql', 'mysql'], 'SQLite LIKE has no escape character')('escapes % and _ so that they match themselves', async () => {
+      expect(await matching({ contains: '50%' })).toEqual({ status: 200, titles: ['50% off'] });
+      expect(await matching({ contains: 'snake_case' })).toEqual({ status: 200, titles: ['snake_case'] });
+      expect(await matching({ startsWith: '5', endsWith: '%' })).toEqual({ status: 200, titles: [] });
+      // MySQL's default collations are case-insensitive already, and it has no `mode`.
+      const mode = provider === 'postgresql' ? { mode: 'insensitive' } : {};
+      const insensitive = await callRpc(t, 'get', 'post/count', { where: { title: { contains: 'SNAKE_', ...mode } } });
+      expect(insensitive.data).toBe(1);
+    });
 
     it('treats Json string filters the same way', async () => {
       const path = provider === 'postgresql' ? ['label'] : '$.label';

@@ -1,24 +1,73 @@
+import mariadb from 'mariadb';
 import pg from 'pg';
 
+// Jest loads this file outside its module mapper: it imports packages only, no project files.
+
+/** The environment variable that holds the admin URL of each server database. */
+export const SERVER_URL_VARIABLES = { postgresql: 'TEST_POSTGRES_URL', mysql: 'TEST_MYSQL_URL' } as const;
+
 export const DEFAULT_TEST_POSTGRES_URL = 'postgresql://postgres@127.0.0.1:5432/test';
+export const DEFAULT_TEST_MYSQL_URL = 'mysql://root@127.0.0.1:3306/test';
+
+interface ServerDatabase {
+  name: string;
+  variable: string;
+  defaultUrl: string;
+  /** The variable that makes an unreachable server fail the run (set by CI). */
+  required: string;
+  ping(url: string): Promise<unknown>;
+}
+
+const SERVERS: ServerDatabase[] = [
+  {
+    name: 'PostgreSQL',
+    variable: SERVER_URL_VARIABLES.postgresql,
+    defaultUrl: DEFAULT_TEST_POSTGRES_URL,
+    required: 'REQUIRE_POSTGRES',
+    ping: async (url) => {
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+      try {
+        await client.connect();
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
+  },
+  {
+    name: 'MySQL/MariaDB',
+    variable: SERVER_URL_VARIABLES.mysql,
+    defaultUrl: DEFAULT_TEST_MYSQL_URL,
+    required: 'REQUIRE_MARIADB',
+    ping: async (url) => {
+      const connection = await mariadb.createConnection({ ...mysqlAddress(url), connectTimeout: 2000 });
+      await connection.end();
+    },
+  },
+];
 
 /**
- * Decides once whether the PostgreSQL suites run: TEST_POSTGRES_URL, or a server answering at
- * the default address. With REQUIRE_POSTGRES=1 (CI) an unreachable server fails the run.
+ * Decides once which server databases the suites run on: the URL in the environment, or a server
+ * answering at the default address. With REQUIRE_POSTGRES=1 or REQUIRE_MARIADB=1 (CI) an
+ * unreachable server fails the run instead of leaving its suites out.
  */
 export default async function globalSetup(): Promise<void> {
-  const url = process.env.TEST_POSTGRES_URL ?? DEFAULT_TEST_POSTGRES_URL;
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    process.env.TEST_POSTGRES_URL = url;
-  } catch (error) {
-    if (process.env.REQUIRE_POSTGRES === '1') {
-      throw new Error(`PostgreSQL is required (REQUIRE_POSTGRES=1) but ${url} is unreachable: ${String(error)}`);
+  for (const server of SERVERS) {
+    const url = process.env[server.variable] ?? server.defaultUrl;
+    try {
+      await server.ping(url);
+      process.env[server.variable] = url;
+    } catch (error) {
+      if (process.env[server.required] === '1') {
+        throw new Error(`${server.name} is required (${server.required}=1) but ${url} is unreachable: ${String(error)}`);
+      }
+      delete process.env[server.variable];
+      console.warn(`${server.name} at ${url} is unreachable: its suites do not run.`);
     }
-    delete process.env.TEST_POSTGRES_URL;
-    console.warn(`PostgreSQL at ${url} is unreachable: running the SQLite suites only.`);
-  } finally {
-    await client.end().catch(() => undefined);
   }
+}
+
+/** The connection settings of a mysql:// or mariadb:// URL. */
+function mysqlAddress(url: string) {
+  const { hostname, port, username, password, pathname } = new URL(url);
+  return { host: hostname, port: Number(port || 3306), user: decodeURIComponent(username), password: decodeURIComponent(password), database: pathname.slice(1) };
 }

@@ -5,11 +5,26 @@ import path from 'node:path';
 import pg from 'pg';
 import { createSampleDatabase, type SampleDatabase } from '../../sample-app/database/create-prisma-client.js';
 import type { DatabaseProvider } from '../../sample-app/database/database-url.js';
-import { pushSchemaIfEmpty } from '../../sample-app/database/prepare-database.js';
+import { pushSchemaIfEmpty, withMysql } from '../../sample-app/database/prepare-database.js';
+import { SERVER_URL_VARIABLES } from './global-setup.js';
 
-/** The databases every e2e suite runs on: SQLite always, PostgreSQL when global setup found one. */
+/**
+ * The databases every e2e suite runs on: SQLite always, PostgreSQL and MySQL/MariaDB when global
+ * setup found their servers (TEST_POSTGRES_URL, TEST_MYSQL_URL).
+ */
 export function testProviders(): DatabaseProvider[] {
-  return process.env.TEST_POSTGRES_URL ? ['sqlite', 'postgresql'] : ['sqlite'];
+  return (['sqlite', 'postgresql', 'mysql'] as const).filter((provider) => provider === 'sqlite' || SERVER_URL_VARIABLES[provider] in process.env);
+}
+
+/**
+ * `it` for a behaviour some databases have: on the others the test is reported as skipped, with
+ * the reason in its name, so that no test is silently absent from a database's run.
+ */
+export function itOn(provider: DatabaseProvider, providers: readonly DatabaseProvider[], reason: string) {
+  return (name: string, fn: () => Promise<void>): void => {
+    if (providers.includes(provider)) it(name, fn);
+    else it.skip(`${name} [skipped on ${provider}: ${reason}]`, fn);
+  };
 }
 
 export interface TestDatabase extends SampleDatabase {
@@ -21,18 +36,20 @@ export interface TestDatabase extends SampleDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database with the sample schema: a temporary SQLite file or a new PostgreSQL database. */
+/** A fresh, empty database with the sample schema: a temporary SQLite file or a new database on the PostgreSQL or MySQL server. */
 export async function createTestDatabase(provider: DatabaseProvider): Promise<TestDatabase> {
   const name = `crud_api_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   if (provider === 'sqlite') {
     const file = path.join(os.tmpdir(), `${name}.db`);
     return open(`file:${file}`, () => rm(file, { force: true }));
   }
-  const adminUrl = process.env.TEST_POSTGRES_URL!;
-  await withPg(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const adminUrl = process.env[SERVER_URL_VARIABLES[provider]]!;
+  const admin = provider === 'postgresql' ? withPg : withMysqlAdmin;
+  await admin(adminUrl, `CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return open(url.toString(), () => withPg(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
+  const drop = provider === 'postgresql' ? `DROP DATABASE IF EXISTS ${name} WITH (FORCE)` : `DROP DATABASE IF EXISTS ${name}`;
+  return open(url.toString(), () => admin(adminUrl, drop));
 }
 
 async function open(url: string, remove: () => Promise<unknown>): Promise<TestDatabase> {
@@ -56,12 +73,16 @@ async function open(url: string, remove: () => Promise<unknown>): Promise<TestDa
   };
 }
 
-async function withPg<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+async function withPg(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return await fn(client);
+    await client.query(sql);
   } finally {
     await client.end();
   }
+}
+
+async function withMysqlAdmin(url: string, sql: string): Promise<void> {
+  await withMysql(url, (connection) => connection.query(sql));
 }

@@ -41,6 +41,14 @@ describe('bench options', () => {
     });
   });
 
+  it('accepts mariadb (or mysql) with its admin URL from --mariadb-url or BENCH_MARIADB_URL', () => {
+    expect(parseBenchOptions(['--db', 'mariadb'])).toMatchObject({ db: 'mariadb', mariadbUrl: 'mysql://root@127.0.0.1:3306/test' });
+    expect(parseBenchOptions(['--db', 'mysql'], { BENCH_MARIADB_URL: 'mysql://u@127.0.0.1/b' })).toMatchObject({ db: 'mariadb', mariadbUrl: 'mysql://u@127.0.0.1/b' });
+    expect(parseBenchOptions(['--db', 'mariadb', '--mariadb-url', 'mariadb://v@h/c']).mariadbUrl).toBe('mariadb://v@h/c');
+    expect(() => parseBenchOptions(['--db', 'oracle'])).toThrow(/--db must be sqlite, postgres or mariadb/);
+    expect(() => parseBenchOptions(['--db', 'constructor'])).toThrow(/--db must be/);
+  });
+
   it('skips the scaling table with --rows 0 and refuses bad values', () => {
     expect(parseBenchOptions(['--rows', '0']).rows).toEqual([]);
     expect(() => parseBenchOptions(['--db', 'mysql'])).toThrow('--db must be sqlite or postgres');

@@ -2,6 +2,7 @@ import { CrudApiError } from '../../filters/crud-api.error.js';
 import { quoteInput } from '../../filters/quote-input.js';
 import type { FieldMeta } from '../../metadata/model-meta.types.js';
 import { literalLike, literalLikeRefusal } from '../../prisma/literal-like.js';
+import { FULL_TEXT_PROVIDERS, supportsInsensitiveMode, toFullTextQuery } from '../../prisma/provider-capabilities.js';
 
 /** Which fields an operator applies to. */
 export type OperatorTarget = 'scalar' | 'nullable' | 'comparable' | 'string' | 'list';
@@ -40,11 +41,6 @@ function literalValue(value: unknown, provider: string): string {
   return literal;
 }
 
-/** Full-text search terms joined with AND, stripped of tsquery syntax so no input is a syntax error. */
-export function toSearchQuery(text: string): string {
-  return (text.match(/[\p{L}\p{N}]+/gu) ?? []).join(' & ');
-}
-
 const like = (key: string) => (value: unknown, { provider }: FilterContext) => ({ [key]: literalValue(value, provider) });
 const compare = (key: string): FilterOperator => ({ target: 'comparable', value: 'each', join: 'OR', condition: (v) => ({ [key]: v }) });
 const text = (key: string): FilterOperator => ({ target: 'string', value: 'each', join: 'OR', condition: like(key) });
@@ -67,11 +63,11 @@ export const FILTER_OPERATORS: ReadonlyMap<string, FilterOperator> = new Map<str
       target: 'string',
       value: 'each',
       join: 'OR',
-      // SQLite's LIKE is already case-insensitive for ASCII and refuses `mode`.
-      condition: (v, context) => ({ ...like('contains')(v, context), ...(context.provider === 'sqlite' ? {} : { mode: 'insensitive' }) }),
+      // SQLite's LIKE (ASCII) and MySQL's default collations are already case-insensitive, and refuse `mode`.
+      condition: (v, context) => ({ ...like('contains')(v, context), ...(supportsInsensitiveMode(context.provider) ? { mode: 'insensitive' } : {}) }),
     },
   ],
-  ['$search', { target: 'string', value: 'text', join: 'OR', condition: (v) => ({ search: toSearchQuery(String(v)) }), providers: ['postgresql', 'mysql'] }],
+  ['$search', { target: 'string', value: 'text', join: 'OR', condition: (v, context) => ({ search: toFullTextQuery(String(v), context.provider) }), providers: FULL_TEXT_PROVIDERS }],
   ['$has', { target: 'list', value: 'each', join: 'OR', condition: (v) => ({ has: v }) }],
   ['$hasEvery', { target: 'list', value: 'list', join: 'OR', condition: (v) => ({ hasEvery: v }) }],
   ['$hasSome', { target: 'list', value: 'list', join: 'OR', condition: (v) => ({ hasSome: v }) }],

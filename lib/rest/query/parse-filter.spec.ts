@@ -2,7 +2,7 @@ import { DEFAULT_LIMITS } from '../../crud-api.constants.js';
 import { modelMeta as postgresMeta } from '../../../sample-app/generated/postgresql/crud-api/index.js';
 import { modelMeta as sqliteMeta } from '../../../sample-app/generated/sqlite/crud-api/index.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
-import { FILTER_OPERATORS, toSearchQuery } from './filter-operators.js';
+import { FILTER_OPERATORS } from './filter-operators.js';
 import { buildFilterWhere } from './parse-filter.js';
 import { parseQuery } from './parse-query.js';
 import { VisibleFields } from '../visible-fields.js';
@@ -53,15 +53,10 @@ describe('buildFilterWhere', () => {
   );
 });
 
-describe('LIKE operators and toSearchQuery', () => {
+describe('LIKE operators', () => {
   it('escapes backslash, percent and underscore where LIKE has a backslash escape, and refuses wildcards SQLite cannot escape', () => {
     expect(FILTER_OPERATORS.get('$contains')!.condition('50%_\\', { provider: 'postgresql' })).toEqual({ contains: '50\\%\\_\\\\' });
     expect(FILTER_OPERATORS.get('$startsWith')!.condition('a\\b', { provider: 'sqlite' })).toEqual({ startsWith: 'a\\b' });
     expect(() => FILTER_OPERATORS.get('$endsWith')!.condition('50%', { provider: 'sqlite' })).toThrow(expect.objectContaining({ code: 'invalid-query-parameter' }));
-  });
-
-  it('keeps only words, joined with AND', () => {
-    expect(toSearchQuery("it's a & | !test")).toBe('it & s & a & test');
-    expect(toSearchQuery('!&|')).toBe('');
   });
 });

@@ -3,7 +3,7 @@ import { quoteInput } from '../../filters/quote-input.js';
 import type { ArgPath } from './arg-path.js';
 import { type ArgsContext, fail, mapMembers, objectOf, oneOrMany, relatedModel, type Rule, UNKNOWN, type Value, visibleField } from './args-context.js';
 import { isNumericField } from './scalar-values.js';
-import { FULL_TEXT_PROVIDERS } from './where.js';
+import { supportsFullTextSearch } from '../../prisma/provider-capabilities.js';
 
 /** `orderBy` of reads (fields, relations, `_relevance`) or of groupBy (fields and aggregates). */
 export type OrderByKind = 'relation' | 'aggregation';
@@ -49,7 +49,7 @@ function aggregateSort(ctx: ArgsContext, model: ModelMeta, aggregate: string, va
 
 function orderByMember(ctx: ArgsContext, model: ModelMeta, kind: OrderByKind, key: string, value: Value, path: ArgPath): Value {
   if (kind === 'aggregation' && AGGREGATES.has(key)) return aggregateSort(ctx, model, key, value, path);
-  if (kind === 'relation' && key === '_relevance' && FULL_TEXT_PROVIDERS.has(ctx.provider)) return relevance(ctx, model, value, path);
+  if (kind === 'relation' && key === '_relevance' && supportsFullTextSearch(ctx.provider)) return relevance(ctx, model, value, path);
   const field = visibleField(ctx, model, key);
   if (!field) return UNKNOWN;
   if (!field.relation) return fieldSort(ctx, field, value, path);

@@ -1,4 +1,5 @@
 import { literalLike, literalLikeRefusal } from '../../prisma/literal-like.js';
+import { supportsFullTextSearch, supportsInsensitiveMode } from '../../prisma/provider-capabilities.js';
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import type { ArgPath } from './arg-path.js';
 import {
@@ -21,9 +22,6 @@ export type WhereKind = 'full' | 'scalar' | 'having';
 
 const COMPARABLE_TYPES = new Set(['Int', 'Float', 'Decimal', 'BigInt', 'DateTime', 'String']);
 const LIKE_OPERATORS = new Set(['contains', 'startsWith', 'endsWith']);
-const INSENSITIVE_MODE_PROVIDERS = new Set(['postgresql', 'cockroachdb', 'mongodb']);
-/** Databases where Prisma offers full-text `search` and `_relevance`. */
-export const FULL_TEXT_PROVIDERS: ReadonlySet<string> = new Set(['postgresql', 'mysql']);
 const JSON_STRING_OPERATORS = new Set(['string_contains', 'string_starts_with', 'string_ends_with']);
 const JSON_VALUE_OPERATORS = new Set(['equals', 'not', 'array_starts_with', 'array_ends_with', 'array_contains', 'lt', 'lte', 'gt', 'gte']);
 const AGGREGATE_FILTERS = new Set(['_count', '_avg', '_sum', '_min', '_max']);
@@ -57,11 +55,11 @@ function filterOperator(ctx: ArgsContext, field: FieldMeta, key: string, value: 
     case 'not':
       return isRecord(value) ? scalarFilter(ctx, field, value, path, false) : fieldValue(ctx, field, value, path, field.isOptional);
     case 'mode':
-      if (!isString || !INSENSITIVE_MODE_PROVIDERS.has(ctx.provider)) return UNKNOWN;
+      if (!isString || !supportsInsensitiveMode(ctx.provider)) return UNKNOWN;
       if (value !== 'default' && value !== 'insensitive') fail(ctx, path, 'expected "default" or "insensitive"');
       return value;
     case 'search':
-      return isString && FULL_TEXT_PROVIDERS.has(ctx.provider) ? fieldValue(ctx, field, value, path) : UNKNOWN;
+      return isString && supportsFullTextSearch(ctx.provider) ? fieldValue(ctx, field, value, path) : UNKNOWN;
   }
   if (LIKE_OPERATORS.has(key)) return isString ? likeText(ctx, field, value, path) : UNKNOWN;
   if (aggregates && AGGREGATE_FILTERS.has(key)) return scalarFilter(ctx, aggregateField(field, key), value, path, false);
