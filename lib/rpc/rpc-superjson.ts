@@ -1,64 +1,8 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import { SuperJSON } from 'superjson';
+import { registerPrismaTypes } from './prisma-superjson-types.js';
 
-/** A class that builds a decimal from its string form, such as Prisma's or decimal.js's `Decimal`. */
-export type DecimalConstructor = new (value: string) => { toString(): string };
-
-interface DecimalLike {
-  d: number[];
-  e: number;
-  s: number;
-  toFixed(): string;
-}
-
-/** The same duck test Prisma applies: several copies of decimal.js may be loaded. */
-export function isDecimalLike(value: unknown): value is DecimalLike {
-  const candidate = value as DecimalLike | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    Array.isArray(candidate.d) &&
-    typeof candidate.e === 'number' &&
-    typeof candidate.s === 'number' &&
-    typeof candidate.toFixed === 'function'
-  );
-}
-
-/** Base64 without `Buffer`, so the helper also works in browsers. */
-function bytesToBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-function base64ToBytes(base64: string): Uint8Array {
-  return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
-}
-
-/**
- * Registers Prisma's Decimal and Bytes values on a superjson instance, as `custom` values named
- * `Decimal` (string form) and `Bytes` (base64). Servers and clients both need it: pass the
- * Decimal class the client should restore decimals into.
- */
-export function registerPrismaTypes(serializer: SuperJSON, decimal: DecimalConstructor): SuperJSON {
-  serializer.registerCustom<DecimalLike, string>(
-    {
-      isApplicable: isDecimalLike,
-      serialize: (value) => value.toString(),
-      deserialize: (value) => new decimal(value) as unknown as DecimalLike,
-    },
-    'Decimal',
-  );
-  serializer.registerCustom<Uint8Array, string>(
-    {
-      isApplicable: (value): value is Uint8Array => value instanceof Uint8Array,
-      serialize: bytesToBase64,
-      deserialize: base64ToBytes,
-    },
-    'Bytes',
-  );
-  return serializer;
-}
+export { isDecimalLike, registerPrismaTypes, type DecimalConstructor } from './prisma-superjson-types.js';
 
 /** The server's own superjson instance; the global one stays untouched for the application. */
 export const rpcSuperJSON = registerPrismaTypes(new SuperJSON(), Decimal);

@@ -1,0 +1,63 @@
+import type { DecimalConstructor } from '../rpc/prisma-superjson-types.js';
+
+/** What `new Headers(...)` takes: an object, pairs or a Headers. */
+export type RpcHeaders = ConstructorParameters<typeof Headers>[0];
+
+/** Every operation the RPC interface serves (lib/rpc/rpc-operations.ts), as the client offers them. */
+export type RpcOperationName =
+  | 'findMany'
+  | 'findUnique'
+  | 'findUniqueOrThrow'
+  | 'findFirst'
+  | 'findFirstOrThrow'
+  | 'count'
+  | 'aggregate'
+  | 'groupBy'
+  | 'create'
+  | 'createMany'
+  | 'createManyAndReturn'
+  | 'upsert'
+  | 'update'
+  | 'updateMany'
+  | 'updateManyAndReturn'
+  | 'delete'
+  | 'deleteMany';
+
+/** The model properties of a generated Prisma client (`post`, `user`...): not `$`-prefixed, with delegates. */
+export type RpcModelName<Client> = {
+  [K in keyof Client]: K extends `$${string}` ? never : Client[K] extends { findMany: unknown } ? K : never;
+}[keyof Client] &
+  string;
+
+/**
+ * A model's operations with the generated delegate's own signatures, so arguments, `select`/`include`
+ * narrowing and results are exactly Prisma's (operations a provider lacks are absent there too).
+ */
+export type RpcModelClient<Delegate> = Pick<Delegate, RpcOperationName & keyof Delegate>;
+
+/** A batch's results, in order, as Prisma's `$transaction([...])` answers them. */
+export type RpcTransactionResult<Calls extends readonly unknown[]> = { -readonly [I in keyof Calls]: Awaited<Calls[I]> };
+
+export type RpcClient<Client> = {
+  readonly [K in RpcModelName<Client>]: RpcModelClient<Client[K]>;
+} & {
+  /**
+   * Runs calls of this client in order in one database transaction (`POST $transaction/sequential`):
+   * all succeed, or nothing is written and the failing call's error is thrown.
+   */
+  $transaction<Calls extends readonly PromiseLike<unknown>[]>(calls: [...Calls]): Promise<RpcTransactionResult<Calls>>;
+};
+
+export interface RpcClientOptions {
+  /** The RPC interface's URL, such as `https://api.example.com/api/rpc`. */
+  baseUrl: string;
+  /** A `fetch` to send requests with (defaults to the global one). */
+  fetch?: typeof globalThis.fetch;
+  /** Headers of every request, or a function that answers them per request (an access token...). */
+  headers?: RpcHeaders | (() => RpcHeaders | Promise<RpcHeaders>);
+  /**
+   * The class Decimal values are restored into: Prisma's (`Prisma.Decimal` from the generated
+   * `browser` entry) or decimal.js's. Without it a Decimal arrives as its string.
+   */
+  decimal?: DecimalConstructor;
+}

@@ -1,0 +1,82 @@
+import { FLUENT_OPERATIONS, fluentArgs, fluentResult, type FluentStep } from './fluent-call.js';
+
+/** What one client call asks the server for. */
+export interface RpcCall {
+  /** The model's name in URLs and on the Prisma client (`post`). */
+  model: string;
+  operation: string;
+  args?: unknown;
+  fluent: readonly FluentStep[];
+}
+
+/** Sends one call's request (arguments as the server should see them) and answers its raw result. */
+export type RpcSend = (model: string, operation: string, args: unknown) => Promise<unknown>;
+
+/** The arguments the server receives for a call (its fluent path folded into `select`). */
+export function wireArgs(call: RpcCall): unknown {
+  return fluentArgs(call.args, call.fluent);
+}
+
+/** The call's result from the server's answer to `wireArgs`. */
+export function callResult(call: RpcCall, raw: unknown): unknown {
+  return fluentResult(raw, call.fluent);
+}
+
+/**
+ * A lazy promise, like Prisma's: nothing is sent until it is awaited (so `$transaction([...])`
+ * and the query hooks can take calls without running them), then once.
+ */
+export class RpcPromise<T = unknown> implements PromiseLike<T> {
+  readonly [Symbol.toStringTag] = 'PrismaPromise';
+  private started?: Promise<T>;
+
+  constructor(
+    readonly call: RpcCall,
+    private readonly send: RpcSend,
+  ) {}
+
+  /** Sends the call afresh, whether or not it ran before (a query hook's refetch). */
+  execute(): Promise<T> {
+    return this.send(this.call.model, this.call.operation, wireArgs(this.call)).then((raw) => callResult(this.call, raw) as T);
+  }
+
+  then<R1 = T, R2 = never>(onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null, onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): Promise<R1 | R2> {
+    this.started ??= this.execute();
+    return this.started.then(onFulfilled, onRejected);
+  }
+
+  catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.then(undefined, onRejected);
+  }
+
+  finally(onFinally?: (() => void) | null): Promise<T> {
+    return this.then().finally(onFinally);
+  }
+}
+
+/** Names tools probe objects for (JSON, test matchers, DOM checks): never relation methods. */
+const NOT_RELATIONS: ReadonlySet<string> = new Set(['toJSON', 'asymmetricMatch', 'nodeType', 'tagName', '$$typeof']);
+
+/**
+ * A call's promise; on single-record operations any other property is a relation method of the
+ * fluent API, as on Prisma's `Prisma__PostClient`.
+ */
+export function createRpcPromise(call: RpcCall, send: RpcSend): RpcPromise {
+  const promise = new RpcPromise(call, send);
+  if (!FLUENT_OPERATIONS.has(call.operation)) return promise;
+  return new Proxy(promise, {
+    get(target, property) {
+      if (typeof property !== 'string' || property in target || NOT_RELATIONS.has(property)) {
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (args?: Record<string, unknown>) => createRpcPromise({ ...call, fluent: [...call.fluent, { field: property, args }] }, send);
+    },
+  });
+}
+
+/** The RpcPromise behind a call of an RPC client; anything else is refused by name. */
+export function asRpcPromise<T>(call: PromiseLike<T>, taker: string): RpcPromise<T> {
+  if (!(call instanceof RpcPromise)) throw new TypeError(`${taker} takes a call of an RPC client, such as client.post.findMany(args).`);
+  return call as RpcPromise<T>;
+}

@@ -1,0 +1,85 @@
+// Type expectations of the RPC client, checked by `tsc` (npm run typecheck), never run: the client's
+// arguments and results are the generated Prisma client's own, for the sample schema.
+import type { Prisma, PrismaClient } from '../../sample-app/generated/sqlite/prisma/client.js';
+import type { RpcClient } from '../../lib/client/index.js';
+import { expectTypeEqual } from './type-equality.js';
+
+declare const prisma: PrismaClient;
+declare const client: RpcClient<PrismaClient>;
+
+type Result<P> = Awaited<P>;
+
+export async function readsMatchPrisma() {
+  const included = client.post.findMany({ include: { author: true, tags: true } });
+  expectTypeEqual<Result<typeof included>, Result<ReturnType<typeof prisma.post.findMany<{ include: { author: true; tags: true } }>>>>();
+  const rows = await included;
+  expectTypeEqual<(typeof rows)[number]['author']['email'], string>();
+
+  const selected = await client.post.findFirst({ select: { id: true, price: true, author: { select: { name: true } } } });
+  expectTypeEqual<typeof selected, { id: number; price: Prisma.Decimal; author: { name: string } } | null>();
+
+  const omitted = await client.user.findUniqueOrThrow({ where: { id: 1 }, omit: { passwordHash: true } });
+  expectTypeEqual<keyof typeof omitted, 'id' | 'email' | 'name' | 'role' | 'createdAt'>();
+
+  const counted = await client.post.count({ select: { _all: true, content: true } });
+  expectTypeEqual<typeof counted, { _all: number; content: number }>();
+  expectTypeEqual<Result<ReturnType<typeof client.post.count>>, number>();
+
+  const aggregated = await client.post.aggregate({ _sum: { views: true }, _max: { createdAt: true } });
+  expectTypeEqual<typeof aggregated, Result<ReturnType<typeof prisma.post.aggregate<{ _sum: { views: true }; _max: { createdAt: true } }>>>>();
+  expectTypeEqual<typeof aggregated._sum.views, bigint | null>();
+
+  const grouped = await client.post.groupBy({ by: ['authorId'], _count: { _all: true } });
+  expectTypeEqual<(typeof grouped)[number]['authorId'], number>();
+  expectTypeEqual<(typeof grouped)[number]['_count'], { _all: number }>();
+
+  // The fluent API: a relation method on a single-record call.
+  const author = await client.post.findUnique({ where: { id: 1 } }).author({ select: { email: true } });
+  expectTypeEqual<typeof author, { email: string } | null>();
+}
+
+export async function writesMatchPrisma() {
+  const created = await client.post.create({ data: { title: 't', authorId: 1 }, select: { id: true, views: true } });
+  expectTypeEqual<typeof created, { id: number; views: bigint }>();
+
+  const returned = await client.tag.createManyAndReturn({ data: [{ name: 'a' }], select: { name: true } });
+  expectTypeEqual<typeof returned, { name: string }[]>();
+
+  expectTypeEqual<Result<ReturnType<typeof client.post.updateMany>>, Prisma.BatchPayload>();
+  expectTypeEqual<Result<ReturnType<typeof client.post.deleteMany>>, Prisma.BatchPayload>();
+
+  const upserted = await client.profile.upsert({ where: { userId: 1 }, create: { userId: 1 }, update: {}, select: { avatar: true } });
+  expectTypeEqual<typeof upserted, { avatar: Uint8Array<ArrayBuffer> | null }>();
+
+  const [post, count] = await client.$transaction([client.post.create({ data: { title: 't', authorId: 1 } }), client.post.count()]);
+  expectTypeEqual<typeof post, Result<ReturnType<typeof prisma.post.create<{ data: { title: string; authorId: number } }>>>>();
+  expectTypeEqual<typeof count, number>();
+}
+
+export function parametersMatchPrisma() {
+  expectTypeEqual<Parameters<typeof client.post.findMany>, Parameters<typeof prisma.post.findMany>>();
+  expectTypeEqual<Parameters<typeof client.comment.update>, Parameters<typeof prisma.comment.update>>();
+  expectTypeEqual<Parameters<typeof client.like.groupBy>, Parameters<typeof prisma.like.groupBy>>();
+  expectTypeEqual<keyof typeof client, keyof RpcClient<PrismaClient>>();
+}
+
+export function refusesWhatPrismaRefuses() {
+  // @ts-expect-error an unknown field in select
+  void client.post.findMany({ select: { nope: true } });
+  // @ts-expect-error an unknown field in where
+  void client.post.findMany({ where: { titel: 'x' } });
+  // @ts-expect-error a value of the wrong type
+  void client.post.findFirst({ where: { views: 'many' } });
+  // @ts-expect-error include of a relation the model does not have
+  void client.tag.findMany({ include: { author: true } });
+  // @ts-expect-error create without a required field
+  void client.post.create({ data: { title: 't' } });
+  // @ts-expect-error a model the schema does not have
+  void client.nope;
+  // @ts-expect-error raw queries are not operations of the interface
+  void client.$queryRaw;
+  // @ts-expect-error nor are the delegate's other members
+  void client.post.fields;
+  // @ts-expect-error an unknown aggregate field
+  void client.post.aggregate({ _sum: { title: true } });
+}
