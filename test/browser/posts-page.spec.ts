@@ -1,0 +1,42 @@
+import { chromium, type Browser } from 'playwright-core';
+import { bundlePostsPage, servePostsPage } from '../../sample-app/web/serve-posts-page.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+// The sample page's React hooks in headless Chromium (Debian's /usr/bin/chromium), against the module on SQLite.
+describe('RPC client hooks in a browser page', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let origin: string;
+
+  beforeAll(async () => {
+    const script = await bundlePostsPage();
+    t = await createTestApp('sqlite', { configure: (app) => servePostsPage(app, script) });
+    const author = await t.db.prisma.user.create({ data: { id: 1, email: 'demo@x.test', name: 'Demo' } });
+    await t.db.prisma.post.createMany({ data: ['first', 'second'].map((title) => ({ title, authorId: author.id })) });
+    await t.app.listen(0, '127.0.0.1');
+    origin = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('renders the list, and a mutation invalidates it so the new row appears', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${origin}/`);
+    const items = page.locator('#posts li');
+    await items.first().waitFor();
+    expect(await items.allTextContents()).toEqual(['second — Demo', 'first — Demo']);
+
+    await page.fill('input[name=title]', 'from the browser');
+    await page.click('button[type=submit]');
+    await page.locator('#posts li', { hasText: 'from the browser' }).waitFor({ timeout: 10_000 });
+    expect(await items.allTextContents()).toEqual(['from the browser — Demo', 'second — Demo', 'first — Demo']);
+    expect(await page.inputValue('input[name=title]')).toBe('');
+    expect(await t.db.prisma.post.count({ where: { title: 'from the browser', authorId: 1 } })).toBe(1);
+    expect(errors).toEqual([]);
+  });
+});
