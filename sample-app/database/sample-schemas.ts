@@ -26,15 +26,15 @@ const PREVIEW_FEATURES: Readonly<Record<Exclude<SampleProvider, 'sqlite'>, strin
 
 /**
  * The variant of the SQLite schema for another provider: the provider switched, its own output
- * folders, the lines marked `// <provider>: ` enabled (scalar lists on PostgreSQL, full-text
- * indexes on MySQL) and its preview features on.
+ * folders, what follows a `// <provider>: ` marker enabled (a whole line such as a scalar list or a
+ * full-text index, or attributes at the end of a field such as `@db.Text`) and its preview features on.
  */
 export function deriveSchema(sqliteSchema: string, provider: Exclude<SampleProvider, 'sqlite'>): string {
   const features = PREVIEW_FEATURES[provider];
   return sqliteSchema
     .replace('provider = "sqlite"', `provider = "${provider}"`)
     .replaceAll('"../generated/sqlite/', '"./')
-    .replace(new RegExp(`^(\\s*)// ${provider}: `, 'gm'), '$1')
+    .replaceAll(`// ${provider}: `, '')
     .replace(
       'provider     = "prisma-client"',
       features.length === 0 ? '$&' : `$&\n  previewFeatures = [${features.map((name) => `"${name}"`).join(', ')}]`,

@@ -44,7 +44,7 @@ function expectedColumns(): Column[] {
       .map((field) => ({
         table: model.dbName ?? model.name,
         column: field.dbName ?? field.name,
-        type: field.kind === 'enum' ? 'enum' : COLUMN_TYPES[field.type]![0]!,
+        type: field.kind === 'enum' ? 'enum' : nativeType(field) ?? COLUMN_TYPES[field.type]![0]!,
         nullable: !field.isRequired,
       })),
   );
@@ -57,6 +57,11 @@ function expectedColumns(): Column[] {
     for (const column of ['A', 'B']) columns.push({ table: `_${relation}`, column, type: 'int', nullable: false });
   }
   return columns.sort(byName);
+}
+
+/** The column type a `@db.X` attribute names (`@db.Text` is `text`). */
+function nativeType(field: DMMF.Field): string | undefined {
+  return (field.nativeType as [string, string[]] | null | undefined)?.[0].toLowerCase();
 }
 
 /** A list relation whose other side is a list too (an implicit many-to-many table). */
@@ -86,7 +91,8 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
     const expected = expectedColumns();
     expect(actual.map(({ table, column, nullable }) => ({ table, column, nullable }))).toEqual(expected.map(({ table, column, nullable }) => ({ table, column, nullable })));
     for (const [index, column] of actual.entries()) {
-      const accepted = expected[index]!.type === 'enum' ? ['enum'] : Object.values(COLUMN_TYPES).find((types) => types[0] === expected[index]!.type)!;
+      const type = expected[index]!.type;
+      const accepted = Object.values(COLUMN_TYPES).find((types) => types[0] === type) ?? [type];
       expect({ column: `${column.table}.${column.column}`, type: accepted.includes(column.type) }).toEqual({ column: `${column.table}.${column.column}`, type: true });
     }
   });

@@ -1,6 +1,7 @@
 import { CrudApiError, withPolicies, type CrudApiPolicies } from '../../lib/index.js';
 import { samplePolicies, type DemoUser } from '../../sample-app/policies.js';
-import { createTestDatabase, itOn, testProviders, type TestDatabase } from '../support/test-database.js';
+import { itOn } from '../support/it-on.js';
+import { createTestDatabase, testProviders, type TestDatabase } from '../support/test-database.js';
 
 const violation = { code: 'rejected-by-policy', options: { reason: 'ACCESS_POLICY_VIOLATION' } };
 const notReadable = { code: 'rejected-by-policy', options: { reason: 'RESULT_NOT_READABLE' } };

@@ -1,7 +1,8 @@
 import { expectJsonApiError } from '../support/json-api-expect.js';
 import { type BlogFixture, seedBlog } from '../support/rest-fixtures.js';
 import { createTestApp, TEST_ENDPOINT as E, type TestApp } from '../support/test-app.js';
-import { itOn, testProviders } from '../support/test-database.js';
+import { itOn } from '../support/it-on.js';
+import { testProviders } from '../support/test-database.js';
 
 const ids = (res: { body: { data: { id: unknown }[] } }) => res.body.data.map((resource) => resource.id);
 

@@ -1,6 +1,7 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { itOn, testProviders } from '../support/test-database.js';
+import { itOn } from '../support/it-on.js';
+import { testProviders } from '../support/test-database.js';
 import { callRpc } from '../support/rpc-client.js';
 
 type Delegate = Record<string, (args?: unknown) => Promise<unknown>>;

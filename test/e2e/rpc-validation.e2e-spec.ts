@@ -1,5 +1,6 @@
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { itOn, testProviders } from '../support/test-database.js';
+import { itOn } from '../support/it-on.js';
+import { testProviders } from '../support/test-database.js';
 import { callRpc, rpcQuery } from '../support/rpc-client.js';
 
 /** `{"key":{"key":...leaf}}`, `levels` objects deep, as text (JSON.stringify would overflow the stack first). */

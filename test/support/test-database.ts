@@ -16,17 +16,6 @@ export function testProviders(): DatabaseProvider[] {
   return (['sqlite', 'postgresql', 'mysql'] as const).filter((provider) => provider === 'sqlite' || SERVER_URL_VARIABLES[provider] in process.env);
 }
 
-/**
- * `it` for a behaviour some databases have: on the others the test is reported as skipped, with
- * the reason in its name, so that no test is silently absent from a database's run.
- */
-export function itOn(provider: DatabaseProvider, providers: readonly DatabaseProvider[], reason: string) {
-  return (name: string, fn: () => Promise<void>): void => {
-    if (providers.includes(provider)) it(name, fn);
-    else it.skip(`${name} [skipped on ${provider}: ${reason}]`, fn);
-  };
-}
-
 export interface TestDatabase extends SampleDatabase {
   url: string;
   /** Every SQL statement Prisma ran since the last `queries.length = 0`. */

@@ -51,7 +51,7 @@ describe('bench options', () => {
 
   it('skips the scaling table with --rows 0 and refuses bad values', () => {
     expect(parseBenchOptions(['--rows', '0']).rows).toEqual([]);
-    expect(() => parseBenchOptions(['--db', 'mysql'])).toThrow('--db must be sqlite or postgres');
+    expect(() => parseBenchOptions(['--db', 'sqlserver'])).toThrow('--db must be sqlite, postgres or mariadb');
     expect(() => parseBenchOptions(['--platform', 'koa'])).toThrow('--platform must be express or fastify');
     expect(() => parseBenchOptions(['--connections', '1.5'])).toThrow('--connections must be a positive integer');
     expect(() => parseBenchOptions(['--duration', '0'])).toThrow('--duration must be a positive number');

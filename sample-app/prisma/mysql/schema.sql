@@ -32,7 +32,7 @@ CREATE TABLE `Profile` (
 CREATE TABLE `Post` (
     `id` INTEGER NOT NULL AUTO_INCREMENT,
     `title` VARCHAR(191) NOT NULL,
-    `content` VARCHAR(191) NULL,
+    `content` TEXT NULL,
     `status` ENUM('DRAFT', 'PUBLISHED', 'ARCHIVED') NOT NULL DEFAULT 'DRAFT',
     `published` BOOLEAN NOT NULL DEFAULT false,
     `rating` DOUBLE NOT NULL DEFAULT 0,
@@ -53,7 +53,7 @@ CREATE TABLE `Post` (
 -- CreateTable
 CREATE TABLE `Comment` (
     `id` VARCHAR(191) NOT NULL,
-    `body` VARCHAR(191) NOT NULL,
+    `body` TEXT NOT NULL,
     `createdAt` DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
     `postId` INTEGER NOT NULL,
     `authorId` INTEGER NULL,

@@ -1,0 +1,12 @@
+import type { DatabaseProvider } from '../../sample-app/database/database-url.js';
+
+/**
+ * `it` for a behaviour some databases have: on the others the test is reported as skipped, with
+ * the reason in its name, so that no test is silently absent from a database's run.
+ */
+export function itOn(provider: DatabaseProvider, providers: readonly DatabaseProvider[], reason: string) {
+  return (name: string, fn: () => Promise<void>): void => {
+    if (providers.includes(provider)) it(name, fn);
+    else it.skip(`${name} [skipped on ${provider}: ${reason}]`, fn);
+  };
+}
