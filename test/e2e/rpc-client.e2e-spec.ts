@@ -1,8 +1,10 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import { RpcClientError, type RpcClient } from '../../lib/client/index.js';
 import type { SamplePrismaClient } from '../../sample-app/database/create-prisma-client.js';
+import { samplePolicies, type DemoUser } from '../../sample-app/policies.js';
 import { snapshotDatabase } from '../support/db-snapshot.js';
 import { listenRpc, sampleRpcClient } from '../support/listening-client.js';
+import { seedPolicyBlog } from '../support/policy-fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
@@ -154,5 +156,41 @@ describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => 
 
   it('refuses anything but calls of the client in $transaction', async () => {
     await expect(client.$transaction([Promise.resolve(1)])).rejects.toThrow(TypeError);
+  });
+});
+
+describe.each(testProviders())('typed RPC client under the access policies (%s)', (provider) => {
+  let t: TestApp;
+  let users: Record<string, DemoUser>;
+  let postsOf: Record<string, number>;
+  const clientAs = (baseUrl: string, name?: string) => sampleRpcClient(baseUrl, { headers: (): Record<string, string> => (name ? { 'x-demo-user': name } : {}) });
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(provider, {
+      options: { policies: samplePolicies, context: (request: { headers: Record<string, string | undefined> }) => ({ user: users[request.headers['x-demo-user'] ?? ''] }) },
+    });
+    const seeded = await seedPolicyBlog(t.db);
+    users = { alice: seeded.alice, bob: seeded.bob };
+    postsOf = seeded.posts;
+    baseUrl = await listenRpc(t);
+  });
+  afterAll(() => t.close());
+
+  it('reads what the caller named by its headers may read', async () => {
+    const titles = async (name?: string) => (await clientAs(baseUrl, name).post.findMany({ select: { title: true }, orderBy: { title: 'asc' } })).map((post) => post.title);
+    expect(await titles('bob')).toEqual(['alicePub', 'bobDraft', 'bobPub']);
+    expect(await titles('alice')).toEqual(['alicePub', 'bobPub']);
+    expect(await titles()).toEqual(['alicePub', 'bobPub']);
+  });
+
+  it('throws a rejected write as RpcClientError 403 with the policy’s reason, nothing written', async () => {
+    const before = await snapshotDatabase(t.db);
+    const refused = await rejection(clientAs(baseUrl, 'alice').post.update({ where: { id: postsOf.bobPub }, data: { title: 'stolen' } }));
+    expect(refused).toMatchObject({ status: expect.any(Number), rejectedByPolicy: true });
+    expect([403, 404]).toContain(refused.status);
+    expect(await snapshotDatabase(t.db)).toBe(before);
+    const anonymous = await rejection(clientAs(baseUrl).tag.create({ data: { name: 'anon' } }));
+    expect(anonymous).toMatchObject({ status: 403, rejectedByPolicy: true, error: { reason: 'ACCESS_POLICY_VIOLATION' } });
   });
 });
