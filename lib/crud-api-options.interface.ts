@@ -1,5 +1,6 @@
 import type { ConfigurableModuleAsyncOptions, Type } from '@nestjs/common';
 import type { PrismaErrorMapping } from './filters/prisma-error-map.js';
+import type { CrudApiOpenApiOptions } from './openapi/openapi.types.js';
 import type { DataModelMeta } from './metadata/model-meta.types.js';
 import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from './policies/policy.types.js';
 import type { PrismaClientLike } from './prisma/prisma-client-like.js';
@@ -85,6 +86,11 @@ export interface CrudApiModuleExtras {
   restService?: Type<RestService>;
   /** A subclass of `RpcService` serving the RPC routes of this instance. */
   rpcService?: Type<RpcService>;
+  /**
+   * OpenAPI 3.1 documents of both interfaces (`{path}/rest.json`, `{path}/rpc.json`) and Swagger UI
+   * at `{path}`: `true` for the defaults or `{ path, title, version, servers, ui }`. Default off.
+   */
+  openapi?: boolean | CrudApiOpenApiOptions;
 }
 
 /** What `CrudApiModule.forRoot` takes. */

@@ -1,5 +1,6 @@
 import {
   IsArray,
+  IsBoolean,
   IsDefined,
   IsIn,
   IsInstance,
@@ -27,7 +28,7 @@ import { validatePolicies } from './policies/policy-set.js';
 export type CrudApiMount = Required<Pick<CrudApiModuleExtras, 'restPath' | 'rpcPath'>>;
 
 const MOUNT_PATH = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
-const EXTRAS_KEYS: ReadonlySet<string> = new Set(['restPath', 'rpcPath', 'restService', 'rpcService']);
+const EXTRAS_KEYS: ReadonlySet<string> = new Set(['restPath', 'rpcPath', 'restService', 'rpcService', 'openapi']);
 
 class CrudApiLimitsSchema {
   @IsOptional() @IsInt() @Min(1) maxIncludeDepth?: number;
@@ -145,6 +146,30 @@ export function mountProblems(mount: CrudApiMount): string[] {
   return (['restPath', 'rpcPath'] as const)
     .filter((key) => typeof mount[key] !== 'string' || !MOUNT_PATH.test(mount[key]))
     .map((key) => `"${key}": must be a path like "api/${key === 'restPath' ? 'rest' : 'rpc'}" (no leading or trailing slash)`);
+}
+
+class OpenApiServerSchema {
+  @IsString() @IsNotEmpty() url!: string;
+  @IsOptional() @IsString() description?: string;
+}
+
+class CrudApiOpenApiSchema {
+  @IsOptional() @Matches(MOUNT_PATH, { message: 'must be a path like "api/docs" (no leading or trailing slash)' }) path?: string;
+  @IsOptional() @IsString() @IsNotEmpty() title?: string;
+  @IsOptional() @IsString() @IsNotEmpty() version?: string;
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) servers?: OpenApiServerSchema[];
+  @IsOptional() @IsBoolean() ui?: boolean;
+}
+
+/** Problems of the `openapi` extra (checked when the module is declared: its path shapes routes). */
+export function openApiProblems(openapi: unknown): string[] {
+  if (openapi === undefined || typeof openapi === 'boolean') return [];
+  if (typeof openapi !== 'object' || openapi === null || Array.isArray(openapi)) return ['"openapi": must be true, false or { path, title, version, servers, ui }'];
+  const { servers, ...rest } = openapi as { servers?: unknown };
+  const candidate = Object.assign(new CrudApiOpenApiSchema(), rest, {
+    servers: Array.isArray(servers) ? servers.map((server) => Object.assign(new OpenApiServerSchema(), server)) : servers,
+  });
+  return describeProblems(validateSync(candidate, { forbidUnknownValues: false, whitelist: true, forbidNonWhitelisted: true }), 'openapi.');
 }
 
 /** Throws one start-up error naming every problem, if there is any. */

@@ -1,7 +1,7 @@
 import { ConfigurableModuleBuilder, type DynamicModule } from '@nestjs/common';
 import { CRUD_API_MOUNT, CRUD_API_OPTIONS, DEFAULT_REST_PATH, DEFAULT_RPC_PATH } from './crud-api.constants.js';
 import type { CrudApiModuleExtras, CrudApiOptions } from './crud-api-options.interface.js';
-import { failOnProblems, mountProblems, resolveCrudApiOptions } from './crud-api-options.validation.js';
+import { failOnProblems, mountProblems, openApiProblems, resolveCrudApiOptions } from './crud-api-options.validation.js';
 import { RestExceptionFilter, RpcExceptionFilter } from './filters/crud-api-exception.filter.js';
 import { mountController } from './http/mount-controller.js';
 import { RestController } from './rest/rest.controller.js';
@@ -9,6 +9,8 @@ import { RestService } from './rest/rest.service.js';
 import { AtomicOperationsService } from './rest/atomic/atomic-operations.service.js';
 import { RpcController } from './rpc/rpc.controller.js';
 import { RpcService } from './rpc/rpc.service.js';
+import { CrudApiOpenApi, mountOpenApiController, OPENAPI_OPTIONS } from './openapi/openapi.controller.js';
+import { resolveOpenApiOptions } from './openapi/openapi.types.js';
 
 /** Injection token of the options as given (or as the options factory returned them). */
 export const CRUD_API_MODULE_OPTIONS = Symbol('CRUD_API_MODULE_OPTIONS');
@@ -19,13 +21,15 @@ export const CRUD_API_MODULE_OPTIONS = Symbol('CRUD_API_MODULE_OPTIONS');
  */
 function mountInstance(definition: DynamicModule, extras: CrudApiModuleExtras): DynamicModule {
   const mount = { restPath: extras.restPath ?? DEFAULT_REST_PATH, rpcPath: extras.rpcPath ?? DEFAULT_RPC_PATH };
-  failOnProblems(mountProblems(mount));
+  failOnProblems([...mountProblems(mount), ...openApiProblems(extras.openapi)]);
   const instance = Symbol(`CrudApiModule ${mount.restPath} ${mount.rpcPath}`);
+  const openapi = resolveOpenApiOptions(extras.openapi);
   return {
     ...definition,
     controllers: [
       mountController(RestController, mount.restPath, RestExceptionFilter, { kind: 'rest', instance }),
       mountController(RpcController, mount.rpcPath, RpcExceptionFilter, { kind: 'rpc', instance }),
+      ...(openapi ? [mountOpenApiController(openapi.path)] : []),
     ],
     providers: [
       ...(definition.providers ?? []),
@@ -38,7 +42,9 @@ function mountInstance(definition: DynamicModule, extras: CrudApiModuleExtras): 
       { provide: RestService, useClass: extras.restService ?? RestService },
       { provide: RpcService, useClass: extras.rpcService ?? RpcService },
       AtomicOperationsService,
+      ...(openapi ? [{ provide: OPENAPI_OPTIONS, useValue: openapi }, CrudApiOpenApi] : []),
     ],
+    exports: [...(definition.exports ?? []), ...(openapi ? [CrudApiOpenApi] : [])],
   };
 }
 
@@ -49,5 +55,5 @@ export const { ConfigurableModuleClass: ConfigurableCrudApiModule } = new Config
 })
   .setClassMethodName('forRoot')
   .setFactoryMethodName('createCrudApiOptions')
-  .setExtras<CrudApiModuleExtras>({ restPath: DEFAULT_REST_PATH, rpcPath: DEFAULT_RPC_PATH, restService: undefined, rpcService: undefined }, mountInstance)
+  .setExtras<CrudApiModuleExtras>({ restPath: DEFAULT_REST_PATH, rpcPath: DEFAULT_RPC_PATH, restService: undefined, rpcService: undefined, openapi: undefined }, mountInstance)
   .build();

@@ -73,3 +73,8 @@ export type {
 
 /** Teaches a client's superjson instance the RPC interface's Prisma types (Decimal, bytes). */
 export { registerPrismaTypes, type DecimalConstructor } from './rpc/rpc-superjson.js';
+
+/** OpenAPI 3.1 documents of an instance (`openapi` extra): inject `CrudApiOpenApi`, merge into another document. */
+export { CrudApiOpenApi } from './openapi/openapi.controller.js';
+export { mergeOpenApiDocuments, type OpenApiInterface } from './openapi/openapi-documents.js';
+export type { CrudApiOpenApiOptions, OpenApiDocument, OpenApiServer } from './openapi/openapi.types.js';

@@ -13,6 +13,8 @@ export const BASE_URL = process.env.BASE_URL ?? `http://localhost:${PORT}`;
 @Module({
   imports: [
     CrudApiModule.forRootAsync({
+      // OpenAPI documents at /api/docs/rest.json and /api/docs/rpc.json, Swagger UI at /api/docs.
+      openapi: { title: 'Sample blog API' },
       imports: [DatabaseModule],
       inject: [SAMPLE_DATABASE],
       useFactory: (database: SampleDatabase) => ({

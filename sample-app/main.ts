@@ -13,3 +13,4 @@ const logger = new Logger('SampleApp');
 logger.log(`Page (typed RPC client + TanStack Query): ${BASE_URL}/`);
 logger.log(`REST (JSON:API): ${BASE_URL}/api/rest/post?include=author&page[limit]=5`);
 logger.log(`RPC (superjson): ${BASE_URL}/api/rpc/post/findMany?q=${encodeURIComponent('{"take":5}')}`);
+logger.log(`OpenAPI (Swagger UI): ${BASE_URL}/api/docs`);

@@ -40,12 +40,16 @@ export function isResponseSent(response: PlatformResponse): boolean {
  */
 export function sendApiResponse(response: PlatformResponse, { status, body, headers }: ApiResponse, contentType: string): void {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  const allHeaders = payload === undefined ? { ...headers } : { ...headers, 'Content-Type': contentType };
+  sendBytes(response, status, payload === undefined ? { ...headers } : { ...headers, 'Content-Type': contentType }, payload);
+}
+
+/** Writes status, headers and bytes as they are, on either platform. */
+export function sendBytes(response: PlatformResponse, status: number, headers: Record<string, string>, payload: Buffer | undefined): void {
   if (isFastifyReply(response)) {
-    response.status(status).headers(allHeaders).send(payload);
+    response.status(status).headers(headers).send(payload);
     return;
   }
   response.statusCode = status;
-  for (const [name, value] of Object.entries(allHeaders)) response.setHeader(name, value);
+  for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
   response.end(payload);
 }

@@ -1,0 +1,115 @@
+import { ERROR_CODES } from '../filters/error-codes.js';
+import { DEFAULT_DATABASE_ERROR_MAP, DEFAULT_PRISMA_ERROR_MAP, type PrismaErrorMapping } from '../filters/prisma-error-map.js';
+import type { JsonSchema } from './openapi.types.js';
+
+/** Every status an error can be answered with: the catalogue's and the (merged) Prisma error map's. */
+export function errorStatuses(prismaErrorMap: Readonly<Record<string, PrismaErrorMapping>> = {}): number[] {
+  const statuses = [
+    ...Object.values(ERROR_CODES),
+    ...Object.values(DEFAULT_PRISMA_ERROR_MAP),
+    ...Object.values(DEFAULT_DATABASE_ERROR_MAP),
+    ...Object.values(prismaErrorMap),
+  ].map((entry) => entry.status);
+  return [...new Set(statuses)].sort((a, b) => a - b);
+}
+
+const ERROR_CODE_LIST = Object.keys(ERROR_CODES);
+
+/** The JSON:API error document of `send-api-error.ts` (`renderJsonApiError`). */
+export const JSON_API_ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  JsonApiError: {
+    type: 'object',
+    required: ['status', 'code', 'title', 'detail'],
+    additionalProperties: false,
+    properties: {
+      status: { type: 'string', pattern: '^[1-5]\\d\\d$', description: 'The HTTP status, as a string.' },
+      code: { type: 'string', description: `A code of the error catalogue (README "Errors"): ${ERROR_CODE_LIST.join(', ')}.` },
+      title: { type: 'string' },
+      detail: { type: 'string' },
+      source: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          pointer: { type: 'string', description: 'JSON Pointer into the request document.' },
+          parameter: { type: 'string', description: 'The query parameter at fault.' },
+          header: { type: 'string' },
+        },
+      },
+      meta: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          reason: { type: 'string', description: 'Why an access policy refused (README "Access control").' },
+          prismaCode: { type: 'string', description: 'The Prisma error code behind the error.' },
+        },
+      },
+    },
+  },
+  JsonApiErrorDocument: {
+    type: 'object',
+    required: ['errors'],
+    additionalProperties: false,
+    properties: {
+      links: { type: 'object', required: ['self'], additionalProperties: false, properties: { self: { type: 'string' } } },
+      errors: { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/JsonApiError' } },
+    },
+  },
+};
+
+/** The RPC error body (`renderRpcError`). */
+export const RPC_ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  RpcError: {
+    type: 'object',
+    required: ['error'],
+    additionalProperties: false,
+    properties: {
+      error: {
+        type: 'object',
+        required: ['message'],
+        additionalProperties: false,
+        properties: {
+          message: { type: 'string' },
+          orm: { const: true, description: 'Present when the database layer (Prisma) raised the error.' },
+          code: { type: 'string', description: 'The Prisma error code, with `orm`.' },
+          rejectedByPolicy: { const: true, description: 'Present when an access policy refused the operation.' },
+          reason: { type: 'string', description: 'Why an access policy refused.' },
+          meta: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['index'],
+            properties: { index: { type: 'integer', minimum: 0, description: 'The failing step of a transaction.' } },
+          },
+        },
+      },
+    },
+  },
+};
+
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'Bad request (invalid parameters, body or arguments)',
+  401: 'Unauthorized',
+  403: 'Forbidden (operation not allowed, client id, access policy)',
+  404: 'Not found (unknown type, resource or relationship)',
+  406: 'Not acceptable',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  422: 'Unprocessable content',
+  500: 'Internal error',
+  503: 'Service unavailable',
+};
+
+/** The error responses as components (`JsonApiError400`...: `name` and the status), all with the body `schema`. */
+export function errorResponseComponents(statuses: readonly number[], mediaType: string, name: string, schema: string): Record<string, unknown> {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      `${name}${status}`,
+      { description: REASONS[status] ?? 'Error', content: { [mediaType]: { schema: { $ref: `#/components/schemas/${schema}` } } } },
+    ]),
+  );
+}
+
+/** The error responses of one operation: references to the components. */
+export function errorResponseRefs(statuses: readonly number[], name: string): Record<string, unknown> {
+  return Object.fromEntries(statuses.map((status) => [String(status), { $ref: `#/components/responses/${name}${status}` }]));
+}

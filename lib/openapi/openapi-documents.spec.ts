@@ -1,0 +1,198 @@
+import { createRequire } from 'node:module';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import type { DMMF } from '@prisma/generator-helper';
+import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../crud-api.constants.js';
+import type { CrudApiModuleOptions, ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
+import { buildModelMeta } from '../generator/build-model-meta.js';
+import type { DataModelMeta } from '../metadata/model-meta.types.js';
+import { ModelRegistry } from '../metadata/model-registry.js';
+import { modelMeta as sqliteMeta } from '../../sample-app/generated/sqlite/crud-api/index.js';
+import { modelMeta as postgresMeta } from '../../sample-app/generated/postgresql/crud-api/index.js';
+import { samplePolicies } from '../../sample-app/policies.js';
+import { buildOpenApiDocuments, mergeOpenApiDocuments, withGlobalPrefix } from './openapi-documents.js';
+import { DEFAULT_OPENAPI_OPTIONS, type OpenApiDocument } from './openapi.types.js';
+
+const schemaWasm = createRequire(import.meta.url)('@prisma/prisma-schema-wasm') as { get_dmmf(params: string): string };
+
+/** Every scalar type, enums and scalar lists, a compound id with a compound foreign key, and an implicit many-to-many. */
+const SECOND_SCHEMA = `
+datasource db {
+  provider = "postgresql"
+}
+enum Size {
+  S
+  M
+  L
+}
+model Item {
+  code      String
+  region    String
+  text      String
+  count     Int
+  ratio     Float
+  price     Decimal
+  big       BigInt
+  flag      Boolean
+  at        DateTime
+  blob      Bytes
+  data      Json
+  size      Size
+  sizes     Size[]
+  labels    String[]
+  note      String?
+  stamp     DateTime? @updatedAt
+  parts     Part[]
+  @@id([code, region])
+}
+model Shelf {
+  id    BigInt @id
+  parts Part[]
+}
+model Part {
+  id         Int     @id @default(autoincrement())
+  item       Item    @relation(fields: [itemCode, itemRegion], references: [code, region])
+  itemCode   String
+  itemRegion String
+  shelves    Shelf[]
+}
+`;
+
+function dmmfOf(source: string): DMMF.Datamodel {
+  return JSON.parse(schemaWasm.get_dmmf(JSON.stringify({ prismaSchema: [['schema.prisma', source]] }))).datamodel as DMMF.Datamodel;
+}
+
+function resolved(modelMeta: DataModelMeta, options: Partial<CrudApiModuleOptions> = {}): ResolvedCrudApiOptions {
+  return {
+    endpoint: 'http://localhost/api/rest',
+    modelMeta,
+    restPath: 'api/rest',
+    rpcPath: 'api/rpc',
+    pageSize: 100,
+    count: 'exact',
+    idDivider: '_',
+    bodyLimit: '1mb',
+    limits: DEFAULT_LIMITS,
+    transactions: DEFAULT_TRANSACTIONS,
+    ...options,
+  } as ResolvedCrudApiOptions;
+}
+
+function documents(modelMeta: DataModelMeta, options: Partial<CrudApiModuleOptions> = {}) {
+  const all = resolved(modelMeta, options);
+  return buildOpenApiDocuments(new ModelRegistry(modelMeta, all.models, all.operations), all, DEFAULT_OPENAPI_OPTIONS);
+}
+
+async function expectValid(document: OpenApiDocument): Promise<void> {
+  const result = await new Validator().validate(document as never);
+  expect(result.errors).toBeUndefined();
+  expect(result.valid).toBe(true);
+}
+
+const secondMeta = buildModelMeta(dmmfOf(SECOND_SCHEMA), 'postgresql');
+const schemas = (document: OpenApiDocument) => document.components.schemas as Record<string, any>;
+const parameters = (document: OpenApiDocument) => document.components.parameters as Record<string, any>;
+
+describe('OpenAPI documents', () => {
+  it.each([
+    ['the sample schema on SQLite', sqliteMeta, {}],
+    ['the sample schema on PostgreSQL with its policies', postgresMeta, { policies: samplePolicies }],
+    ['a schema with every scalar type, compound ids and an implicit many-to-many', secondMeta, { idDivider: '~', pageSize: 20, maxTake: 50 }],
+  ] as const)('are valid OpenAPI 3.1 for %s', async (_name, meta, options) => {
+    const { rest, rpc } = documents(meta as DataModelMeta, options as Partial<CrudApiModuleOptions>);
+    expect(rest.openapi).toBe('3.1.0');
+    await expectValid(rest);
+    await expectValid(rpc);
+  });
+
+  it('write every scalar type in its wire form', () => {
+    const attributes = schemas(documents(secondMeta).rest).ItemAttributes.properties;
+    expect(attributes.price).toMatchObject({ type: 'string', pattern: expect.any(String) });
+    expect(attributes.big).toMatchObject({ type: 'string', pattern: '^-?\\d+$' });
+    expect(attributes.at).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(attributes.blob).toMatchObject({ type: 'string', contentEncoding: 'base64' });
+    expect(attributes.size).toEqual({ type: 'string', enum: ['S', 'M', 'L'] });
+    expect(attributes.sizes).toEqual({ type: 'array', items: { type: 'string', enum: ['S', 'M', 'L'] } });
+    expect(attributes.note).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] });
+    expect(attributes.data).not.toHaveProperty('type');
+    const input = schemas(documents(secondMeta).rest).ItemCreateDocument.properties.data.properties.attributes;
+    expect(input.properties.big.type).toEqual(['string', 'integer']);
+    expect(input.required).toEqual(expect.arrayContaining(['text', 'count', 'price', 'blob']));
+    expect(input.required).not.toContain('stamp');
+  });
+
+  it('describe compound ids with the id divider, single integer ids as numbers', () => {
+    const { rest } = documents(secondMeta, { idDivider: '~' });
+    expect(schemas(rest).ItemResource.properties.id).toMatchObject({ type: 'string', description: expect.stringContaining('"~"') });
+    expect(schemas(rest).PartResource.properties.id).toEqual({ type: 'integer' });
+    expect(schemas(rest).ShelfResource.properties.id).toMatchObject({ type: 'string' });
+    const unique = schemas(documents(secondMeta).rpc).ItemWhereUniqueInput;
+    expect(unique.properties.code_region).toMatchObject({ required: ['code', 'region'] });
+  });
+
+  it('never show a field an access policy hides from everyone', () => {
+    const { rest, rpc } = documents(postgresMeta, { policies: samplePolicies });
+    expect(schemas(rest).UserAttributes.properties).not.toHaveProperty('passwordHash');
+    expect(schemas(rest).UserFilter.properties).not.toHaveProperty('passwordHash');
+    expect(schemas(rpc).UserRow.properties).not.toHaveProperty('passwordHash');
+    expect(schemas(rpc).UserWhereInput.properties).not.toHaveProperty('passwordHash');
+    expect(JSON.stringify(parameters(rest).UserSort)).not.toContain('passwordHash');
+    expect(schemas(documents(postgresMeta).rest).UserAttributes.properties).toHaveProperty('passwordHash');
+  });
+
+  it('have the routes of the exposed models and allowed operations only, under restPath and rpcPath', () => {
+    const { rest, rpc } = documents(sqliteMeta, { models: ['Post', 'User'], operations: { Post: { readOnly: true }, User: { exclude: ['deleteMany'] } }, restPath: 'v2/json', rpcPath: 'v2/rpc' });
+    expect(Object.keys(rest.paths).every((path) => path.startsWith('/v2/json/'))).toBe(true);
+    expect(rest.paths['/v2/json/post']).toHaveProperty('get');
+    expect(rest.paths['/v2/json/post']).not.toHaveProperty('post');
+    expect(rest.paths['/v2/json/post/{id}']).not.toHaveProperty('patch');
+    expect(rest.paths['/v2/json/user']).toHaveProperty('post');
+    expect(rest.paths).not.toHaveProperty(['/v2/json/tag']);
+    expect(schemas(rest).PostRelationships.properties).not.toHaveProperty('tags');
+    expect(Object.keys(rpc.paths)).not.toContain('/v2/rpc/user/deleteMany');
+    expect(Object.keys(rpc.paths)).toContain('/v2/rpc/user/delete');
+    expect(Object.keys(rpc.paths)).not.toContain('/v2/rpc/post/create');
+    expect(rpc.paths['/v2/rpc/post/findMany']).toHaveProperty('get');
+    expect(rpc.paths['/v2/rpc/user/update']).toEqual({ patch: expect.anything(), put: expect.anything() });
+  });
+
+  it('offer the filter operators each field type takes, and $search only where the database has it', () => {
+    const sqliteFilter = schemas(documents(sqliteMeta).rest).PostFilter.properties;
+    expect(sqliteFilter).toHaveProperty('title$contains');
+    expect(sqliteFilter).not.toHaveProperty('title$search');
+    expect(sqliteFilter).toHaveProperty('rating$gte');
+    expect(sqliteFilter).not.toHaveProperty('rating$contains');
+    expect(sqliteFilter).not.toHaveProperty('title$null');
+    expect(sqliteFilter).toHaveProperty('publishedAt$null');
+    expect(schemas(documents(postgresMeta).rest).PostFilter.properties).toHaveProperty('title$search');
+    expect(schemas(documents(postgresMeta).rest).PostFilter.properties).toHaveProperty('keywords$has');
+  });
+
+  it('enumerate the valid sort keys and include paths', () => {
+    const { rest } = documents(sqliteMeta);
+    const sort = new RegExp(parameters(rest).PostSort.schema.pattern);
+    expect(sort.test('-createdAt,author.name')).toBe(true);
+    expect(sort.test('metadata')).toBe(false);
+    expect(sort.test('tags.name')).toBe(false);
+    const include = new RegExp(parameters(rest).PostInclude.schema.pattern);
+    expect(include.test('author,comments.author,tags')).toBe(true);
+    expect(include.test('author.posts.comments.author')).toBe(false);
+    expect(include.test('title')).toBe(false);
+  });
+
+  it('apply pageSize and maxTake', () => {
+    const { rest, rpc } = documents(secondMeta, { pageSize: 20, maxTake: 50 });
+    expect(parameters(rest).Page.schema.properties.size.maximum).toBe(20);
+    expect(schemas(rpc).ItemFindManyArgs.description).toContain('50');
+  });
+
+  it('take the global prefix, and merge into another document without losing or overwriting anything', () => {
+    const { rest, rpc } = documents(sqliteMeta);
+    const prefixed = withGlobalPrefix(rest, '/v1/');
+    expect(Object.keys(prefixed.paths)[0]).toMatch(/^\/v1\/api\/rest\//);
+    const host = { openapi: '3.0.0', info: { title: 'App', version: '1' }, paths: { '/health': { get: {} } }, components: { schemas: { Health: { type: 'object' } } } };
+    const merged = mergeOpenApiDocuments(host, rest, rpc);
+    expect(Object.keys(merged.paths)).toHaveLength(1 + Object.keys(rest.paths).length + Object.keys(rpc.paths).length);
+    expect(merged.components.schemas).toMatchObject({ Health: { type: 'object' }, PostResource: expect.anything(), PostRow: expect.anything() });
+    expect(() => mergeOpenApiDocuments(merged, rest)).toThrow(/path/);
+  });
+});

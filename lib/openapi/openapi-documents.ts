@@ -1,0 +1,68 @@
+import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
+import type { ModelRegistry } from '../metadata/model-registry.js';
+import { DocumentedFields } from './documented-fields.js';
+import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js';
+import { buildRestDocument } from './rest-document.js';
+import { buildRpcDocument } from './rpc-document.js';
+
+/** The two interfaces' documents: served as `{path}/rest.json` and `{path}/rpc.json`. */
+export type OpenApiInterface = 'rest' | 'rpc';
+
+/** The title each document adds to the configured one. */
+const TITLES: Readonly<Record<OpenApiInterface, string>> = { rest: 'REST (JSON:API)', rpc: 'RPC (superjson)' };
+
+/**
+ * Builds both documents of one module instance from its model registry and options. One document
+ * per interface: they differ in media types, error formats, naming and client conventions, and a
+ * client generator is pointed at the one interface it speaks. Both share nothing but the models.
+ */
+export function buildOpenApiDocuments(
+  registry: ModelRegistry,
+  options: ResolvedCrudApiOptions,
+  openapi: ResolvedOpenApiOptions,
+): Readonly<Record<OpenApiInterface, OpenApiDocument>> {
+  const fields = new DocumentedFields(registry, options.policies);
+  const info = (kind: OpenApiInterface) => ({ title: `${openapi.title} — ${TITLES[kind]}`, version: openapi.version });
+  const servers = openapi.servers ? { servers: openapi.servers } : {};
+  return {
+    rest: { ...buildRestDocument(fields, options, info('rest')), ...servers },
+    rpc: { ...buildRpcDocument(fields, options, info('rpc')), ...servers },
+  };
+}
+
+/** The document with every path under the application's global prefix (`app.setGlobalPrefix`). */
+export function withGlobalPrefix(document: OpenApiDocument, prefix: string): OpenApiDocument {
+  const trimmed = prefix.replace(/^\/+|\/+$/g, '');
+  if (!trimmed) return document;
+  return { ...document, paths: Object.fromEntries(Object.entries(document.paths).map(([path, item]) => [`/${trimmed}${path}`, item])) };
+}
+
+/**
+ * Adds the paths, components and tags of `documents` to `target` (a document an application built,
+ * e.g. with `SwaggerModule.createDocument`), so one portal shows everything. A path or component
+ * name the target already has is an error, never silently overwritten.
+ */
+export function mergeOpenApiDocuments<T extends { paths: object; components?: object; tags?: unknown[] }>(target: T, ...documents: OpenApiDocument[]): T {
+  const paths: Record<string, unknown> = { ...target.paths };
+  const components: Record<string, Record<string, unknown>> = Object.fromEntries(
+    Object.entries(target.components ?? {}).map(([kind, entries]) => [kind, { ...(entries as Record<string, unknown>) }]),
+  );
+  const tags = [...(target.tags ?? [])];
+  for (const document of documents) {
+    for (const [path, item] of Object.entries(document.paths)) {
+      if (path in paths) throw new Error(`mergeOpenApiDocuments: the path ${path} is in both documents.`);
+      paths[path] = item;
+    }
+    for (const [kind, entries] of Object.entries(document.components)) {
+      const into = (components[kind] ??= {});
+      for (const [name, value] of Object.entries(entries as Record<string, unknown>)) {
+        if (name in into && JSON.stringify(into[name]) !== JSON.stringify(value)) {
+          throw new Error(`mergeOpenApiDocuments: components.${kind}.${name} differs between the documents.`);
+        }
+        into[name] = value;
+      }
+    }
+    tags.push(...(document.tags ?? []).filter((tag) => !tags.some((known) => (known as { name?: string }).name === tag.name)));
+  }
+  return { ...target, paths, components, tags };
+}

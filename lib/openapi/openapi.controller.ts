@@ -1,0 +1,87 @@
+import { Controller, Get, Inject, Injectable, NotFoundException, Param, Req, Res, type Type } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { CRUD_API_OPTIONS } from '../crud-api.constants.js';
+import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
+import { type PlatformResponse, sendBytes } from '../http/api-response.js';
+import { globalPrefixOf } from '../http/global-prefix.js';
+import { ModelRegistry } from '../metadata/model-registry.js';
+import { buildOpenApiDocuments, type OpenApiInterface, withGlobalPrefix } from './openapi-documents.js';
+import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js';
+import { INITIALIZER, swaggerUiAsset, swaggerUiInitializer, swaggerUiPage } from './swagger-ui-assets.js';
+
+/** Injection token of one instance's resolved `openapi` extra. */
+export const OPENAPI_OPTIONS = Symbol('CRUD_API_OPENAPI_OPTIONS');
+
+const DOCUMENT_FILES: Readonly<Record<string, OpenApiInterface>> = { 'rest.json': 'rest', 'rpc.json': 'rpc' };
+
+/**
+ * One module instance's OpenAPI documents, generated at start-up from its model registry and
+ * options. Inject it (or `app.get(CrudApiOpenApi)`) to merge the documents into another one.
+ */
+@Injectable()
+export class CrudApiOpenApi {
+  private readonly documents: Readonly<Record<OpenApiInterface, OpenApiDocument>>;
+
+  constructor(
+    @Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions,
+    @Inject(ModelRegistry) registry: ModelRegistry,
+    @Inject(OPENAPI_OPTIONS) readonly openapi: ResolvedOpenApiOptions,
+    @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
+  ) {
+    this.documents = buildOpenApiDocuments(registry, options, openapi);
+  }
+
+  /** The document of one interface, its paths under the application's global prefix. */
+  document(kind: OpenApiInterface): OpenApiDocument {
+    return withGlobalPrefix(this.documents[kind], globalPrefixOf(this.moduleRef));
+  }
+}
+
+/**
+ * Serves `{path}/rest.json`, `{path}/rpc.json` and, unless `ui: false`, Swagger UI at `{path}`
+ * with its assets under `{path}/swagger-ui/`. Answers are cached bytes: the documents never change.
+ */
+export class OpenApiController {
+  private readonly rendered = new Map<string, Buffer>();
+
+  constructor(@Inject(CrudApiOpenApi) private readonly openApi: CrudApiOpenApi) {}
+
+  @Get()
+  page(@Req() req: { url: string; originalUrl?: string }, @Res() res: PlatformResponse): void {
+    this.requireUi();
+    const path = (req.originalUrl ?? req.url).split('?')[0]!.replace(/\/+$/, '');
+    const { contentType, body } = swaggerUiPage(path, this.openApi.openapi.title);
+    sendBytes(res, 200, { 'Content-Type': contentType }, body);
+  }
+
+  @Get(`swagger-ui/:file`)
+  async asset(@Param('file') file: string, @Res() res: PlatformResponse): Promise<void> {
+    this.requireUi();
+    const asset =
+      file === INITIALIZER
+        ? swaggerUiInitializer(Object.entries(DOCUMENT_FILES).map(([name, kind]) => ({ file: name, name: this.openApi.document(kind).info.title })))
+        : await swaggerUiAsset(file);
+    if (!asset) throw new NotFoundException();
+    sendBytes(res, 200, { 'Content-Type': asset.contentType, 'Cache-Control': 'public, max-age=3600' }, asset.body);
+  }
+
+  @Get(':file')
+  documentFile(@Param('file') file: string, @Res() res: PlatformResponse): void {
+    const kind = Object.hasOwn(DOCUMENT_FILES, file) ? DOCUMENT_FILES[file] : undefined;
+    if (!kind) throw new NotFoundException();
+    let body = this.rendered.get(kind);
+    if (!body) this.rendered.set(kind, (body = Buffer.from(JSON.stringify(this.openApi.document(kind)))));
+    sendBytes(res, 200, { 'Content-Type': 'application/json' }, body);
+  }
+
+  private requireUi(): void {
+    if (!this.openApi.openapi.ui) throw new NotFoundException();
+  }
+}
+
+/** The controller of one instance, mounted at its `openapi.path`. */
+export function mountOpenApiController(path: string): Type<OpenApiController> {
+  const Mounted = class extends OpenApiController {};
+  Controller(path)(Mounted);
+  return Mounted;
+}

@@ -1,0 +1,53 @@
+/** A JSON Schema (draft 2020-12, OpenAPI 3.1's dialect) as plain data. */
+export type JsonSchema = Record<string, unknown>;
+
+/** An OpenAPI 3.1 document as plain data (what `SwaggerModule.createDocument` returns is one too). */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  servers?: OpenApiServer[];
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, JsonSchema>; responses?: Record<string, unknown>; parameters?: Record<string, unknown> };
+  tags?: { name: string; description?: string }[];
+  [extension: `x-${string}`]: unknown;
+}
+
+export interface OpenApiServer {
+  url: string;
+  description?: string;
+}
+
+/** The `openapi` extra: `true` for the defaults, or what to change. */
+export interface CrudApiOpenApiOptions {
+  /** Mount path of the documents and Swagger UI. Default `api/docs`. */
+  path?: string;
+  /** `info.title` of the documents; each adds its interface (" — REST (JSON:API)"). Default `CRUD API`. */
+  title?: string;
+  /** `info.version` of the documents. Default `1.0.0`. */
+  version?: string;
+  /** `servers` of the documents (origins: the paths carry the mount paths). Default: the serving origin. */
+  servers?: OpenApiServer[];
+  /** Serve Swagger UI at `path` (from swagger-ui-dist, no CDN). Default `true`. */
+  ui?: boolean;
+}
+
+/** `openapi` with every default applied. */
+export type ResolvedOpenApiOptions = Required<Omit<CrudApiOpenApiOptions, 'servers'>> & Pick<CrudApiOpenApiOptions, 'servers'>;
+
+export const DEFAULT_OPENAPI_OPTIONS: ResolvedOpenApiOptions = { path: 'api/docs', title: 'CRUD API', version: '1.0.0', ui: true };
+
+/** The options of the `openapi` extra with the defaults applied; `undefined` when it is off. */
+export function resolveOpenApiOptions(option: boolean | CrudApiOpenApiOptions | undefined): ResolvedOpenApiOptions | undefined {
+  if (!option) return undefined;
+  return { ...DEFAULT_OPENAPI_OPTIONS, ...(option === true ? {} : option) };
+}
+
+/** `#/components/schemas/<name>`. */
+export function ref(name: string): JsonSchema {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/** The schema, or `null`. */
+export function nullable(schema: JsonSchema): JsonSchema {
+  return { anyOf: [schema, { type: 'null' }] };
+}
