@@ -1,4 +1,5 @@
 import { Controller, type ExceptionFilter, type Type, UseFilters } from '@nestjs/common';
+import { excludeFromSwaggerScan } from '../openapi/swagger-scan.js';
 import { CRUD_API_ROUTE, type CrudApiRoute, FASTIFY_ROUTE_CONFIG_METADATA } from './crud-api-route.js';
 
 /** Nest's metadata key of a route handler's path (`@Get(path)`). */
@@ -23,5 +24,6 @@ export function mountController<T>(base: Type<T>, path: string, filter: Type<Exc
   }
   Controller(path)(Mounted);
   UseFilters(filter)(Mounted);
+  excludeFromSwaggerScan(Mounted);
   return Mounted;
 }

@@ -40,9 +40,10 @@ export function withGlobalPrefix(document: OpenApiDocument, prefix: string): Ope
 /**
  * Adds the paths, components and tags of `documents` to `target` (a document an application built,
  * e.g. with `SwaggerModule.createDocument`), so one portal shows everything. A path or component
- * name the target already has is an error, never silently overwritten.
+ * name the target already has is an error, never silently overwritten. The result is OpenAPI 3.1,
+ * the version of the added schemas (`SwaggerModule.createDocument` writes 3.0, which 3.1 reads).
  */
-export function mergeOpenApiDocuments<T extends { paths: object; components?: object; tags?: unknown[] }>(target: T, ...documents: OpenApiDocument[]): T {
+export function mergeOpenApiDocuments<T extends { openapi?: string; paths: object; components?: object; tags?: unknown[] }>(target: T, ...documents: OpenApiDocument[]): T {
   const paths: Record<string, unknown> = { ...target.paths };
   const components: Record<string, Record<string, unknown>> = Object.fromEntries(
     Object.entries(target.components ?? {}).map(([kind, entries]) => [kind, { ...(entries as Record<string, unknown>) }]),
@@ -64,5 +65,5 @@ export function mergeOpenApiDocuments<T extends { paths: object; components?: ob
     }
     tags.push(...(document.tags ?? []).filter((tag) => !tags.some((known) => (known as { name?: string }).name === tag.name)));
   }
-  return { ...target, paths, components, tags };
+  return { ...target, openapi: '3.1.0', paths, components, tags };
 }

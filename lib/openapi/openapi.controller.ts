@@ -7,6 +7,7 @@ import { globalPrefixOf } from '../http/global-prefix.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { buildOpenApiDocuments, type OpenApiInterface, withGlobalPrefix } from './openapi-documents.js';
 import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js';
+import { excludeFromSwaggerScan } from './swagger-scan.js';
 import { INITIALIZER, swaggerUiAsset, swaggerUiInitializer, swaggerUiPage } from './swagger-ui-assets.js';
 
 /** Injection token of one instance's resolved `openapi` extra. */
@@ -83,5 +84,6 @@ export class OpenApiController {
 export function mountOpenApiController(path: string): Type<OpenApiController> {
   const Mounted = class extends OpenApiController {};
   Controller(path)(Mounted);
+  excludeFromSwaggerScan(Mounted);
   return Mounted;
 }

@@ -15,6 +15,8 @@ export type RestDocumentOptions = Pick<ResolvedCrudApiOptions, 'restPath' | 'idD
 type Operation = Record<string, unknown>;
 
 const json = (schema: JsonSchema, mediaType = JSON_API_MEDIA_TYPE) => ({ content: { [mediaType]: { schema } } });
+/** A request document: JSON:API's media type (with `profile` if any), and plain JSON, which the server reads alike. */
+const requestDocument = (schema: JsonSchema) => ({ required: true, content: { [JSON_API_MEDIA_TYPE]: { schema }, 'application/json': { schema } } });
 const ID = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The resource id (compound ids joined by the id divider).' };
 const RELATED_ID = { name: 'relatedId', in: 'path', required: true, schema: { type: 'string' }, description: 'The id of the related resource.' };
 const COLLECTION_HEADERS = {
@@ -117,7 +119,7 @@ class RestPaths {
     if (allows('create')) {
       collection.post = this.operation(model, `create_${type}`, `Create a ${type}`, {
         parameters: reads,
-        requestBody: { required: true, ...json(ref(names.createDocument)) },
+        requestBody: requestDocument(ref(names.createDocument)),
         responses: {
           201: { description: 'Created', headers: { Location: { required: true, schema: { type: 'string' } } }, ...json(topLevelDocument(resource)) },
         },
@@ -132,7 +134,7 @@ class RestPaths {
       const update = (verb: string) =>
         this.operation(model, `${verb}_${type}`, `Update a ${type} (absent members keep their values)`, {
           parameters: reads,
-          requestBody: { required: true, ...json(ref(names.updateDocument)) },
+          requestBody: requestDocument(ref(names.updateDocument)),
           responses: { 200: { description: 'The updated resource', ...json(topLevelDocument(resource)) } },
         });
       single.patch = update('update');
@@ -175,7 +177,7 @@ class RestPaths {
     };
     if (canUpdate) {
       const change = (verb: string, summary: string) =>
-        this.operation(model, `${verb}_${name}_relationship`, summary, { requestBody: { required: true, ...json(linkageInput(this.fields, field)) }, responses: linkageResponse });
+        this.operation(model, `${verb}_${name}_relationship`, summary, { requestBody: requestDocument(linkageInput(this.fields, field)), responses: linkageResponse });
       relationship.patch = change('replace', `Replace the ${field.name} linkage`);
       if (field.isList) {
         relationship.post = change('add', `Add to ${field.name}`);

@@ -96,6 +96,8 @@ const OPERATOR_DESCRIPTIONS: Readonly<Record<string, string>> = {
 };
 
 const parameter = (name: string, schema: JsonSchema, description: string, extra: Record<string, unknown> = {}) => ({ name, in: 'query', required: false, description, schema, ...extra });
+/** `filter[...]`, `page[...]`, `fields[...]`; the empty example keeps Swagger UI from sending a made-up value of every member. */
+const DEEP_OBJECT = { style: 'deepObject', explode: true, example: {} };
 const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
 /** Component names of one model's query parameters. */
@@ -118,7 +120,7 @@ export function restParameterComponents(fields: DocumentedFields, limits: Requir
   const fieldsets = Object.fromEntries(models.map((other) => [toTypeName(other.name), { type: 'string', description: `Comma-separated fields of ${toTypeName(other.name)} to render.` }]));
   const size: JsonSchema = Number.isFinite(pageSize) ? { type: 'integer', minimum: 1, maximum: pageSize } : { type: 'integer', minimum: 1 };
   const components: Record<string, unknown> = {
-    Fields: parameter('fields', { type: 'object', additionalProperties: false, properties: fieldsets }, 'Sparse fieldsets: fields[type]=a,b renders only those fields of that type.', { style: 'deepObject', explode: true }),
+    Fields: parameter('fields', { type: 'object', additionalProperties: false, properties: fieldsets }, 'Sparse fieldsets: fields[type]=a,b renders only those fields of that type.', DEEP_OBJECT),
     Page: parameter(
       'page',
       {
@@ -133,7 +135,7 @@ export function restParameterComponents(fields: DocumentedFields, limits: Requir
         },
       },
       `Offset pagination (page[offset], page[limit]; default and largest limit ${pageSize}) or cursor pagination (page[size], page[after] | page[before]); never both.`,
-      { style: 'deepObject', explode: true },
+      DEEP_OBJECT,
     ),
     Prefer: {
       name: 'Prefer',
@@ -156,7 +158,7 @@ export function restParameterComponents(fields: DocumentedFields, limits: Requir
       'filter',
       ref(restNames(model).filter),
       `Filters: filter[field]=value or filter[field$op]=value, through relationships as filter[rel][field]=value (at most ${limits.maxFilters} filters, depth ${limits.maxFilterDepth}, values up to ${limits.maxFilterValueLength} characters). Several filters all apply.`,
-      { style: 'deepObject', explode: true },
+      DEEP_OBJECT,
     );
     const sorts = sortPaths(fields, model, limits.maxFilterDepth);
     components[names.sort] = parameter(

@@ -97,11 +97,11 @@ function writeDocument(fields: DocumentedFields, model: ModelMeta, kind: 'create
   const required = kind === 'create' ? fields.attributes(model).filter(isRequiredOnCreate).map((field) => field.name) : [];
   const data: JsonSchema = {
     type: 'object',
-    required: kind === 'create' ? ['type'] : ['type', 'id'],
+    required: ['type'],
     additionalProperties: false,
     properties: {
       type: { const: toTypeName(model.name) },
-      id: { type: ['string', 'integer'], description: kind === 'create' ? 'A client-generated id, where the model accepts one.' : 'Must equal the id in the URL.' },
+      id: { type: ['string', 'integer'], description: kind === 'create' ? 'A client-generated id, where the model accepts one.' : 'When given, must equal the id in the URL.' },
       attributes: attributesSchema(fields, model, 'request', required),
       relationships: relationshipsInput(fields, model),
       meta: { type: 'object' },
