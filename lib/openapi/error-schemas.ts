@@ -109,7 +109,11 @@ export function errorResponseComponents(statuses: readonly number[], mediaType: 
   );
 }
 
-/** The error responses of one operation: references to the components. */
+/** Node's HTTP server answers a request whose URL and headers exceed its limit before any route runs. */
+const HEADERS_TOO_LARGE = { description: 'Request header fields too large (URL and headers beyond the HTTP server’s limit; no body).' };
+
+/** The error responses of one operation: references to the components, and the HTTP server's own 431. */
 export function errorResponseRefs(statuses: readonly number[], name: string): Record<string, unknown> {
-  return Object.fromEntries(statuses.map((status) => [String(status), { $ref: `#/components/responses/${name}${status}` }]));
+  const own = statuses.map((status) => [String(status), { $ref: `#/components/responses/${name}${status}` }]);
+  return Object.fromEntries([...own, ['431', HEADERS_TOO_LARGE]]);
 }

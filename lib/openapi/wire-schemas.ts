@@ -9,6 +9,8 @@ type Enums = Readonly<Record<string, readonly string[]>>;
 const INT32: JsonSchema = { type: 'integer', minimum: -(2 ** 31), maximum: 2 ** 31 - 1 };
 const INTEGER_TEXT = '^-?\\d+$';
 const DECIMAL_TEXT = '^[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?$';
+/** What the server writes: SQLite keeps Decimal in a REAL, so an out-of-range value reads back as ±Infinity. */
+const DECIMAL_OUTPUT = '^([+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|-?Infinity|NaN)$';
 /** The ISO 8601 forms the server reads (a date alone, minutes, seconds, fractions; zone optional, UTC when absent). */
 const DATE_TIME_TEXT = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?([Zz]|[+-]\\d{2}:?\\d{2})?)?$';
 
@@ -19,7 +21,11 @@ const SCALAR_SCHEMAS: Readonly<Record<string, Record<Direction, JsonSchema>>> = 
   Int: { response: INT32, request: INT32 },
   Float: { response: { type: 'number' }, request: { type: 'number' } },
   Decimal: {
-    response: { type: 'string', pattern: DECIMAL_TEXT, description: 'Decimal, as its exact decimal text.' },
+    response: {
+      type: 'string',
+      pattern: DECIMAL_OUTPUT,
+      description: 'Decimal, as its exact decimal text (SQLite stores a value beyond its range as Infinity).',
+    },
     request: { type: ['string', 'number'], pattern: DECIMAL_TEXT, description: 'Decimal: a decimal string (exact) or a number.' },
   },
   BigInt: {

@@ -5,6 +5,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
 import { CrudApiModule, type CrudApiModuleOptions } from '../../lib/index.js';
 import type { DatabaseProvider } from '../../sample-app/database/database-url.js';
+import { contractAgent } from './openapi-agent.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const TEST_ENDPOINT = 'http://localhost/api/rest';
@@ -60,7 +61,8 @@ export async function createTestApp(provider: DatabaseProvider, setup: TestAppOp
   const builder = Test.createTestingModule({
     ...setup.metadata,
     imports: [
-      CrudApiModule.forRoot({ endpoint: TEST_ENDPOINT, prisma: db.prisma, modelMeta: db.modelMeta, ...setup.options }),
+      // The OpenAPI documents are on, so `http()` can check every exchange against them.
+      CrudApiModule.forRoot({ endpoint: TEST_ENDPOINT, prisma: db.prisma, modelMeta: db.modelMeta, openapi: true, ...setup.options }),
       ...(setup.metadata?.imports ?? []),
     ],
   });
@@ -69,7 +71,8 @@ export async function createTestApp(provider: DatabaseProvider, setup: TestAppOp
   return {
     app,
     db,
-    http: () => request(app.getHttpServer()),
+    // The documents describe the module's own services: exchanges with replaced ones are not checked.
+    http: () => contractAgent(app, !setup.override && !setup.options?.restService && !setup.options?.rpcService),
     close: async () => {
       await app.close();
       await db.drop();
