@@ -109,8 +109,18 @@ export function errorResponseComponents(statuses: readonly number[], mediaType: 
   );
 }
 
-/** Node's HTTP server answers a request whose URL and headers exceed its limit before any route runs. */
-const HEADERS_TOO_LARGE = { description: 'Request header fields too large (URL and headers beyond the HTTP server’s limit; no body).' };
+/**
+ * The HTTP server answers a request whose URL and headers exceed its limit before any route runs:
+ * Node's parser with no body (Express), Fastify's client error handler with its own JSON.
+ */
+const HEADERS_TOO_LARGE = {
+  description: 'Request header fields too large (URL and headers beyond the HTTP server’s limit): no body on Express, Fastify’s own error JSON.',
+  content: {
+    'application/json': {
+      schema: { type: 'object', properties: { error: { type: 'string' }, message: { type: 'string' }, statusCode: { const: 431 } } },
+    },
+  },
+};
 
 /** The error responses of one operation: references to the components, and the HTTP server's own 431. */
 export function errorResponseRefs(statuses: readonly number[], name: string): Record<string, unknown> {
