@@ -19,7 +19,7 @@ import { parseTransactionBody, type TransactionStep } from './transaction/parse-
 import { SEQUENTIAL, TRANSACTION_SEGMENT } from './transaction/transaction-route.js';
 import { quoteInput } from '../filters/quote-input.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
-import { runInTransaction } from '../transactions/run-in-transaction.js';
+import { runInBatchTransaction, runInTransaction } from '../transactions/run-in-transaction.js';
 import { atStepSync } from '../transactions/step-failure.js';
 
 /** Runs one Prisma operation per request. Replace it with a provider of your own to customize it. */
@@ -54,7 +54,13 @@ export class RpcService {
     const steps = parseTransactionBody(req.body, this.options.limits, this.options.transactions.maxOperations);
     const client = await this.clients.forRequest(req);
     const calls = steps.map((step, index) => atStepSync(index, () => this.prepareStep(client, step)));
-    const results = await runInTransaction(client, this.options.transactions, calls.length, (tx, index) => calls[index]!(tx));
+    const { prisma, transactions } = this.options;
+    // The shared client, unwrapped, returns lazy PrismaPromises: one batch. Policy and per-request
+    // clients run checks (or unknown code) between queries: an interactive transaction.
+    const results =
+      client === prisma && !policiesOf(client)
+        ? await runInBatchTransaction(client, transactions, calls)
+        : await runInTransaction(client, transactions, calls.length, (tx, index) => calls[index]!(tx));
     return { status: 200, body: serializeRpcResult(results) };
   }
 

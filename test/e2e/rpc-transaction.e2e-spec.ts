@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { Decimal } from '@prisma/client/runtime/client';
 import { samplePolicies, type DemoUser } from '../../sample-app/policies.js';
 import { snapshotDatabase } from '../support/db-snapshot.js';
@@ -40,6 +41,32 @@ describe.each(testProviders())('RPC sequential transactions (%s)', (provider) =>
     expect(reply.data[3]).toBe(1);
     // The Prisma name and the lower-case-first name both name the model; the read saw the earlier write.
     expect(await t.db.prisma.post.count({ where: { title: `${form} one`, views: 7n } })).toBe(1);
+  });
+
+  it('sends the steps to the shared client as one batch transaction, not an interactive one', async () => {
+    const transaction = jest.spyOn(t.db.prisma, '$transaction');
+    try {
+      const reply = await callTransaction(t, [createPost('batched'), { model: 'Post', op: 'count', args: { where: { title: 'batched' } } }]);
+      expect(reply.status).toBe(200);
+      expect(reply.data[1]).toBe(1);
+      expect(transaction).toHaveBeenCalledTimes(1);
+      expect(Array.isArray(transaction.mock.calls[0]![0])).toBe(true);
+      expect(transaction.mock.calls[0]![0]).toHaveLength(2);
+    } finally {
+      transaction.mockRestore();
+      await t.db.prisma.post.deleteMany({ where: { title: 'batched' } });
+    }
+  });
+
+  it('names the first step when the first step fails, nothing written', async () => {
+    const before = await snapshotDatabase(t.db);
+    const reply = await callTransaction(t, [
+      { model: 'Post', op: 'delete', args: { where: { id: 999_999 } } },
+      createPost('never run'),
+    ]);
+    expect(reply.status).toBe(404);
+    expect(reply.body.error).toMatchObject({ meta: { index: 0 }, code: 'P2025' });
+    expect(await snapshotDatabase(t.db)).toBe(before);
   });
 
   it('rolls every step back when one fails, answering that step’s error and index', async () => {
@@ -143,6 +170,18 @@ describe.each(testProviders())('RPC sequential transactions under access policie
     expect(reply.data.map((row: { title: string }) => row.title)).toEqual(['alice tx', 'alicePub edited']);
     await t.db.prisma.post.update({ where: { id: posts.alicePub }, data: { title: 'alicePub' } });
     await t.db.prisma.post.deleteMany({ where: { title: 'alice tx' } });
+  });
+
+  it('runs the steps in an interactive transaction, where the policy checks run between them', async () => {
+    const transaction = jest.spyOn(t.db.prisma, '$transaction');
+    try {
+      const reply = await as(alice, [{ model: 'Post', op: 'count' }]);
+      expect(reply.status).toBe(200);
+      expect(transaction).toHaveBeenCalledTimes(1);
+      expect(typeof transaction.mock.calls[0]![0]).toBe('function');
+    } finally {
+      transaction.mockRestore();
+    }
   });
 
   it('rolls back the steps before a step the policies refuse', async () => {
