@@ -67,7 +67,7 @@ async function main(): Promise<void> {
       const result = await runScenario(scenario, handle.url, options, placement);
       results.push(result);
       log(`${scenario.id}: ours ${result.ours.rps.toFixed(0)} req/s, baseline ${result.baseline.rps.toFixed(0)} req/s, ` +
-        `ratio ${result.ratio.toFixed(2)} (rounds ${result.ratioRange.map((r) => r.toFixed(2)).join('-')})${result.parity.detail ? ` (bodies differ: ${result.parity.detail})` : ''}`);
+        `ratio ${result.ratio.toFixed(2)}, CPU ratio ${result.cpuRatio.toFixed(2)} (rounds ${result.ratioRange.map((r) => r.toFixed(2)).join('-')})${result.parity.detail ? ` (bodies differ: ${result.parity.detail})` : ''}`);
     }
   } finally {
     await handle.drop();

@@ -29,6 +29,8 @@ export interface ScenarioResult {
   ratio: number;
   /** The lowest and highest round ratio: how much the machine moved during the scenario. */
   ratioRange: [number, number];
+  /** Median over the rounds of ours' CPU µs per request / the baseline's, paired like `ratio`. */
+  cpuRatio: number;
   parity: Parity;
 }
 
@@ -58,22 +60,30 @@ export function summarizeSide(rounds: RoundResult[], peakRssBytes: number): Side
 }
 
 /**
- * The throughput ratio ours / baseline of a scenario. Round i of each side ran back to back, so
- * each pair saw nearly the same machine; the median of the pair ratios ignores a round that a
- * burst of other load disturbed, which a ratio of means does not.
+ * The throughput ratio ours / baseline of a scenario, and the same for server CPU per request.
+ * Round i of each side ran back to back, so each pair saw nearly the same machine; the median of
+ * the pair ratios ignores a round that a burst of other load disturbed, which a ratio of means does not.
  */
-export function pairedRatio(rounds: { ours: readonly RoundResult[]; baseline: readonly RoundResult[] }): Pick<ScenarioResult, 'ratio' | 'ratioRange'> {
-  const ratios = rounds.ours
-    .map((round, index) => throughputRatio(round.rps, rounds.baseline[index]?.rps ?? 0))
-    .sort((a, b) => a - b);
-  if (!ratios.length) return { ratio: 0, ratioRange: [0, 0] };
-  const middle = ratios.length / 2;
-  const ratio = Number.isInteger(middle) ? (ratios[middle - 1]! + ratios[middle]!) / 2 : ratios[Math.floor(middle)]!;
-  return { ratio, ratioRange: [ratios[0]!, ratios.at(-1)!] };
+export function pairedRatio(rounds: { ours: readonly RoundResult[]; baseline: readonly RoundResult[] }): Pick<ScenarioResult, 'ratio' | 'ratioRange' | 'cpuRatio'> {
+  const throughput = pairRatios(rounds, (round) => round.rps);
+  if (!throughput.length) return { ratio: 0, ratioRange: [0, 0], cpuRatio: 0 };
+  const cpu = pairRatios(rounds, (round) => (round.serverRequests > 0 ? round.cpuMicros / round.serverRequests : 0));
+  return { ratio: median(throughput), ratioRange: [throughput[0]!, throughput.at(-1)!], cpuRatio: median(cpu) };
 }
 
-function throughputRatio(ours: number, baseline: number): number {
-  return baseline > 0 ? ours / baseline : 0;
+/** ours / baseline of each round pair, ascending; a pair whose baseline measured 0 counts as 0. */
+function pairRatios(rounds: { ours: readonly RoundResult[]; baseline: readonly RoundResult[] }, pick: (round: RoundResult) => number): number[] {
+  return rounds.ours
+    .map((round, index) => {
+      const baseline = rounds.baseline[index];
+      return baseline && pick(baseline) > 0 ? pick(round) / pick(baseline) : 0;
+    })
+    .sort((a, b) => a - b);
+}
+
+function median(sorted: readonly number[]): number {
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
 }
 
 const fixed = (value: number, digits: number) => value.toFixed(digits);
@@ -90,6 +100,7 @@ export function formatScenarioTable(results: readonly ScenarioResult[]): string 
     'p50 ms (ours / base)',
     'p99 ms (ours / base)',
     'CPU µs/req (ours / base)',
+    'CPU ratio',
     'SQL/req (ours / base)',
     'peak RSS MB (ours / base)',
     'errors',
@@ -104,6 +115,7 @@ export function formatScenarioTable(results: readonly ScenarioResult[]): string 
     pair(fixed(r.ours.p50, 1), fixed(r.baseline.p50, 1)),
     pair(fixed(r.ours.p99, 1), fixed(r.baseline.p99, 1)),
     pair(fixed(r.ours.cpuPerRequest, 0), fixed(r.baseline.cpuPerRequest, 0)),
+    fixed(r.cpuRatio, 2),
     pair(fixed(r.ours.sqlPerRequest, 2), fixed(r.baseline.sqlPerRequest, 2)),
     pair(fixed(r.ours.peakRssMb, 0), fixed(r.baseline.peakRssMb, 0)),
     String(r.ours.errors + r.baseline.errors),

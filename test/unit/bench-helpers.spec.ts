@@ -74,7 +74,17 @@ describe('bench report', () => {
     expect(paired.ratio).toBeCloseTo(0.91);
     expect(paired.ratioRange).toEqual([0.4, 0.95]);
     expect(pairedRatio(rounds([90, 80, 100], [100, 100, 100])).ratio).toBeCloseTo(0.9);
-    expect(pairedRatio(rounds([90], [0]))).toEqual({ ratio: 0, ratioRange: [0, 0] });
+    expect(pairedRatio(rounds([90], [0]))).toEqual({ ratio: 0, ratioRange: [0, 0], cpuRatio: 0 });
+  });
+
+  it('takes the median of the paired CPU-per-request ratios the same way', () => {
+    const cpuRounds = (ours: number[], baseline: number[]) => ({
+      ours: ours.map((cpuMicros) => round(100, 1, 1, 100, 100, cpuMicros)),
+      baseline: baseline.map((cpuMicros) => round(100, 1, 1, 100, 100, cpuMicros)),
+    });
+    // Per request: ours 105, 110, 300 (one disturbed round), 104 against 100 each.
+    expect(pairedRatio(cpuRounds([10_500, 11_000, 30_000, 10_400], [10_000, 10_000, 10_000, 10_000])).cpuRatio).toBeCloseTo(1.075);
+    expect(pairedRatio(cpuRounds([9_000, 12_000, 10_000], [10_000, 10_000, 10_000])).cpuRatio).toBeCloseTo(1);
   });
 
   it('formats aligned Markdown tables', () => {
@@ -83,10 +93,11 @@ describe('bench report', () => {
     );
     const side = summarizeSide([round(1000, 1.25, 5, 10, 20)], 100 * 2 ** 20);
     const table = formatScenarioTable([
-      { id: 'x', title: 'X', ours: side, baseline: side, ratio: 1, ratioRange: [0.95, 1.05], parity: { verdict: 'identical' } },
+      { id: 'x', title: 'X', ours: side, baseline: side, ratio: 1, ratioRange: [0.95, 1.05], cpuRatio: 1.02, parity: { verdict: 'identical' } },
     ]);
     expect(table).toContain('| X        |       1000 |           1000 |  1.00 |    0.95-1.05 |');
     expect(table).toContain('2.00 / 2.00');
+    expect(table).toContain('0 / 0 |      1.02 |');
   });
 });
 
