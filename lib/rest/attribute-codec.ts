@@ -137,6 +137,11 @@ export function attributeEncoder(field: FieldMeta): AttributeEncoder {
   return (value) => (value == null ? null : encode(value));
 }
 
+/** Whether an encoder writes values as they are stored. */
+export function encodesVerbatim(encoder: AttributeEncoder): boolean {
+  return encoder === identity;
+}
+
 /** The Prisma value of an attribute in a request body; 400 with `source.pointer` when it does not fit. */
 export function decodeAttribute(
   field: FieldMeta,

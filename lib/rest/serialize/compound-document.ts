@@ -5,6 +5,7 @@ import type { Fieldsets } from '../query/parse-fields.js';
 import type { IncludeTree } from '../query/parse-include.js';
 import { formatIdParts, formatIdValue, formatResourceId } from '../resource-id.js';
 import { relationshipLinks, resourceUrl } from './resource-links.js';
+import { pickAttributes } from './attributes-builder.js';
 import { type RelationshipSlot, type ResourceShape, resourceShape } from './resource-shape.js';
 
 type Row = Record<string, unknown>;
@@ -91,12 +92,8 @@ export class CompoundDocument {
     const id = formatResourceId(shape.model, row, idDivider);
     const self = resourceUrl(endpoint, shape.type, id);
     const fieldset = fieldsets.get(shape.type);
-    const attributes: Record<string, unknown> = {};
-    for (const { name, encode } of shape.attributes) {
-      const value = row[name];
-      // A field left out of the select (hidden by an access policy) is not rendered.
-      if (value !== undefined && (!fieldset || fieldset.has(name))) attributes[name] = encode(value);
-    }
+    // A field left out of the select (hidden by an access policy) is not rendered.
+    const attributes = fieldset ? pickAttributes(shape.attributes, row, fieldset) : shape.allAttributes(row);
     const relationships: Record<string, RelationshipObject> = {};
     for (const slot of shape.relationships) {
       const nested = include.get(slot.name);

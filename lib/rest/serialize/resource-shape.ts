@@ -1,13 +1,8 @@
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { type ModelRegistry, toTypeName } from '../../metadata/model-registry.js';
-import { type AttributeEncoder, attributeEncoder } from '../attribute-codec.js';
+import { attributeEncoder, encodesVerbatim } from '../attribute-codec.js';
+import { type AttributeSlot, type AttributesBuilder, compileAttributesBuilder } from './attributes-builder.js';
 import { attributeFields, foreignKeyForIds, relationshipFields } from './resource-members.js';
-
-/** An attribute and how its stored value is written. */
-export interface AttributeSlot {
-  readonly name: string;
-  readonly encode: AttributeEncoder;
-}
 
 /** A relationship, its related model, and the local foreign key that names the related resource, if any. */
 export interface RelationshipSlot {
@@ -27,6 +22,8 @@ export interface ResourceShape {
   readonly model: ModelMeta;
   readonly type: string;
   readonly attributes: readonly AttributeSlot[];
+  /** Every attribute of a row at once (no sparse fieldset). */
+  readonly allAttributes: AttributesBuilder;
   readonly relationships: readonly RelationshipSlot[];
 }
 
@@ -42,10 +39,15 @@ export function resourceShape(registry: ModelRegistry, model: ModelMeta): Resour
 }
 
 function buildShape(registry: ModelRegistry, model: ModelMeta): ResourceShape {
+  const attributes = attributeFields(registry, model).map((field): AttributeSlot => {
+    const encode = attributeEncoder(field);
+    return { name: field.name, encode, verbatim: encodesVerbatim(encode) };
+  });
   return {
     model,
     type: toTypeName(model.name),
-    attributes: attributeFields(registry, model).map((field) => ({ name: field.name, encode: attributeEncoder(field) })),
+    attributes,
+    allAttributes: compileAttributesBuilder(attributes),
     relationships: relationshipFields(registry, model).map((field) => relationshipSlot(registry, field)),
   };
 }
