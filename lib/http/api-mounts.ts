@@ -23,11 +23,14 @@ export class ApiMounts {
     ];
   }
 
+  /** The mount paths under the last global prefix asked for: it is read per request and rarely changes. */
+  private bases: { prefix: string; paths: ReadonlyArray<[ApiKind, string]> } | undefined;
+
   kindOf(path: string, globalPrefix = ''): ApiKind | undefined {
-    return this.mounts.find(([, mount]) => {
-      const base = joinPath(globalPrefix, mount);
-      return path === base || path.startsWith(`${base}/`);
-    })?.[0];
+    if (this.bases?.prefix !== globalPrefix) {
+      this.bases = { prefix: globalPrefix, paths: this.mounts.map(([kind, mount]) => [kind, joinPath(globalPrefix, mount)]) };
+    }
+    return this.bases.paths.find(([, base]) => path === base || path.startsWith(`${base}/`))?.[0];
   }
 
   /** The URL pattern of one of an interface's routes (`route` relative to its mount), as Nest registers it. */

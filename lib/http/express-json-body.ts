@@ -24,6 +24,9 @@ type Middleware = (req: Request, res: ServerResponse, next: (error?: unknown) =>
 export function expressJsonBody(settings: ExpressJsonBodySettings): Middleware {
   const parse = bodyParser.json({ limit: settings.bodyLimit, type: (req) => isJsonMediaType(req.headers['content-type']) });
   return (req, res, next) => {
+    // RFC 9112 §6.3: no Transfer-Encoding and no Content-Length, no body (body-parser's own test):
+    // a GET passes on without its path being looked at.
+    if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) return next();
     const request = toApiRequest(req);
     const kind = settings.mounts.kindOf(request.path, settings.globalPrefix());
     if (!kind) return next();
