@@ -1,6 +1,7 @@
 import { CrudApiError, type ErrorSource } from '../filters/crud-api.error.js';
 import type { FieldMeta } from '../metadata/model-meta.types.js';
 import { parseIsoDateTime } from './iso-date-time.js';
+import { toIsoString } from '../http/iso-date.js';
 
 /** Returned by a converter for a value its type cannot take. */
 const INVALID = Symbol('invalid');
@@ -75,7 +76,7 @@ const SCALAR_CODECS: Readonly<Record<string, ScalarCodec>> = {
     fromJson: (v) => (typeof v === 'boolean' ? v : INVALID),
     fromText: (t) => (t === 'true' ? true : t === 'false' ? false : INVALID),
   },
-  DateTime: { encode: (v) => (v instanceof Date ? v.toISOString() : v), fromJson: toDate, fromText: toDate },
+  DateTime: { encode: (v) => (v instanceof Date ? toIsoString(v) : v), fromJson: toDate, fromText: toDate },
   Bytes: { encode: (v) => Buffer.from(v as Uint8Array).toString('base64'), fromJson: toBytes, fromText: toBytes },
   Json: {
     encode: identity,
