@@ -67,7 +67,8 @@ export class CompoundDocument {
   /** A resource object of primary data. */
   primaryResource(model: ModelMeta, row: Row, include: IncludeTree): ResourceObject {
     const resource = this.resource(resourceShape(this.context.registry, model), row, include);
-    this.primary.set(resource, true);
+    // Only `included` is checked against primary data, and without `include` there is none.
+    if (include.size) this.primary.set(resource, true);
     return resource;
   }
 
