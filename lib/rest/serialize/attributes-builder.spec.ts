@@ -54,15 +54,25 @@ describe('compileAttributesBuilder', () => {
     expect(JSON.stringify(build({ views: 5n }))).toBe('{"views":"5"}');
   });
 
-  it('falls back to the generic loop where code generation from strings is disabled', () => {
-    const module = fileURLToPath(new URL('./attributes-builder.ts', import.meta.url));
+  it('falls back to the generic loops (attributes and relationships) where code generation from strings is disabled', () => {
+    const attributesModule = fileURLToPath(new URL('./attributes-builder.ts', import.meta.url));
+    const relationshipsModule = fileURLToPath(new URL('./relationships-builder.ts', import.meta.url));
     const script = `
-      const { compileAttributesBuilder } = await import(${JSON.stringify(module)});
+      const { compileAttributesBuilder } = await import(${JSON.stringify(attributesModule)});
+      const { compileRelationshipsBuilder } = await import(${JSON.stringify(relationshipsModule)});
       const build = compileAttributesBuilder([{ name: 'a', encode: (v) => v, verbatim: true }, { name: 'b', encode: (v) => v + 1, verbatim: false }]);
-      console.log(JSON.stringify({ compiled: build.name === 'attributes', out: build({ a: 1, b: 2 }) }));`;
+      const slot = { name: 'tags', isList: true, related: { idFields: ['id'] }, relatedShape: () => ({ type: 'tag' }) };
+      const renderer = { toMany: () => ({ links: { self: 'many', related: 'many' } }), toOne: () => ({ links: { self: 'one', related: 'one' } }) };
+      const relate = compileRelationshipsBuilder([slot]);
+      console.log(JSON.stringify({
+        compiled: [build.name === 'attributes', relate.name === 'relationships'],
+        out: build({ a: 1, b: 2 }),
+        included: relate(renderer, 's', {}, new Map([['tags', new Map()]])),
+      }));`;
     const run = (flags: string[]) =>
       JSON.parse(execFileSync(process.execPath, [...flags, '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }));
-    expect(run(['--disallow-code-generation-from-strings'])).toEqual({ compiled: false, out: { a: 1, b: 3 } });
-    expect(run([])).toEqual({ compiled: true, out: { a: 1, b: 3 } });
+    const rendered = { out: { a: 1, b: 3 }, included: { tags: { links: { self: 'many', related: 'many' } } } };
+    expect(run(['--disallow-code-generation-from-strings'])).toEqual({ compiled: [false, false], ...rendered });
+    expect(run([])).toEqual({ compiled: [true, true], ...rendered });
   });
 });

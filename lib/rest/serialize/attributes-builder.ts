@@ -48,7 +48,7 @@ export function pickAttributes(slots: readonly AttributeSlot[], row: Row, fields
 }
 
 /** `object[name] = value`, except that `__proto__` becomes a member instead of setting the prototype. */
-function defineMember(object: Record<string, unknown>, name: string, value: unknown): void {
+export function defineMember(object: Record<string, unknown>, name: string, value: unknown): void {
   if (name === '__proto__') Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
   else object[name] = value;
 }

@@ -3,22 +3,15 @@ import type { ModelRegistry } from '../../metadata/model-registry.js';
 import { JSON_API_VERSION } from '../json-api.constants.js';
 import type { Fieldsets } from '../query/parse-fields.js';
 import type { IncludeTree } from '../query/parse-include.js';
-import { formatIdParts, formatIdValue, formatResourceId } from '../resource-id.js';
+import { formatIdParts, formatResourceId } from '../resource-id.js';
 import { relationshipLinks, resourceUrl } from './resource-links.js';
-import { pickAttributes } from './attributes-builder.js';
+import { defineMember, pickAttributes } from './attributes-builder.js';
+import { pickRelationships, type RelatedRenderer, type RelationshipObject, type ResourceIdentifier, toOneLinkage } from './relationships-builder.js';
 import { type RelationshipSlot, type ResourceShape, resourceShape } from './resource-shape.js';
 
 type Row = Record<string, unknown>;
 
-export interface ResourceIdentifier {
-  type: string;
-  id: string | number;
-}
-
-export interface RelationshipObject {
-  data?: ResourceIdentifier | ResourceIdentifier[] | null;
-  links: { self: string; related: string };
-}
+export type { RelationshipObject, ResourceIdentifier } from './relationships-builder.js';
 
 export interface ResourceObject extends ResourceIdentifier {
   attributes: Record<string, unknown>;
@@ -52,7 +45,7 @@ class ResourceIndex<T> {
  * Turns rows loaded with `buildSelection` into resource objects and collects the included resources
  * of a compound document, each once and never one that is primary data.
  */
-export class CompoundDocument {
+export class CompoundDocument implements RelatedRenderer {
   /** Included resources in the order they were met, and the same by identifier. */
   private readonly included: ResourceObject[] = [];
   private readonly includedAt = new ResourceIndex<number>();
@@ -95,40 +88,30 @@ export class CompoundDocument {
     const fieldset = fieldsets.get(shape.type);
     // A field left out of the select (hidden by an access policy) is not rendered.
     const attributes = fieldset ? pickAttributes(shape.attributes, row, fieldset) : shape.allAttributes(row);
-    const relationships: Record<string, RelationshipObject> = {};
-    for (const slot of shape.relationships) {
-      const nested = include.get(slot.name);
-      const wanted = !fieldset || fieldset.has(slot.name);
-      // An included relationship outside the fieldset still contributes its resources to `included`.
-      if (!wanted && !nested) continue;
-      const relationship = slot.isList ? this.toMany(self, slot, row[slot.name] as Row[] | undefined, nested) : this.toOne(self, slot, row, nested);
-      if (wanted) relationships[slot.name] = relationship;
-    }
+    const relationships = fieldset ? pickRelationships(shape.relationships, this, self, row, include, fieldset) : shape.allRelationships(this, self, row, include);
     return { type: shape.type, id, attributes, relationships, links: { self } };
   }
 
   /** A to-one relationship: linkage from the loaded related row, or else from this row's foreign key. */
-  private toOne(self: string, slot: RelationshipSlot, row: Row, nested: IncludeTree | undefined): RelationshipObject {
+  toOne(self: string, slot: RelationshipSlot, row: Row, nested: IncludeTree | undefined): RelationshipObject {
     const loaded = row[slot.name] as Row | null | undefined;
-    const id = loaded === undefined ? this.foreignKeyId(slot, row) : loaded && formatResourceId(slot.related, loaded, this.context.idDivider);
-    if (id === null) return { data: null, links: relationshipLinks(self, slot.name) };
-    if (nested && loaded) this.addIncluded(slot.relatedShape(), loaded, nested);
-    return { data: { type: slot.relatedShape().type, id }, links: relationshipLinks(self, slot.name, id) };
+    if (!loaded) return toOneLinkage(self, slot, loaded === undefined ? this.foreignKeyId(slot, row) : null);
+    if (nested) this.addIncluded(slot.relatedShape(), loaded, nested);
+    return toOneLinkage(self, slot, formatResourceId(slot.related, loaded, this.context.idDivider));
   }
 
-  private foreignKeyId(slot: RelationshipSlot, row: Row): string | number | null {
+  /** The related resource's id from this row's foreign key: a single field's value as stored, null where a part is missing. */
+  private foreignKeyId(slot: RelationshipSlot, row: Row): unknown {
     const keys = slot.foreignKeys;
-    if (keys?.length === 1) {
-      // The common case, once per to-one relationship of every resource: no arrays.
-      const value = row[keys[0]!];
-      return value === null || value === undefined ? null : formatIdValue(value);
-    }
+    // The common case, once per to-one relationship of every resource: no arrays.
+    if (keys?.length === 1) return row[keys[0]!];
     const values = keys?.map((key) => row[key]);
     if (!values || values.some((value) => value === null || value === undefined)) return null;
     return formatIdParts(values, this.context.idDivider);
   }
 
-  private toMany(self: string, slot: RelationshipSlot, rows: Row[] | undefined, nested: IncludeTree | undefined): RelationshipObject {
+  /** A to-many relationship: links, and the linkage of the loaded rows when included. */
+  toMany(self: string, slot: RelationshipSlot, rows: Row[] | undefined, nested: IncludeTree | undefined): RelationshipObject {
     const links = relationshipLinks(self, slot.name);
     if (!nested || !rows) return { links };
     const shape = slot.relatedShape();
@@ -151,7 +134,7 @@ export class CompoundDocument {
     } else if (include.size) {
       const existing = this.included[position]!;
       for (const [name, relationship] of Object.entries(this.resource(shape, row, include).relationships)) {
-        if (relationship.data !== undefined && existing.relationships[name]?.data === undefined) existing.relationships[name] = relationship;
+        if (relationship.data !== undefined && existing.relationships[name]?.data === undefined) defineMember(existing.relationships, name, relationship);
       }
     }
     return identifier;

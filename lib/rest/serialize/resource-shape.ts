@@ -2,6 +2,7 @@ import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { type ModelRegistry, toTypeName } from '../../metadata/model-registry.js';
 import { attributeEncoder, encodesVerbatim } from '../attribute-codec.js';
 import { type AttributeSlot, type AttributesBuilder, compileAttributesBuilder } from './attributes-builder.js';
+import { compileRelationshipsBuilder, type RelationshipsBuilder } from './relationships-builder.js';
 import { attributeFields, foreignKeyForIds, relationshipFields } from './resource-members.js';
 
 /** A relationship, its related model, and the local foreign key that names the related resource, if any. */
@@ -25,6 +26,8 @@ export interface ResourceShape {
   /** Every attribute of a row at once (no sparse fieldset). */
   readonly allAttributes: AttributesBuilder;
   readonly relationships: readonly RelationshipSlot[];
+  /** Every relationship of a row at once (no sparse fieldset). */
+  readonly allRelationships: RelationshipsBuilder;
 }
 
 const shapes = new WeakMap<ModelRegistry, Map<string, ResourceShape>>();
@@ -43,12 +46,14 @@ function buildShape(registry: ModelRegistry, model: ModelMeta): ResourceShape {
     const encode = attributeEncoder(field);
     return { name: field.name, encode, verbatim: encodesVerbatim(encode) };
   });
+  const relationships = relationshipFields(registry, model).map((field) => relationshipSlot(registry, field));
   return {
     model,
     type: toTypeName(model.name),
     attributes,
     allAttributes: compileAttributesBuilder(attributes),
-    relationships: relationshipFields(registry, model).map((field) => relationshipSlot(registry, field)),
+    relationships,
+    allRelationships: compileRelationshipsBuilder(relationships),
   };
 }
 
