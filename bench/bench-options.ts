@@ -33,6 +33,8 @@ export interface BenchOptions {
   soak: boolean;
   /** Seconds of measured soak load, after its warm-up. */
   soakDuration: number;
+  /** Both servers' Prisma model operations answered from memory after their first call: the layers' own cost, without the database. */
+  noDb: boolean;
 }
 
 export const DEFAULT_POSTGRES_URL = 'postgresql://postgres@127.0.0.1:5432/test';
@@ -57,7 +59,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --cpu-prof <dir>      write a CPU profile of every server process into <dir>
   --no-pin              let the OS place the runner and servers (default: runner on core 0, servers on core 1)
   --soak                mixed read/write load on both interfaces instead of the scenarios; writes verified afterwards
-  --soak-duration <s>   seconds of measured soak load after a 15 s warm-up (default 180)`;
+  --soak-duration <s>   seconds of measured soak load after a 15 s warm-up (default 180)
+  --no-db               both servers answer each Prisma model operation with its first result, from memory:
+                        what the module costs over the hand-written code without the database (no scaling table)`;
 
 /** Reads the command line; throws a message with the usage on anything it does not understand. */
 export function parseBenchOptions(argv: string[], env: Record<string, string | undefined> = {}): BenchOptions {
@@ -80,6 +84,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
       'no-pin': { type: 'boolean', default: false },
       soak: { type: 'boolean', default: false },
       'soak-duration': { type: 'string', default: '180' },
+      'no-db': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -88,6 +93,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
   if (!db) throw new Error(`--db must be sqlite, postgres or mariadb\n${USAGE}`);
   const platform = values.platform;
   if (platform !== 'express' && platform !== 'fastify') throw new Error(`--platform must be express or fastify\n${USAGE}`);
+  if (values['no-db'] && values.soak) throw new Error(`--no-db measures the servers without the database; the soak test checks what the database holds\n${USAGE}`);
   return {
     duration: positiveNumber('duration', values.duration),
     connections: positiveInteger('connections', values.connections),
@@ -104,6 +110,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     pin: !values['no-pin'],
     soak: values.soak,
     soakDuration: positiveNumber('soak-duration', values['soak-duration']),
+    noDb: values['no-db'],
   };
 }
 

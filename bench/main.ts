@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     await handle.drop();
   }
   const validatorCost = measureValidatorCost(scenarios, handle.modelMeta, new Map(results.map((r) => [r.id, r.ours.cpuPerRequest])));
-  const scaling = options.rows.length > 0 && SCALING_SCENARIO_ID.includes(options.scenario) ? await runScaling(options, placement) : [];
+  const scaling = options.rows.length > 0 && !options.noDb && SCALING_SCENARIO_ID.includes(options.scenario) ? await runScaling(options, placement) : [];
 
   const report = {
     startedAt: startedAt.toISOString(),
@@ -95,11 +95,12 @@ async function main(): Promise<void> {
     serializerCost,
     scaling,
   };
-  const file = path.join(options.out, `${options.db}-${options.platform}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  const file = path.join(options.out, `${options.db}-${options.platform}${options.noDb ? '-no-db' : ''}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   await mkdir(options.out, { recursive: true });
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
 
-  console.log(`\n## ${options.db} on ${options.platform}: ${options.duration} s x ${options.rounds} rounds per side, ${options.connections} connections`);
+  const database = options.noDb ? `no database (Prisma answers from memory, recorded on ${options.db})` : options.db;
+  console.log(`\n## ${database} on ${options.platform}: ${options.duration} s x ${options.rounds} rounds per side, ${options.connections} connections`);
   console.log(`${report.machine.cores} x ${report.machine.cpu}, ${report.machine.memoryGb} GB, Node ${process.version}, ` +
     `load average before/after ${loadBefore[0]!.toFixed(2)} / ${report.machine.loadAverageAfter[0]!.toFixed(2)}, ` +
     `${pinned ? `runner on core ${RUNNER_CPU}, servers on core ${SERVER_CPU}` : 'not pinned to cores'}\n`);
@@ -116,8 +117,8 @@ async function main(): Promise<void> {
 
 async function runScenario(scenario: Scenario, databaseUrl: string, options: BenchOptions, placement: ServerPlacement): Promise<ScenarioResult> {
   const [ours, baseline] = await Promise.all([
-    ServerProcess.start({ side: 'ours', scenario: scenario.id, databaseUrl, platform: options.platform }, placement),
-    ServerProcess.start({ side: 'baseline', scenario: scenario.id, databaseUrl, platform: options.platform }, placement),
+    ServerProcess.start({ side: 'ours', scenario: scenario.id, databaseUrl, platform: options.platform, replay: options.noDb }, placement),
+    ServerProcess.start({ side: 'baseline', scenario: scenario.id, databaseUrl, platform: options.platform, replay: options.noDb }, placement),
   ]);
   try {
     const parity = await checkParity(scenario, ours, baseline);

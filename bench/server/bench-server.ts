@@ -8,6 +8,7 @@ import { CrudApiModule } from '../../lib/index.js';
 import { createSampleDatabase, type SampleDatabase } from '../../sample-app/database/create-prisma-client.js';
 import { BASELINE_CONTROLLERS } from '../baseline/baseline-controllers.js';
 import { BENCH_DATABASE, BENCH_ENDPOINT } from '../baseline/baseline.tokens.js';
+import { replayingClient } from './replaying-client.js';
 import { decodeServerArgs, endpointOf, type RunnerMessage, type ServerMessage, type ServerStats } from './server-protocol.js';
 
 // One benchmarked server: `ours` (the module over the sample client) or the hand-written baseline
@@ -66,7 +67,8 @@ async function createApp(root: Type | DynamicModule): Promise<INestApplication> 
   return express;
 }
 
-const app = await createApp(args.side === 'ours' ? oursModule(database) : baselineModule(database, args.scenario));
+const served: SampleDatabase = args.replay ? { ...database, prisma: replayingClient(database.prisma, () => stats.queries++) } : database;
+const app = await createApp(args.side === 'ours' ? oursModule(served) : baselineModule(served, args.scenario));
 if (process.env.BENCH_LOG_ERRORS === '1') app.getHttpServer().prependListener('request', logErrorResponse);
 await app.listen(args.port, '127.0.0.1');
 app.getHttpServer().on('request', () => {

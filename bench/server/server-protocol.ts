@@ -12,6 +12,8 @@ export interface ServerArgs {
   port: number;
   /** Express unless given. */
   platform?: BenchPlatform;
+  /** Prisma's model operations answered from memory after their first call (`--no-db`, see `replayingClient`). */
+  replay?: boolean;
 }
 
 export type RunnerMessage = { type: 'reset' } | { type: 'stats' } | { type: 'memory' } | { type: 'stop' };
@@ -40,15 +42,22 @@ export type ServerMessage =
   | { type: 'reset' };
 
 export function encodeServerArgs(args: ServerArgs): string[] {
-  return [args.side, args.scenario, args.databaseUrl, String(args.port), args.platform ?? 'express'];
+  return [args.side, args.scenario, args.databaseUrl, String(args.port), args.platform ?? 'express', args.replay ? 'replay' : 'live'];
 }
 
 export function decodeServerArgs(argv: string[]): ServerArgs {
-  const [side, scenario, databaseUrl, port, platform] = argv;
-  if ((side !== 'ours' && side !== 'baseline') || !scenario || !databaseUrl || !port || (platform !== 'express' && platform !== 'fastify')) {
-    throw new Error('usage: bench-server <ours|baseline> <scenario> <database-url> <port> <express|fastify>');
+  const [side, scenario, databaseUrl, port, platform, database] = argv;
+  if (
+    (side !== 'ours' && side !== 'baseline') ||
+    !scenario ||
+    !databaseUrl ||
+    !port ||
+    (platform !== 'express' && platform !== 'fastify') ||
+    (database !== 'live' && database !== 'replay')
+  ) {
+    throw new Error('usage: bench-server <ours|baseline> <scenario> <database-url> <port> <express|fastify> <live|replay>');
   }
-  return { side, scenario, databaseUrl, port: Number(port), platform };
+  return { side, scenario, databaseUrl, port: Number(port), platform, replay: database === 'replay' };
 }
 
 /** The REST endpoint both servers of a scenario build their links from. */

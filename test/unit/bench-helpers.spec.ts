@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseBenchOptions } from '../../bench/bench-options.js';
+import { replayingClient } from '../../bench/server/replaying-client.js';
+import { decodeServerArgs, encodeServerArgs } from '../../bench/server/server-protocol.js';
 import { formatScenarioTable, markdownTable, pairedRatio, summarizeSide } from '../../bench/report/bench-report.js';
 import { findDifference, shapeOf } from '../../bench/runner/compare-documents.js';
 import type { RoundResult } from '../../bench/runner/load.js';
@@ -56,6 +58,45 @@ describe('bench options', () => {
     expect(() => parseBenchOptions(['--connections', '1.5'])).toThrow('--connections must be a positive integer');
     expect(() => parseBenchOptions(['--duration', '0'])).toThrow('--duration must be a positive number');
     expect(() => parseBenchOptions(['--bogus'])).toThrow();
+  });
+});
+
+describe('bench --no-db', () => {
+  it('is off by default, and refused with --soak, which checks what the database holds', () => {
+    expect(parseBenchOptions([]).noDb).toBe(false);
+    expect(parseBenchOptions(['--no-db']).noDb).toBe(true);
+    expect(() => parseBenchOptions(['--no-db', '--soak'])).toThrow(/--no-db/);
+  });
+
+  it('passes the mode to the server processes', () => {
+    const args = { side: 'ours' as const, scenario: 'rest-list', databaseUrl: 'file:x.db', port: 3001, platform: 'fastify' as const };
+    expect(decodeServerArgs(encodeServerArgs({ ...args, replay: true }))).toEqual({ ...args, replay: true });
+    expect(decodeServerArgs(encodeServerArgs(args))).toEqual({ ...args, replay: false });
+  });
+
+  it('answers each model operation with its first result from memory, a fresh array each time, and counts every answer', async () => {
+    const calls: string[] = [];
+    const real = {
+      post: { findMany: async (args: unknown) => (calls.push(`findMany ${JSON.stringify(args)}`), [{ id: calls.length }]), count: async () => (calls.push('count'), 7) },
+      $connect: async () => 'connected',
+    };
+    let answers = 0;
+    const client = replayingClient(real, () => answers++);
+    const first = await client.post.findMany({ take: 1 });
+    first.pop();
+    expect(await client.post.findMany({ take: 2 })).toEqual([{ id: 1 }]);
+    expect([await client.post.count(), await client.post.count()]).toEqual([7, 7]);
+    expect(calls).toEqual(['findMany {"take":1}', 'count']);
+    expect(answers).toBe(4);
+    expect(await client.$connect()).toBe('connected');
+  });
+
+  it('runs $transaction steps on the replaying client: an array in order, a callback with the client', async () => {
+    const real = { post: { create: async (args: { data: { id: number } }) => args.data } };
+    const client = replayingClient(real as typeof real & { $transaction: (steps: unknown) => Promise<unknown> }, () => {});
+    await client.post.create({ data: { id: 1 } });
+    expect(await client.$transaction([client.post.create({ data: { id: 2 } }), Promise.resolve('x')])).toEqual([{ id: 1 }, 'x']);
+    expect(await client.$transaction(async (tx: typeof client) => tx.post.create({ data: { id: 3 } }))).toEqual({ id: 1 });
   });
 });
 
