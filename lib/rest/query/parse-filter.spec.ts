@@ -21,17 +21,19 @@ describe('buildFilterWhere', () => {
     expect(where(sqliteMeta, 'filter[publishedAt$gte]=2024-01-01')).toEqual({ publishedAt: { gte: new Date('2024-01-01') } });
   });
 
-  it('combines several values with OR, $not values with AND (notIn) and filters with AND', () => {
+  it('combines several values with OR, $not values with AND (notIn), filters on different fields in one object and a field filtered twice with AND', () => {
     expect(where(sqliteMeta, 'filter[title$contains]=a,b')).toEqual({ OR: [{ title: { contains: 'a' } }, { title: { contains: 'b' } }] });
     expect(where(sqliteMeta, 'filter[status$not]=DRAFT,ARCHIVED')).toEqual({ status: { notIn: ['DRAFT', 'ARCHIVED'] } });
     expect(where(sqliteMeta, 'filter[metadata$not]=1,2')).toEqual({ AND: [{ metadata: { not: 1 } }, { metadata: { not: 2 } }] });
-    expect(where(sqliteMeta, 'filter[published]=true&filter[content$null]=true')).toEqual({ AND: [{ published: { equals: true } }, { content: null }] });
+    expect(where(sqliteMeta, 'filter[published]=true&filter[content$null]=true')).toEqual({ published: { equals: true }, content: null });
+    expect(where(sqliteMeta, 'filter[rating$gte]=1&filter[rating$lte]=4')).toEqual({ AND: [{ rating: { gte: 1 } }, { rating: { lte: 4 } }] });
+    expect(where(sqliteMeta, 'filter[metadata$not]=1,2&filter[title$contains]=a,b')).toEqual({ AND: [{ metadata: { not: 1 } }, { metadata: { not: 2 } }], OR: [{ title: { contains: 'a' } }, { title: { contains: 'b' } }] });
   });
 
   it('reaches into relations: is for to-one, some for to-many, grouped per relation', () => {
     expect(where(sqliteMeta, 'filter[author][name]=A')).toEqual({ author: { is: { name: { equals: 'A' } } } });
     expect(where(sqliteMeta, 'filter[comments][body]=x&filter[comments][authorId]=1')).toEqual({
-      comments: { some: { AND: [{ body: { equals: 'x' } }, { authorId: { equals: 1 } }] } },
+      comments: { some: { body: { equals: 'x' }, authorId: { equals: 1 } } },
     });
     expect(where(sqliteMeta, 'filter[tags]=1,2')).toEqual({ tags: { some: { OR: [{ id: 1 }, { id: 2 }] } } });
     expect(where(sqliteMeta, 'filter[likes]=3_4')).toEqual({ likes: { some: { userId: 3, postId: 4 } } });
