@@ -1,12 +1,19 @@
 const MS_PER_DAY = 86_400_000;
-const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
-const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
+const ZERO = 48;
+const [DASH, COLON, DOT, T, Z] = ['-', ':', '.', 'T', 'Z'].map((char) => char.charCodeAt(0)) as [number, number, number, number, number];
+
+/** The character code of the decimal digit of `value` at `unit` (1000, 100, 10, 1). */
+function digit(value: number, unit: number): number {
+  return ZERO + (Math.floor(value / unit) % 10);
+}
 
 /**
  * `date.toISOString()` computed with integer arithmetic (days to civil date as in Howard
- * Hinnant's `civil_from_days`): V8's own takes about 0.55 µs, three times this, and both interfaces
- * write every date of every row (a REST page of 20 posts has 60). Years outside 0000-9999 (written with a sign) and invalid dates are
- * left to `toISOString`, whose output and RangeError they keep.
+ * Hinnant's `civil_from_days`) and written as one flat string from its character codes: V8's own
+ * takes about 0.55 µs, three times this, and both interfaces write every date of every row (a REST
+ * page of 20 posts has 60). Joining it from pieces allocated a dozen intermediate strings per date.
+ * Years outside 0000-9999 (written with a sign) and invalid dates are left to `toISOString`, whose
+ * output and RangeError they keep.
  */
 export function toIsoString(date: Date): string {
   const time = date.getTime();
@@ -28,6 +35,10 @@ export function toIsoString(date: Date): string {
   rest -= minutes * 60_000;
   const seconds = Math.floor(rest / 1000);
   const millis = rest - seconds * 1000;
-  const yearText = year >= 1000 ? String(year) : String(year).padStart(4, '0');
-  return `${yearText}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}T${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[millis]}Z`;
+  // prettier-ignore
+  return String.fromCharCode(
+    digit(year, 1000), digit(year, 100), digit(year, 10), digit(year, 1), DASH, digit(month, 10), digit(month, 1), DASH, digit(day, 10), digit(day, 1),
+    T, digit(hours, 10), digit(hours, 1), COLON, digit(minutes, 10), digit(minutes, 1), COLON, digit(seconds, 10), digit(seconds, 1),
+    DOT, digit(millis, 100), digit(millis, 10), digit(millis, 1), Z,
+  );
 }
