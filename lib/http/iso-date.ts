@@ -1,6 +1,5 @@
 const MS_PER_DAY = 86_400_000;
-const ZERO = 48;
-const [DASH, COLON, DOT, T, Z] = ['-', ':', '.', 'T', 'Z'].map((char) => char.charCodeAt(0)) as [number, number, number, number, number];
+const [ZERO, DASH, COLON, DOT, T, Z] = [...'0-:.TZ'].map((char) => char.charCodeAt(0));
 
 /** The character code of the decimal digit of `value` at `unit` (1000, 100, 10, 1). */
 function digit(value: number, unit: number): number {

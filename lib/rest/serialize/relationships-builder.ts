@@ -72,17 +72,14 @@ export function compileRelationshipsBuilder(slots: readonly RelationshipSlot[]):
     const key = JSON.stringify(slot.name);
     const member = slot.name === '__proto__' ? `[${key}]` : key;
     const nested = `(nested = include.get(${key})) === undefined`;
-    if (slot.isList) {
-      const links = `{ self: self + ${JSON.stringify(`/relationships/${slot.name}`)}, related: self + ${JSON.stringify(`/${slot.name}`)} }`;
-      return `${member}: ${nested} ? { links: ${links} } : renderer.toMany(self, slots[${index}], row[${key}], nested)`;
-    }
+    if (slot.isList) return `${member}: ${nested} ? { links: links(self, ${key}) } : renderer.toMany(self, slots[${index}], row[${key}], nested)`;
     const foreignKey = singleForeignKey(slot);
     if (foreignKey === undefined) return `${member}: renderer.toOne(self, slots[${index}], row, include.get(${key}))`;
     return `${member}: ${nested} && row[${key}] === undefined ? linkage(self, slots[${index}], row[${JSON.stringify(foreignKey)}]) : renderer.toOne(self, slots[${index}], row, nested)`;
   });
   const source = `return function relationships(renderer, self, row, include) {\n  let nested;\n  return {\n    ${members.join(',\n    ')}\n  };\n};`;
   try {
-    return new Function('slots', 'linkage', source)(slots, toOneLinkage) as RelationshipsBuilder;
+    return new Function('slots', 'linkage', 'links', source)(slots, toOneLinkage, relationshipLinks) as RelationshipsBuilder;
   } catch {
     return (renderer, self, row, include) => pickRelationships(slots, renderer, self, row, include);
   }
