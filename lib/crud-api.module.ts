@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { CRUD_API_OPTIONS } from './crud-api.constants.js';
-import type { ResolvedCrudApiOptions } from './crud-api-options.interface.js';
-import { ConfigurableCrudApiModule } from './crud-api.module-definition.js';
-import { JsonBodyInstaller } from './http/json-body.installer.js';
+import { CRUD_API_OPTIONS } from './options/crud-api.constants.js';
+import type { ResolvedCrudApiOptions } from './options/crud-api-options.interface.js';
+import { ConfigurableCrudApiModule } from './module/crud-api.module-definition.js';
+import { JsonBodyInstaller } from './platform/json-body.installer.js';
 import { ModelRegistry } from './metadata/model-registry.js';
-import { PrismaClientResolver } from './prisma/prisma-client.resolver.js';
+import { PrismaClientResolver } from './data/prisma-client.resolver.js';
 import { RestService } from './rest/rest.service.js';
 import { RpcService } from './rpc/rpc.service.js';
 

@@ -24,32 +24,32 @@ export type {
   PlatformRequest,
   /** The options of one instance with every default applied (injected as `CRUD_API_OPTIONS`). */
   ResolvedCrudApiOptions,
-} from './crud-api-options.interface.js';
+} from './options/crud-api-options.interface.js';
 
 /** Injection token of one instance's `ResolvedCrudApiOptions`, for service subclasses. */
-export { CRUD_API_OPTIONS } from './crud-api.constants.js';
+export { CRUD_API_OPTIONS } from './options/crud-api.constants.js';
 
 /** The REST operations: subclass it and pass the subclass as the `restService` extra. */
 export { RestService, type RelationshipChange } from './rest/rest.service.js';
 /** The RPC operations: subclass it and pass the subclass as the `rpcService` extra. */
 export { RpcService } from './rpc/rpc.service.js';
 /** What the services receive: the request described independently of the platform. */
-export type { ApiRequest } from './http/api-request.js';
+export type { ApiRequest } from './shared/api-request.js';
 /** What the services return: `{ status, headers, body }`. */
-export type { ApiResponse } from './http/api-response.js';
+export type { ApiResponse } from './shared/api-response.js';
 /** The exposed models of one instance (a dependency of the services). */
 export { ModelRegistry } from './metadata/model-registry.js';
 /** The Prisma client of each request (a dependency of the services). */
-export { PrismaClientResolver } from './prisma/prisma-client.resolver.js';
+export { PrismaClientResolver } from './data/prisma-client.resolver.js';
 /** What the module needs of a Prisma client. */
 export type { PrismaClientLike } from './prisma/prisma-client-like.js';
 /** The shape of the `modelMeta` export written by `nestjs-crud-api-generator`. */
 export type { DataModelMeta, FieldMeta, ModelMeta } from './metadata/model-meta.types.js';
 
 /** The error the APIs and `withPolicies` raise: a catalogue code, a status and a client-safe message. */
-export { CrudApiError, type CrudApiErrorOptions, type ErrorSource } from './filters/crud-api.error.js';
+export { CrudApiError, type CrudApiErrorOptions, type ErrorSource } from './errors/crud-api.error.js';
 /** The catalogue of error codes with their status and title. */
-export { ERROR_CODES, type ErrorCode } from './filters/error-codes.js';
+export { ERROR_CODES, type ErrorCode } from './errors/error-codes.js';
 /** The default Prisma-error-code mapping that the `prismaErrorMap` option extends. */
 export { DEFAULT_PRISMA_ERROR_MAP, type PrismaErrorMapping } from './filters/prisma-error-map.js';
 
@@ -58,7 +58,7 @@ export { withPolicies, type WithPoliciesOptions } from './policies/with-policies
 /** The policy applied to models and actions without rules (`'deny'`). */
 export { DEFAULT_POLICY } from './policies/policy-set.js';
 /** The `reason` values of policy rejections. */
-export { POLICY_REASONS } from './policies/policy.errors.js';
+export { POLICY_REASONS } from './policies/policy.error.js';
 export type {
   CrudApiPolicies,
   DefaultPolicy,

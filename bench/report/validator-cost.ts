@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS } from '../../lib/crud-api.constants.js';
+import { DEFAULT_LIMITS } from '../../lib/options/crud-api.constants.js';
 import type { DataModelMeta } from '../../lib/metadata/model-meta.types.js';
 import { ModelRegistry } from '../../lib/metadata/model-registry.js';
 import { validateRpcArgs } from '../../lib/rpc/args/validate-rpc-args.js';

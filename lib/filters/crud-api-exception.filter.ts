@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Inject, Injectable } from '@nestjs/common';
-import { CRUD_API_OPTIONS } from '../crud-api.constants.js';
-import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
-import { toApiRequest } from '../http/api-request.js';
+import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import { toApiRequest } from '../shared/api-request.js';
 import { type ApiKind, type ErrorRendering, errorRendering, sendApiError } from './send-api-error.js';
 
 /**

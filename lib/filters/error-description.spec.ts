@@ -1,6 +1,6 @@
 import { BadRequestException, ForbiddenException, HttpException, InternalServerErrorException } from '@nestjs/common';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
-import { CrudApiError } from './crud-api.error.js';
+import { CrudApiError } from '../errors/crud-api.error.js';
 import { describeError, GENERIC_ERROR_MESSAGE, summarizeValidationMessage } from './error-description.js';
 import { mergePrismaErrorMap } from './prisma-error-map.js';
 

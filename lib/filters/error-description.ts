@@ -1,8 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
-import { CrudApiError, type ErrorSource } from './crud-api.error.js';
-import { StepFailure } from '../transactions/step-failure.js';
-import { ERROR_CODES, type ErrorCode } from './error-codes.js';
+import { CrudApiError, type ErrorSource } from '../errors/crud-api.error.js';
+import { StepFailure } from '../data/step-failure.error.js';
+import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
 import {
   databaseErrorCode,
   databaseErrorMapping,

@@ -1,4 +1,4 @@
-import type { ErrorCode } from './error-codes.js';
+import type { ErrorCode } from '../errors/error-codes.js';
 
 export interface PrismaErrorMapping {
   status: number;

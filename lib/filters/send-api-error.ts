@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
-import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
-import type { ApiRequest } from '../http/api-request.js';
-import { type PlatformResponse, isResponseSent, sendApiResponse } from '../http/api-response.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import type { ApiRequest } from '../shared/api-request.js';
+import { type PlatformResponse, isResponseSent, sendApiResponse } from '../shared/api-response.js';
 import { JSON_API_MEDIA_TYPE } from '../rest/json-api.constants.js';
 import { errorSelfUrl } from '../rest/serialize/resource-links.js';
 import { describeError, type ErrorDescription } from './error-description.js';

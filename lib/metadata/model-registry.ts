@@ -1,4 +1,4 @@
-import type { ModelOperationsOption } from '../crud-api-options.interface.js';
+import type { ModelOperationsOption } from '../options/crud-api-options.interface.js';
 import type { DataModelMeta, FieldMeta, ModelMeta } from './model-meta.types.js';
 
 /** Prisma operations that only read. */

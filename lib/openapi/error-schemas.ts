@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '../filters/error-codes.js';
+import { ERROR_CODES } from '../errors/error-codes.js';
 import { DEFAULT_DATABASE_ERROR_MAP, DEFAULT_PRISMA_ERROR_MAP, type PrismaErrorMapping } from '../filters/prisma-error-map.js';
 import type { JsonSchema } from './openapi.types.js';
 

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { DMMF } from '@prisma/generator-helper';
-import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../crud-api.constants.js';
-import type { CrudApiModuleOptions, ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
+import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../options/crud-api.constants.js';
+import type { CrudApiModuleOptions, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { buildModelMeta } from '../generator/build-model-meta.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry } from '../metadata/model-registry.js';

@@ -1,4 +1,4 @@
-import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { ModelRegistry } from '../metadata/model-registry.js';
 import { DocumentedFields } from './documented-fields.js';
 import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js';

@@ -1,9 +1,9 @@
 import { Controller, Get, Inject, Injectable, NotFoundException, Param, Req, Res, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { CRUD_API_OPTIONS } from '../crud-api.constants.js';
-import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
-import { type PlatformResponse, sendBytes } from '../http/api-response.js';
-import { globalPrefixOf } from '../http/global-prefix.js';
+import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import { type PlatformResponse, sendBytes } from '../shared/api-response.js';
+import { globalPrefixOf } from '../shared/global-prefix.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { buildOpenApiDocuments, type OpenApiInterface, withGlobalPrefix } from './openapi-documents.js';
 import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js';

@@ -1,4 +1,4 @@
-import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import { ATOMIC_MEDIA_TYPE, ATOMIC_ROUTE } from '../rest/atomic/atomic.constants.js';

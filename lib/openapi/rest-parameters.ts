@@ -1,4 +1,4 @@
-import type { CrudApiLimits } from '../crud-api-options.interface.js';
+import type { CrudApiLimits } from '../options/crud-api-options.interface.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import { FILTER_OPERATORS, operatorApplies } from '../rest/query/filter-operators.js';

@@ -1,4 +1,4 @@
-import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import { OPERATION_ARGS } from '../rpc/args/operation-args.js';

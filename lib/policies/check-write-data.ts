@@ -2,7 +2,7 @@ import { toTypeName } from '../metadata/model-registry.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { expandUnique } from './plan-read.js';
-import { policyViolation } from './policy.errors.js';
+import { policyViolation } from './policy.error.js';
 import type { PolicySet } from './policy-set.js';
 import type { PolicyAction, PolicyWhere } from './policy.types.js';
 import { fieldOf, transformWhere } from './transform-where.js';

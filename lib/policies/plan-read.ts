@@ -1,5 +1,5 @@
 import type { ModelMeta } from '../metadata/model-meta.types.js';
-import { policyViolation, unknownField } from './policy.errors.js';
+import { policyViolation, unknownField } from './policy.error.js';
 import type { PolicySet } from './policy-set.js';
 import type { PolicyWhere } from './policy.types.js';
 import { fieldOf, transformWhere } from './transform-where.js';

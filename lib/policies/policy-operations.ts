@@ -1,5 +1,5 @@
 import { toTypeName } from '../metadata/model-registry.js';
-import { CrudApiError } from '../filters/crud-api.error.js';
+import { CrudApiError } from '../errors/crud-api.error.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { RETURNING } from '../prisma/provider-capabilities.js';
@@ -8,7 +8,7 @@ import { WriteChecks } from './write-checks.js';
 import type { PolicyWhere } from './policy.types.js';
 import { finishRead } from './finish-read.js';
 import { expandUnique, planRead } from './plan-read.js';
-import { isResultNotReadable, policyViolation, resultNotReadable } from './policy.errors.js';
+import { isResultNotReadable, policyViolation, resultNotReadable } from './policy.error.js';
 import type { PolicySet } from './policy-set.js';
 import type { PolicyAction } from './policy.types.js';
 import { transformWhere } from './transform-where.js';

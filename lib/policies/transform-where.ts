@@ -1,5 +1,5 @@
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
-import { unknownField } from './policy.errors.js';
+import { unknownField } from './policy.error.js';
 import type { PolicySet } from './policy-set.js';
 import type { PolicyWhere } from './policy.types.js';
 import { andWhere, isPlainObject, ruleWhere, type ResolvedRule } from './where.utils.js';

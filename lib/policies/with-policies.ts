@@ -4,8 +4,8 @@ import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { POLICY_OPERATIONS, runTransaction, type OperationScope } from './policy-operations.js';
 import { PolicySet, validatePolicies, type PolicyConfig } from './policy-set.js';
 import type { PolicyContext } from './policy.types.js';
-import { prototypeKey } from './policy.errors.js';
-import { findPrototypeKey } from '../input/prototype-keys.js';
+import { prototypeKey } from './policy.error.js';
+import { findPrototypeKey } from '../shared/prototype-keys.js';
 
 /** What services that build queries themselves (REST's `select` of every attribute) need to know. */
 export interface PolicyInspector {

@@ -2,7 +2,7 @@ import { PrismaClientKnownRequestError } from '@prisma/client/runtime/client';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
-import { policyViolation } from './policy.errors.js';
+import { policyViolation } from './policy.error.js';
 import type { PolicySet } from './policy-set.js';
 import type { PolicyWhere } from './policy.types.js';
 import { anyOfIds } from './where.utils.js';

@@ -1,6 +1,6 @@
-import { CrudApiError } from '../filters/crud-api.error.js';
-import type { ApiRequest } from '../http/api-request.js';
-import { quoteInput } from '../filters/quote-input.js';
+import { CrudApiError } from '../errors/crud-api.error.js';
+import type { ApiRequest } from '../shared/api-request.js';
+import { quoteInput } from '../errors/quote-input.js';
 import { JSON_API_MEDIA_TYPE } from './json-api.constants.js';
 
 interface MediaRange {

@@ -1,6 +1,6 @@
 import { Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
-import { type ApiRequest, toApiRequest } from '../http/api-request.js';
-import { type ApiResponse, type PlatformResponse, sendApiResponse } from '../http/api-response.js';
+import { type ApiRequest, toApiRequest } from '../shared/api-request.js';
+import { type ApiResponse, type PlatformResponse, sendApiResponse } from '../shared/api-response.js';
 import { negotiate } from './content-negotiation.js';
 import { JSON_API_MEDIA_TYPE } from './json-api.constants.js';
 import { RestService } from './rest.service.js';

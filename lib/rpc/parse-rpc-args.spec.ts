@@ -1,5 +1,5 @@
 import { Decimal } from '@prisma/client/runtime/client';
-import { CrudApiError } from '../filters/crud-api.error.js';
+import { CrudApiError } from '../errors/crud-api.error.js';
 import { parseRpcArgs } from './parse-rpc-args.js';
 import { rpcSuperJSON } from './rpc-superjson.js';
 

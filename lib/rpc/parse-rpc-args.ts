@@ -1,9 +1,9 @@
 import type { SuperJSON } from 'superjson';
-import { DEFAULT_LIMITS } from '../crud-api.constants.js';
-import { CrudApiError } from '../filters/crud-api.error.js';
-import type { ErrorCode } from '../filters/error-codes.js';
+import { DEFAULT_LIMITS } from '../options/crud-api.constants.js';
+import { CrudApiError } from '../errors/crud-api.error.js';
+import type { ErrorCode } from '../errors/error-codes.js';
 import { type ArgumentLimits, assertArgumentLimits } from './args/argument-limits.js';
-import { argsError, type ArgsOrigin } from './args/args-error.js';
+import { argsError, type ArgsOrigin } from './args/args.error.js';
 import { readsArgsFromQuery } from './rpc-operations.js';
 import { rpcSuperJSON } from './rpc-superjson.js';
 import { serializationValuesProblem } from './serialization-values.js';

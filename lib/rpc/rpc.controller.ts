@@ -1,6 +1,6 @@
 import { All, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { toApiRequest } from '../http/api-request.js';
-import { type PlatformResponse, sendApiResponse } from '../http/api-response.js';
+import { toApiRequest } from '../shared/api-request.js';
+import { type PlatformResponse, sendApiResponse } from '../shared/api-response.js';
 import { RpcService } from './rpc.service.js';
 import { RPC_TRANSACTION_ROUTE } from './transaction/transaction-route.js';
 

@@ -1,26 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CRUD_API_OPTIONS } from '../crud-api.constants.js';
-import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
-import { CrudApiError } from '../filters/crud-api.error.js';
-import { type ApiRequest, queryParameters } from '../http/api-request.js';
-import type { ApiResponse } from '../http/api-response.js';
-import { isJsonMediaType } from '../http/json-media-type.js';
+import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import { CrudApiError } from '../errors/crud-api.error.js';
+import { type ApiRequest, queryParameters } from '../shared/api-request.js';
+import type { ApiResponse } from '../shared/api-response.js';
+import { isJsonMediaType } from '../shared/json-media-type.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { policiesOf } from '../policies/with-policies.js';
-import { PrismaClientResolver } from '../prisma/prisma-client.resolver.js';
+import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
 import { applyMaxTake } from './apply-max-take.js';
 import { validateRpcArgs } from './args/validate-rpc-args.js';
 import { findRpcOperation, missingOperationMessage, RPC_OPERATIONS, type RpcOperation, readsArgsFromQuery } from './rpc-operations.js';
 import { serializeRpcResult } from './serialize-rpc-result.js';
-import type { ArgsOrigin } from './args/args-error.js';
+import type { ArgsOrigin } from './args/args.error.js';
 import { parseRpcArgs, type RpcArgs } from './parse-rpc-args.js';
 import { parseTransactionBody, type TransactionStep } from './transaction/parse-transaction-body.js';
 import { SEQUENTIAL, TRANSACTION_SEGMENT } from './transaction/transaction-route.js';
-import { quoteInput } from '../filters/quote-input.js';
+import { quoteInput } from '../errors/quote-input.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
-import { runInBatchTransaction, runInTransaction } from '../transactions/run-in-transaction.js';
-import { atStepSync } from '../transactions/step-failure.js';
+import { runInBatchTransaction, runInTransaction } from '../data/run-in-transaction.js';
+import { atStepSync } from '../data/step-failure.error.js';
 
 /** Runs one Prisma operation per request. Replace it with a provider of your own to customize it. */
 @Injectable()

@@ -1,5 +1,5 @@
-import { quoteInput } from '../filters/quote-input.js';
-import { PROTOTYPE_KEYS } from '../input/prototype-keys.js';
+import { quoteInput } from '../errors/quote-input.js';
+import { PROTOTYPE_KEYS } from '../shared/prototype-keys.js';
 
 /**
  * The superjson type annotations the RPC wire format needs: dates, bigints, Prisma's Decimal and

@@ -1,6 +1,6 @@
-import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../../lib/crud-api.constants.js';
-import type { CrudApiOptions } from '../../lib/crud-api-options.interface.js';
-import { mountProblems, resolveCrudApiOptions } from '../../lib/crud-api-options.validation.js';
+import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../../lib/options/crud-api.constants.js';
+import type { CrudApiOptions } from '../../lib/options/crud-api-options.interface.js';
+import { mountProblems, resolveCrudApiOptions } from '../../lib/module/crud-api-options.validation.js';
 import { modelMeta as sqliteModelMeta } from '../../sample-app/generated/sqlite/crud-api/index.js';
 
 const modelMeta = { provider: 'sqlite', models: {}, enums: {} } as unknown as CrudApiOptions['modelMeta'];

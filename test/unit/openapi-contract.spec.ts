@@ -1,5 +1,5 @@
-import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../../lib/crud-api.constants.js';
-import type { ResolvedCrudApiOptions } from '../../lib/crud-api-options.interface.js';
+import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../../lib/options/crud-api.constants.js';
+import type { ResolvedCrudApiOptions } from '../../lib/options/crud-api-options.interface.js';
 import { ModelRegistry } from '../../lib/metadata/model-registry.js';
 import { buildOpenApiDocuments } from '../../lib/openapi/openapi-documents.js';
 import { DEFAULT_OPENAPI_OPTIONS } from '../../lib/openapi/openapi.types.js';

@@ -8,7 +8,7 @@ import {
   type UseQueryResult,
 } from '@tanstack/react-query';
 import type { DataModelMeta } from '../../metadata/model-meta.types.js';
-import type { RpcClientError } from '../rpc-client-error.js';
+import type { RpcClientError } from '../rpc-client.error.js';
 import { asRpcPromise, wireArgs } from '../rpc-promise.js';
 import { queryKeyOfCall, readRpcQueryKey, type RpcQueryKey } from './query-key.js';
 import { modelsByClientName, modelsInArgs, mutatedModels } from './touched-models.js';

@@ -1,5 +1,5 @@
-import { CrudApiError } from '../../filters/crud-api.error.js';
-import type { ApiRequest } from '../../http/api-request.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
+import type { ApiRequest } from '../../shared/api-request.js';
 import { GENERIC_ACCEPTS, parseMediaRange } from '../content-negotiation.js';
 import { JSON_API_MEDIA_TYPE } from '../json-api.constants.js';
 import { ATOMIC_EXTENSION, ATOMIC_MEDIA_TYPE } from './atomic.constants.js';

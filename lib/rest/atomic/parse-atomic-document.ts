@@ -1,9 +1,9 @@
-import { CrudApiError } from '../../filters/crud-api.error.js';
-import { quoteInput } from '../../filters/quote-input.js';
-import { assertJsonDepth } from '../../http/json-depth.js';
-import { jsonPointer } from '../../http/json-pointer.js';
-import { findPrototypeKey } from '../../input/prototype-keys.js';
-import { atStepSync } from '../../transactions/step-failure.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
+import { quoteInput } from '../../errors/quote-input.js';
+import { assertJsonDepth } from '../../shared/json-depth.js';
+import { jsonPointer } from '../../shared/json-pointer.js';
+import { findPrototypeKey } from '../../shared/prototype-keys.js';
+import { atStepSync } from '../../data/step-failure.error.js';
 import { assertDocumentObject } from '../write/document-members.js';
 
 export type AtomicOp = 'add' | 'update' | 'remove';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CrudApiError } from '../../filters/crud-api.error.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { cursorCodec } from './cursor-codec.js';
 import type { SortKey } from './sort-keys.js';

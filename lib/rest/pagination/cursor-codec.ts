@@ -1,4 +1,4 @@
-import { CrudApiError } from '../../filters/crud-api.error.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import { attributeEncoder, decodeAttribute } from '../attribute-codec.js';
 import { keysetSignature, type SortKey } from './sort-keys.js';

@@ -1,4 +1,4 @@
-import { CrudApiError } from '../../filters/crud-api.error.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 
 type OrderBy = Record<string, unknown>;

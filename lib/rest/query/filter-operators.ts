@@ -1,5 +1,5 @@
-import { CrudApiError } from '../../filters/crud-api.error.js';
-import { quoteInput } from '../../filters/quote-input.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
+import { quoteInput } from '../../errors/quote-input.js';
 import type { FieldMeta } from '../../metadata/model-meta.types.js';
 import { literalLike, literalLikeRefusal } from '../../prisma/literal-like.js';
 import { FULL_TEXT_PROVIDERS, supportsInsensitiveMode, toFullTextQuery } from '../../prisma/provider-capabilities.js';

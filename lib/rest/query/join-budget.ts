@@ -1,5 +1,5 @@
-import type { CrudApiLimits } from '../../crud-api-options.interface.js';
-import { CrudApiError } from '../../filters/crud-api.error.js';
+import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
 import type { RawQuery } from './parse-query.js';
 
 /** Relationships a request walks through `filter` and `sort`: each step is a subquery or a join. */

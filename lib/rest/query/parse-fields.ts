@@ -1,5 +1,5 @@
-import { CrudApiError } from '../../filters/crud-api.error.js';
-import { quoteInput } from '../../filters/quote-input.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
+import { quoteInput } from '../../errors/quote-input.js';
 import type { VisibleFields } from '../visible-fields.js';
 
 /** Sparse fieldsets: the fields to render, by type name; a type not listed renders all fields. */

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS } from '../../crud-api.constants.js';
+import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
 import { modelMeta as postgresMeta } from '../../../sample-app/generated/postgresql/crud-api/index.js';
 import { modelMeta as sqliteMeta } from '../../../sample-app/generated/sqlite/crud-api/index.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';

@@ -1,6 +1,6 @@
-import { CrudApiError } from '../../filters/crud-api.error.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
-import { quoteInput } from '../../filters/quote-input.js';
+import { quoteInput } from '../../errors/quote-input.js';
 import { parseQueryValue } from '../attribute-codec.js';
 import { tryParseResourceId } from '../resource-id.js';
 import type { VisibleFields } from '../visible-fields.js';

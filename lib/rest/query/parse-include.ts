@@ -1,7 +1,7 @@
-import type { CrudApiLimits } from '../../crud-api-options.interface.js';
-import { CrudApiError } from '../../filters/crud-api.error.js';
+import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
-import { quoteInput } from '../../filters/quote-input.js';
+import { quoteInput } from '../../errors/quote-input.js';
 import type { VisibleFields } from '../visible-fields.js';
 
 /** Included relationships by name, each with the relationships included below it. */

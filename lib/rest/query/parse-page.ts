@@ -1,4 +1,4 @@
-import { CrudApiError } from '../../filters/crud-api.error.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
 import type { RawQuery } from './parse-query.js';
 
 /** `page[offset]`/`page[limit]`: the specification's offset pagination. */

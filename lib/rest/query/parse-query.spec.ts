@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS } from '../../crud-api.constants.js';
+import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
 import { parseQuery } from './parse-query.js';
 
 const limits = { ...DEFAULT_LIMITS, maxFilters: 3, maxFilterValueLength: 10 };

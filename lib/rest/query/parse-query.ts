@@ -1,6 +1,6 @@
-import type { CrudApiLimits } from '../../crud-api-options.interface.js';
-import { CrudApiError } from '../../filters/crud-api.error.js';
-import { quoteInput } from '../../filters/quote-input.js';
+import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
+import { quoteInput } from '../../errors/quote-input.js';
 
 /** One `filter[a][b$op]=value` parameter, split but not yet checked against the model. */
 export interface RawFilter {

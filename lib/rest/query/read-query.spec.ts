@@ -1,6 +1,6 @@
 import { modelMeta } from '../../../sample-app/generated/sqlite/crud-api/index.js';
-import { DEFAULT_LIMITS } from '../../crud-api.constants.js';
-import type { ResolvedCrudApiOptions } from '../../crud-api-options.interface.js';
+import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
+import type { ResolvedCrudApiOptions } from '../../options/crud-api-options.interface.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
 import type { PolicyInspector } from '../../policies/with-policies.js';
 import { VisibleFields } from '../visible-fields.js';

@@ -1,6 +1,6 @@
-import { CrudApiError } from '../../filters/crud-api.error.js';
-import { quoteInput } from '../../filters/quote-input.js';
-import { jsonPointer } from '../../http/json-pointer.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
+import { quoteInput } from '../../errors/quote-input.js';
+import { jsonPointer } from '../../shared/json-pointer.js';
 
 type Path = readonly (string | number)[];
 

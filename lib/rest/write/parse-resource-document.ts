@@ -1,8 +1,8 @@
-import { CrudApiError } from '../../filters/crud-api.error.js';
-import { quoteInput } from '../../filters/quote-input.js';
-import { assertJsonDepth } from '../../http/json-depth.js';
-import { jsonPointer } from '../../http/json-pointer.js';
-import { findPrototypeKey } from '../../input/prototype-keys.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
+import { quoteInput } from '../../errors/quote-input.js';
+import { assertJsonDepth } from '../../shared/json-depth.js';
+import { jsonPointer } from '../../shared/json-pointer.js';
+import { findPrototypeKey } from '../../shared/prototype-keys.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import { toTypeName } from '../../metadata/model-registry.js';
 import { decodeAttribute } from '../attribute-codec.js';

@@ -1,5 +1,5 @@
-import { CrudApiError } from '../../filters/crud-api.error.js';
-import { quoteInput } from '../../filters/quote-input.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
+import { quoteInput } from '../../errors/quote-input.js';
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { toTypeName } from '../../metadata/model-registry.js';
 import { type IdValues, tryParseResourceId, uniqueWhere } from '../resource-id.js';

@@ -1,4 +1,4 @@
-import { jsonPointer } from '../../http/json-pointer.js';
+import { jsonPointer } from '../../shared/json-pointer.js';
 
 /**
  * Where a value sits in the arguments, as a linked list so that descending costs nothing and the

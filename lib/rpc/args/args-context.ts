@@ -1,7 +1,7 @@
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import type { ModelRegistry } from '../../metadata/model-registry.js';
 import { type ArgPath, child } from './arg-path.js';
-import { argsError, type ArgsOrigin, unknownKey } from './args-error.js';
+import { argsError, type ArgsOrigin, unknownKey } from './args.error.js';
 
 /** What every step of the grammar walk needs: the schema as the caller may see it, and how to fail. */
 export interface ArgsContext {

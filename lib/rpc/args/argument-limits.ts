@@ -1,4 +1,4 @@
-import { PROTOTYPE_KEYS } from '../../input/prototype-keys.js';
+import { PROTOTYPE_KEYS } from '../../shared/prototype-keys.js';
 import { type ArgPath, child } from './arg-path.js';
 
 export interface ArgumentLimits {

@@ -1,5 +1,5 @@
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
-import { quoteInput } from '../../filters/quote-input.js';
+import { quoteInput } from '../../errors/quote-input.js';
 import type { ArgPath } from './arg-path.js';
 import { type ArgsContext, fail, mapMembers, objectOf, oneOrMany, relatedModel, type Rule, UNKNOWN, type Value, visibleField } from './args-context.js';
 import { isNumericField } from './scalar-values.js';

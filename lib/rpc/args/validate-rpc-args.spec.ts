@@ -1,8 +1,8 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import { modelMeta as postgresMeta } from '../../../sample-app/generated/postgresql/crud-api/index.js';
 import { modelMeta as sqliteMeta } from '../../../sample-app/generated/sqlite/crud-api/index.js';
-import { DEFAULT_LIMITS } from '../../crud-api.constants.js';
-import { CrudApiError } from '../../filters/crud-api.error.js';
+import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
 import type { DataModelMeta, FieldMeta } from '../../metadata/model-meta.types.js';
 import { validateRpcArgs, type RpcArgsValidation } from './validate-rpc-args.js';

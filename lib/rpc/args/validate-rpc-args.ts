@@ -1,9 +1,9 @@
-import type { CrudApiLimits } from '../../crud-api-options.interface.js';
+import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import type { ModelRegistry } from '../../metadata/model-registry.js';
 import { assertArgumentLimits } from './argument-limits.js';
 import { type ArgsContext, fail, mapMembers, UNKNOWN } from './args-context.js';
-import type { ArgsOrigin } from './args-error.js';
+import type { ArgsOrigin } from './args.error.js';
 import { OPERATION_ARGS } from './operation-args.js';
 
 export interface RpcArgsValidation {

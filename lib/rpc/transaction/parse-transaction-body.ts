@@ -1,8 +1,8 @@
-import { CrudApiError } from '../../filters/crud-api.error.js';
-import { quoteInput } from '../../filters/quote-input.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
+import { quoteInput } from '../../errors/quote-input.js';
 import type { ArgumentLimits } from '../args/argument-limits.js';
 import { isPlainObject, parseRpcArgs, type RpcArgs } from '../parse-rpc-args.js';
-import { atStepSync } from '../../transactions/step-failure.js';
+import { atStepSync } from '../../data/step-failure.error.js';
 
 /** One operation of a sequential transaction, its arguments restored from superjson but not yet validated. */
 export interface TransactionStep {

@@ -1,7 +1,7 @@
-import { resolveCrudApiOptions } from '../crud-api-options.validation.js';
-import { toApiRequest } from '../http/api-request.js';
+import { resolveCrudApiOptions } from '../module/crud-api-options.validation.js';
+import { toApiRequest } from '../shared/api-request.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
-import type { PrismaClientLike } from './prisma-client-like.js';
+import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { PrismaClientResolver } from './prisma-client.resolver.js';
 
 const modelMeta: DataModelMeta = { provider: 'sqlite', models: {}, enums: {} } as unknown as DataModelMeta;

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import bodyParser from 'body-parser';
 import { type ErrorRendering, sendApiError } from '../filters/send-api-error.js';
-import { toApiRequest } from './api-request.js';
+import { toApiRequest } from '../shared/api-request.js';
 import type { ApiMounts } from './api-mounts.js';
-import { isJsonMediaType } from './json-media-type.js';
+import { isJsonMediaType } from '../shared/json-media-type.js';
 
 export interface ExpressJsonBodySettings {
   mounts: ApiMounts;

@@ -1,8 +1,8 @@
-import { CrudApiError } from '../filters/crud-api.error.js';
-import type { ErrorCode } from '../filters/error-codes.js';
+import { CrudApiError } from '../errors/crud-api.error.js';
+import type { ErrorCode } from '../errors/error-codes.js';
 import { type ErrorRendering, sendApiError } from '../filters/send-api-error.js';
-import { toApiRequest } from './api-request.js';
-import type { PlatformResponse } from './api-response.js';
+import { toApiRequest } from '../shared/api-request.js';
+import type { PlatformResponse } from '../shared/api-response.js';
 import { CRUD_API_ROUTE, type CrudApiRoute, crudApiRouteOf } from './crud-api-route.js';
 
 /** The JSON:API media type; `application/json` already has Fastify's (and Nest's) parser. */

@@ -1,6 +1,6 @@
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { runInBatchTransaction } from './run-in-transaction.js';
-import { StepFailure } from './step-failure.js';
+import { StepFailure } from './step-failure.error.js';
 
 const settings = { maxOperations: 20, timeout: 5000, maxWait: 2000 };
 type Call = (client: PrismaClientLike) => Promise<unknown>;

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CRUD_API_OPTIONS } from '../crud-api.constants.js';
-import type { PlatformRequest, ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
-import type { ApiRequest } from '../http/api-request.js';
+import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
+import type { PlatformRequest, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import type { ApiRequest } from '../shared/api-request.js';
 import { withPolicies } from '../policies/with-policies.js';
 import type { PolicyContext } from '../policies/policy.types.js';
-import type { PrismaClientLike } from './prisma-client-like.js';
+import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 
 /** Passport-style guards put the caller in `request.user`. */
 const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ user: request.user });

@@ -1,4 +1,4 @@
-import { CrudApiError } from '../filters/crud-api.error.js';
+import { CrudApiError } from '../errors/crud-api.error.js';
 import { jsonPointer } from './json-pointer.js';
 
 export interface JsonDepthOptions {

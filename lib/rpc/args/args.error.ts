@@ -1,5 +1,5 @@
-import { CrudApiError } from '../../filters/crud-api.error.js';
-import { quoteInput } from '../../filters/quote-input.js';
+import { CrudApiError } from '../../errors/crud-api.error.js';
+import { quoteInput } from '../../errors/quote-input.js';
 import { type ArgPath, toPointer } from './arg-path.js';
 
 /** Where the arguments travelled: the `q` query parameter or the JSON body. */

@@ -1,7 +1,7 @@
-import type { CrudApiOptions } from './crud-api-options.interface.js';
-import type { DataModelMeta } from './metadata/model-meta.types.js';
-import { toTypeName } from './metadata/model-registry.js';
-import { RPC_OPERATIONS } from './rpc/rpc-operations.js';
+import type { CrudApiOptions } from '../options/crud-api-options.interface.js';
+import type { DataModelMeta } from '../metadata/model-meta.types.js';
+import { toTypeName } from '../metadata/model-registry.js';
+import { RPC_OPERATIONS } from '../rpc/rpc-operations.js';
 
 const OPERATION_RULE_KEYS: ReadonlySet<string> = new Set(['readOnly', 'exclude']);
 

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { PlatformRequest } from '../crud-api-options.interface.js';
+import type { PlatformRequest } from '../options/crud-api-options.interface.js';
 
 /** What the services need of an HTTP request, whatever platform (Express, Fastify) received it. */
 export interface ApiRequest {

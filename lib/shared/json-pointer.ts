@@ -1,4 +1,4 @@
-import { MAX_QUOTED_INPUT } from '../filters/quote-input.js';
+import { MAX_QUOTED_INPUT } from '../errors/quote-input.js';
 
 /**
  * The JSON pointer (RFC 6901) of a path into a request body, for an error's `source.pointer`.

@@ -1,6 +1,6 @@
-import type { ResolvedCrudApiOptions } from '../crud-api-options.interface.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
-import { atStep, StepFailure } from './step-failure.js';
+import { atStep, StepFailure } from './step-failure.error.js';
 
 type TransactionSettings = ResolvedCrudApiOptions['transactions'];
 

@@ -1,4 +1,4 @@
-import { CrudApiError } from '../filters/crud-api.error.js';
+import { CrudApiError } from '../errors/crud-api.error.js';
 
 /** `reason` values of policy rejections (RPC `reason`, REST `meta.reason`). */
 export const POLICY_REASONS = {

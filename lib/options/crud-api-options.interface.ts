@@ -1,12 +1,12 @@
 import type { ConfigurableModuleAsyncOptions, Type } from '@nestjs/common';
-import type { PrismaErrorMapping } from './filters/prisma-error-map.js';
-import type { CrudApiOpenApiOptions } from './openapi/openapi.types.js';
-import type { DataModelMeta } from './metadata/model-meta.types.js';
-import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from './policies/policy.types.js';
-import type { PrismaClientLike } from './prisma/prisma-client-like.js';
-import type { CountStrategy } from './rest/pagination/count-strategy.js';
-import type { RestService } from './rest/rest.service.js';
-import type { RpcService } from './rpc/rpc.service.js';
+import type { PrismaErrorMapping } from '../filters/prisma-error-map.js';
+import type { CrudApiOpenApiOptions } from '../openapi/openapi.types.js';
+import type { DataModelMeta } from '../metadata/model-meta.types.js';
+import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from '../policies/policy.types.js';
+import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import type { CountStrategy } from '../rest/pagination/count-strategy.js';
+import type { RestService } from '../rest/rest.service.js';
+import type { RpcService } from '../rpc/rpc.service.js';
 
 /**
  * The platform's own request object: Express's `Request` or Fastify's `FastifyRequest`, with
