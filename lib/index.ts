@@ -6,25 +6,29 @@ export { CrudApiModule } from './crud-api.module.js';
 export type {
   /** The options of one instance, as `forRootAsync`'s factory returns them. */
   CrudApiOptions,
-  /** What `forRoot` takes: the options plus the extras. */
-  CrudApiModuleOptions,
-  /** What `forRootAsync` takes: `useFactory`/`useClass`/`useExisting`, `imports`, `inject`, plus the extras. */
-  CrudApiModuleAsyncOptions,
-  /** Mount paths and service classes: given to `forRoot`/`forRootAsync` directly, never by a factory. */
-  CrudApiModuleExtras,
   /** The class `forRootAsync({ useClass })` instantiates. */
   CrudApiOptionsFactory,
   /** The `limits` option. */
   CrudApiLimits,
   /** The `operations` option. */
   CrudApiOperations,
-  /** One model's entry of the `operations` option. */
-  ModelOperationsOption,
-  /** The platform's request (Express or Fastify) handed to `getPrisma` and `context`. */
-  PlatformRequest,
+  /** The `prismaErrorMap` option's entries, and the default map's. */
+  PrismaErrorMapping,
   /** The options of one instance with every default applied (injected as `CRUD_API_OPTIONS`). */
   ResolvedCrudApiOptions,
 } from './options/crud-api-options.interface.js';
+export type {
+  /** What `forRoot` takes: the options plus the extras. */
+  CrudApiModuleOptions,
+  /** What `forRootAsync` takes: `useFactory`/`useClass`/`useExisting`, `imports`, `inject`, plus the extras. */
+  CrudApiModuleAsyncOptions,
+  /** Mount paths and service classes: given to `forRoot`/`forRootAsync` directly, never by a factory. */
+  CrudApiModuleExtras,
+} from './module/crud-api-module-options.interface.js';
+/** One model's entry of the `operations` option. */
+export type { ModelOperationsOption } from './metadata/model-meta.types.js';
+/** The platform's request (Express or Fastify) handed to `getPrisma` and `context`. */
+export type { PlatformRequest } from './shared/api-request.js';
 
 /** Injection token of one instance's `ResolvedCrudApiOptions`, for service subclasses. */
 export { CRUD_API_OPTIONS } from './options/crud-api.constants.js';
@@ -51,7 +55,7 @@ export { CrudApiError, type CrudApiErrorOptions, type ErrorSource } from './erro
 /** The catalogue of error codes with their status and title. */
 export { ERROR_CODES, type ErrorCode } from './errors/error-codes.js';
 /** The default Prisma-error-code mapping that the `prismaErrorMap` option extends. */
-export { DEFAULT_PRISMA_ERROR_MAP, type PrismaErrorMapping } from './filters/prisma-error-map.js';
+export { DEFAULT_PRISMA_ERROR_MAP } from './filters/prisma-error-map.js';
 
 /** Access policies on any Prisma client, e.g. in hand-written endpoints. */
 export { withPolicies, type WithPoliciesOptions } from './policies/with-policies.js';
@@ -75,6 +79,6 @@ export type {
 export { registerPrismaTypes, type DecimalConstructor } from './rpc/rpc-superjson.js';
 
 /** OpenAPI 3.1 documents of an instance (`openapi` extra): inject `CrudApiOpenApi`, merge into another document. */
-export { CrudApiOpenApi } from './openapi/openapi.controller.js';
+export { CrudApiOpenApi } from './openapi/crud-api-openapi.service.js';
 export { mergeOpenApiDocuments, type OpenApiInterface } from './openapi/openapi-documents.js';
 export type { CrudApiOpenApiOptions, OpenApiDocument, OpenApiServer } from './openapi/openapi.types.js';

@@ -2,7 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, Inject, Injectable } f
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { toApiRequest } from '../shared/api-request.js';
-import { type ApiKind, type ErrorRendering, errorRendering, sendApiError } from './send-api-error.js';
+import { type ErrorFormat, type ErrorRendering, errorRendering, sendApiError } from './send-api-error.js';
 
 /**
  * Renders every error of the module's routes (guards, pipes and interceptors of the application
@@ -10,7 +10,7 @@ import { type ApiKind, type ErrorRendering, errorRendering, sendApiError } from 
  * precedence over the application's global filters there and leaves every other route to them.
  */
 export abstract class CrudApiExceptionFilter implements ExceptionFilter {
-  protected abstract readonly kind: ApiKind;
+  protected abstract readonly format: ErrorFormat;
   private readonly rendering: ErrorRendering;
 
   constructor(@Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions) {
@@ -19,20 +19,6 @@ export abstract class CrudApiExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    sendApiError(this.kind, exception, { request: toApiRequest(http.getRequest()), response: http.getResponse() }, this.rendering);
+    sendApiError(this.format, exception, { request: toApiRequest(http.getRequest()), response: http.getResponse() }, this.rendering);
   }
-}
-
-/** JSON:API error documents on the REST routes. */
-@Catch()
-@Injectable()
-export class RestExceptionFilter extends CrudApiExceptionFilter {
-  protected readonly kind = 'rest';
-}
-
-/** `{ error: { message, … } }` on the RPC routes. */
-@Catch()
-@Injectable()
-export class RpcExceptionFilter extends CrudApiExceptionFilter {
-  protected readonly kind = 'rpc';
 }

@@ -1,16 +1,5 @@
-import type { ErrorCode } from '../errors/error-codes.js';
+import type { PrismaErrorMapping } from '../options/crud-api-options.interface.js';
 
-export interface PrismaErrorMapping {
-  status: number;
-  code: ErrorCode;
-  /**
-   * What the client reads. Without it the client gets Prisma's one-line summary of the error
-   * (never its call dump), or the code's title when that line could expose internals.
-   */
-  message?: string;
-  /** The row applies only to errors carrying `meta.reason` (access-policy rejections). */
-  requiresReason?: boolean;
-}
 
 const TEMPORARILY_UNAVAILABLE: PrismaErrorMapping = {
   status: 503,

@@ -1,4 +1,5 @@
-import { renderJsonApiError, renderRpcError } from './send-api-error.js';
+import { renderJsonApiError } from '../rest/json-api-errors.js';
+import { renderRpcError } from '../rpc/rpc-errors.js';
 
 describe('error renderers', () => {
   const policy = {

@@ -66,3 +66,11 @@ export interface DataModelMeta {
   readonly models: Readonly<Record<string, ModelMeta>>;
   readonly enums: Readonly<Record<string, readonly string[]>>;
 }
+
+/** One model's entry of the `operations` option: the Prisma operations clients may run. */
+export interface ModelOperationsOption {
+  /** Only reads (find*, count, aggregate, groupBy; REST GETs). */
+  readOnly?: boolean;
+  /** Prisma operation names refused for this model (REST routes map to create/update/delete). */
+  exclude?: string[];
+}

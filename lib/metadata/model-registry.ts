@@ -1,5 +1,4 @@
-import type { ModelOperationsOption } from '../options/crud-api-options.interface.js';
-import type { DataModelMeta, FieldMeta, ModelMeta } from './model-meta.types.js';
+import type { DataModelMeta, FieldMeta, ModelMeta, ModelOperationsOption } from './model-meta.types.js';
 
 /** Prisma operations that only read. */
 export const READ_OPERATIONS: ReadonlySet<string> = new Set([

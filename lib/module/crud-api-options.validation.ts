@@ -18,9 +18,9 @@ import {
   ValidateIf,
   validateSync,
 } from 'class-validator';
-import { COUNT_STRATEGIES } from '../rest/pagination/count-strategy.js';
-import { DEFAULT_BODY_LIMIT, DEFAULT_COUNT, DEFAULT_ID_DIVIDER, DEFAULT_LIMITS, DEFAULT_PAGE_SIZE, DEFAULT_TRANSACTIONS } from '../options/crud-api.constants.js';
-import type { CrudApiModuleExtras, CrudApiOptions, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import { COUNT_STRATEGIES, DEFAULT_BODY_LIMIT, DEFAULT_COUNT, DEFAULT_ID_DIVIDER, DEFAULT_LIMITS, DEFAULT_PAGE_SIZE, DEFAULT_TRANSACTIONS } from '../options/crud-api.constants.js';
+import type { CrudApiOptions, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import type { CrudApiModuleExtras } from './crud-api-module-options.interface.js';
 import { modelNameProblems } from './crud-api-options.model-names.js';
 import { validatePolicies } from '../policies/policy-set.js';
 

@@ -1,5 +1,6 @@
 import { ERROR_CODES } from '../errors/error-codes.js';
-import { DEFAULT_DATABASE_ERROR_MAP, DEFAULT_PRISMA_ERROR_MAP, type PrismaErrorMapping } from '../filters/prisma-error-map.js';
+import { DEFAULT_DATABASE_ERROR_MAP, DEFAULT_PRISMA_ERROR_MAP } from '../filters/prisma-error-map.js';
+import type { PrismaErrorMapping } from '../options/crud-api-options.interface.js';
 import type { JsonSchema } from './openapi.types.js';
 
 /** Every status an error can be answered with: the catalogue's and the (merged) Prisma error map's. */
@@ -15,7 +16,7 @@ export function errorStatuses(prismaErrorMap: Readonly<Record<string, PrismaErro
 
 const ERROR_CODE_LIST = Object.keys(ERROR_CODES);
 
-/** The JSON:API error document of `send-api-error.ts` (`renderJsonApiError`). */
+/** The JSON:API error document of `rest/json-api-errors.ts` (`renderJsonApiError`). */
 export const JSON_API_ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   JsonApiError: {
     type: 'object',

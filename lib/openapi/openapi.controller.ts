@@ -1,42 +1,11 @@
-import { Controller, Get, Inject, Injectable, NotFoundException, Param, Req, Res, type Type } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
-import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
-import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import { Controller, Get, Inject, NotFoundException, Param, Req, Res, type Type } from '@nestjs/common';
 import { type PlatformResponse, sendBytes } from '../shared/api-response.js';
-import { globalPrefixOf } from '../shared/global-prefix.js';
-import { ModelRegistry } from '../metadata/model-registry.js';
-import { buildOpenApiDocuments, type OpenApiInterface, withGlobalPrefix } from './openapi-documents.js';
-import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js';
+import { CrudApiOpenApi } from './crud-api-openapi.service.js';
+import type { OpenApiInterface } from './openapi-documents.js';
 import { excludeFromSwaggerScan } from './swagger-scan.js';
 import { INITIALIZER, swaggerUiAsset, swaggerUiInitializer, swaggerUiPage } from './swagger-ui-assets.js';
 
-/** Injection token of one instance's resolved `openapi` extra. */
-export const OPENAPI_OPTIONS = Symbol('CRUD_API_OPENAPI_OPTIONS');
-
 const DOCUMENT_FILES: Readonly<Record<string, OpenApiInterface>> = { 'rest.json': 'rest', 'rpc.json': 'rpc' };
-
-/**
- * One module instance's OpenAPI documents, generated at start-up from its model registry and
- * options. Inject it (or `app.get(CrudApiOpenApi)`) to merge the documents into another one.
- */
-@Injectable()
-export class CrudApiOpenApi {
-  private readonly documents: Readonly<Record<OpenApiInterface, OpenApiDocument>>;
-
-  constructor(
-    @Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions,
-    @Inject(ModelRegistry) registry: ModelRegistry,
-    @Inject(OPENAPI_OPTIONS) readonly openapi: ResolvedOpenApiOptions,
-    @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
-  ) {
-    this.documents = buildOpenApiDocuments(registry, options, openapi);
-  }
-
-  /** The document of one interface, its paths under the application's global prefix. */
-  document(kind: OpenApiInterface): OpenApiDocument {
-    return withGlobalPrefix(this.documents[kind], globalPrefixOf(this.moduleRef));
-  }
-}
 
 /**
  * Serves `{path}/rest.json`, `{path}/rpc.json` and, unless `ui: false`, Swagger UI at `{path}`

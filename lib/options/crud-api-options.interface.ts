@@ -1,18 +1,9 @@
-import type { ConfigurableModuleAsyncOptions, Type } from '@nestjs/common';
-import type { PrismaErrorMapping } from '../filters/prisma-error-map.js';
-import type { CrudApiOpenApiOptions } from '../openapi/openapi.types.js';
-import type { DataModelMeta } from '../metadata/model-meta.types.js';
+import type { DataModelMeta, ModelOperationsOption } from '../metadata/model-meta.types.js';
 import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from '../policies/policy.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
-import type { CountStrategy } from '../rest/pagination/count-strategy.js';
-import type { RestService } from '../rest/rest.service.js';
-import type { RpcService } from '../rpc/rpc.service.js';
-
-/**
- * The platform's own request object: Express's `Request` or Fastify's `FastifyRequest`, with
- * whatever the application's guards and middleware put on it (`request.user`).
- */
-export type PlatformRequest = any;
+import type { PlatformRequest } from '../shared/api-request.js';
+import type { ErrorCode } from '../errors/error-codes.js';
+import type { COUNT_STRATEGIES } from './crud-api.constants.js';
 
 /** The options of one module instance (what `forRootAsync`'s factory returns). */
 export interface CrudApiOptions {
@@ -73,47 +64,17 @@ export interface CrudApiTransactions {
 /** The isolation levels Prisma accepts; which ones work depends on the database (SQLite: Serializable). */
 export type TransactionIsolationLevel = 'ReadUncommitted' | 'ReadCommitted' | 'RepeatableRead' | 'Snapshot' | 'Serializable';
 
-/**
- * What shapes the module's routes and providers, so it is given to `forRoot`/`forRootAsync`
- * directly, never by an options factory (routes are declared before factories run).
- */
-export interface CrudApiModuleExtras {
-  /** Mount path of the REST controller. Default `api/rest`. */
-  restPath?: string;
-  /** Mount path of the RPC controller. Default `api/rpc`. */
-  rpcPath?: string;
-  /** A subclass of `RestService` serving the REST routes of this instance. */
-  restService?: Type<RestService>;
-  /** A subclass of `RpcService` serving the RPC routes of this instance. */
-  rpcService?: Type<RpcService>;
-  /**
-   * OpenAPI 3.1 documents of both interfaces (`{path}/rest.json`, `{path}/rpc.json`) and Swagger UI
-   * at `{path}`: `true` for the defaults or `{ path, title, version, servers, ui }`. Default off.
-   */
-  openapi?: boolean | CrudApiOpenApiOptions;
-}
 
-/** What `CrudApiModule.forRoot` takes. */
-export type CrudApiModuleOptions = CrudApiOptions & CrudApiModuleExtras;
 
 /** A class `forRootAsync({ useClass })` instantiates (or `useExisting` names) to get the options. */
 export interface CrudApiOptionsFactory {
   createCrudApiOptions(): CrudApiOptions | Promise<CrudApiOptions>;
 }
 
-/** What `CrudApiModule.forRootAsync` takes: `useFactory`, `useClass` or `useExisting`, plus the extras. */
-export type CrudApiModuleAsyncOptions = ConfigurableModuleAsyncOptions<CrudApiOptions, 'createCrudApiOptions'> &
-  CrudApiModuleExtras;
 
 /** Per model: the Prisma operations clients may run. */
 export type CrudApiOperations = Record<string, ModelOperationsOption>;
 
-export interface ModelOperationsOption {
-  /** Only reads (find*, count, aggregate, groupBy; REST GETs). */
-  readOnly?: boolean;
-  /** Prisma operation names refused for this model (REST routes map to create/update/delete). */
-  exclude?: string[];
-}
 
 export interface CrudApiLimits {
   /** Deepest include path (`a.b.c` is 3). Default 3. */
@@ -139,7 +100,25 @@ export interface CrudApiLimits {
 /** The options of one instance with every default applied, mount paths included. */
 export type ResolvedCrudApiOptions = Omit<CrudApiOptions, 'limits' | 'transactions'> &
   Required<Pick<CrudApiOptions, 'pageSize' | 'count' | 'idDivider' | 'bodyLimit'>> &
-  Required<Pick<CrudApiModuleExtras, 'restPath' | 'rpcPath'>> & {
+  {
+    /** Mount paths of the REST and RPC controllers. */
+    restPath: string;
+    rpcPath: string;
     limits: Required<CrudApiLimits>;
     transactions: Required<Omit<CrudApiTransactions, 'isolationLevel'>> & Pick<CrudApiTransactions, 'isolationLevel'>;
   };
+
+/** How a collection's total is found (`count` option, `Prefer: count=…`). */
+export type CountStrategy = (typeof COUNT_STRATEGIES)[number];
+
+export interface PrismaErrorMapping {
+  status: number;
+  code: ErrorCode;
+  /**
+   * What the client reads. Without it the client gets Prisma's one-line summary of the error
+   * (never its call dump), or the code's title when that line could expose internals.
+   */
+  message?: string;
+  /** The row applies only to errors carrying `meta.reason` (access-policy rejections). */
+  requiresReason?: boolean;
+}

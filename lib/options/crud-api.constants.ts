@@ -27,3 +27,10 @@ export const DEFAULT_TRANSACTIONS = {
   timeout: 5000,
   maxWait: 2000,
 } as const;
+
+/**
+ * How a collection's total is found: `exact` counts the rows (the specification's `meta.total`),
+ * `estimated` reads PostgreSQL's planner statistics where that is safe (`estimate-count.ts`),
+ * `none` counts nothing (no `meta.total`, no `last` link).
+ */
+export const COUNT_STRATEGIES = ['exact', 'estimated', 'none'] as const;

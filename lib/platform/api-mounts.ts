@@ -1,4 +1,4 @@
-import type { ApiKind } from '../filters/send-api-error.js';
+import type { ApiKind } from './crud-api-route.js';
 
 function trimSlashes(path: string): string {
   return path.replace(/^\/+|\/+$/g, '');

@@ -1,4 +1,12 @@
-import type { ApiKind } from '../filters/send-api-error.js';
+import type { ErrorFormat } from '../filters/send-api-error.js';
+import { JSON_API_ERROR_FORMAT } from '../rest/json-api-errors.js';
+import { RPC_ERROR_FORMAT } from '../rpc/rpc-errors.js';
+
+/** The module's two interfaces, each with its own error format. */
+export type ApiKind = 'rest' | 'rpc';
+
+/** The error format of each interface, for errors raised before routing (body parsing). */
+export const ERROR_FORMATS: Readonly<Record<ApiKind, ErrorFormat>> = { rest: JSON_API_ERROR_FORMAT, rpc: RPC_ERROR_FORMAT };
 
 /** Where Nest's Fastify adapter reads a route's `config` (the metadata key of `@RouteConfig`). */
 export const FASTIFY_ROUTE_CONFIG_METADATA = '__fastify_route_config__';

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import bodyParser from 'body-parser';
 import { type ErrorRendering, sendApiError } from '../filters/send-api-error.js';
 import { toApiRequest } from '../shared/api-request.js';
+import { ERROR_FORMATS } from './crud-api-route.js';
 import type { ApiMounts } from './api-mounts.js';
 import { isJsonMediaType } from '../shared/json-media-type.js';
 
@@ -31,7 +32,7 @@ export function expressJsonBody(settings: ExpressJsonBodySettings): Middleware {
     const kind = settings.mounts.kindOf(request.path, settings.globalPrefix());
     if (!kind) return next();
     parse(req, res, (error?: unknown) =>
-      error ? sendApiError(kind, error, { request, response: res }, settings.errors) : next(),
+      error ? sendApiError(ERROR_FORMATS[kind], error, { request, response: res }, settings.errors) : next(),
     );
   };
 }

@@ -3,7 +3,7 @@ import type { ErrorCode } from '../errors/error-codes.js';
 import { type ErrorRendering, sendApiError } from '../filters/send-api-error.js';
 import { toApiRequest } from '../shared/api-request.js';
 import type { PlatformResponse } from '../shared/api-response.js';
-import { CRUD_API_ROUTE, type CrudApiRoute, crudApiRouteOf } from './crud-api-route.js';
+import { CRUD_API_ROUTE, type CrudApiRoute, crudApiRouteOf, ERROR_FORMATS } from './crud-api-route.js';
 
 /** The JSON:API media type; `application/json` already has Fastify's (and Nest's) parser. */
 const JSON_API_MEDIA_TYPE = 'application/vnd.api+json';
@@ -116,7 +116,7 @@ export function installFastifyJsonBody(fastify: FastifyInstance, settings: Fasti
     route.preParsing = [...hooks(route.preParsing), readJsonWithModuleParser];
     route.preValidation = [restoreContentType, ...hooks(route.preValidation)];
     route.errorHandler = (error, request, reply) =>
-      sendApiError(mounted.kind, fastifyBodyError(error, settings.bodyLimit), { request: toApiRequest(request), response: reply }, settings.errors);
+      sendApiError(ERROR_FORMATS[mounted.kind], fastifyBodyError(error, settings.bodyLimit), { request: toApiRequest(request), response: reply }, settings.errors);
   });
   if (withJsonApiParser.has(fastify) || fastify.hasContentTypeParser(JSON_API_MEDIA_TYPE)) return;
   withJsonApiParser.add(fastify);

@@ -1,7 +1,6 @@
 import { CrudApiError, type ErrorSource } from '../errors/crud-api.error.js';
 import type { FieldMeta } from '../metadata/model-meta.types.js';
-import { parseIsoDateTime } from '../shared/iso-date-time.js';
-import { toIsoString } from '../shared/iso-date.js';
+import { parseIsoDateTime, toIsoString } from '../shared/iso-date.js';
 
 /** Returned by a converter for a value its type cannot take. */
 const INVALID = Symbol('invalid');

@@ -1,5 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { PlatformRequest } from '../options/crud-api-options.interface.js';
+
+/**
+ * The platform's own request object: Express's `Request` or Fastify's `FastifyRequest`, with
+ * whatever the application's guards and middleware put on it (`request.user`).
+ */
+// Its type varies with the application's platform and middleware: `any` lets the application's
+// callbacks read what its guards put there with the types the application gave them.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type PlatformRequest = any;
 
 /** What the services need of an HTTP request, whatever platform (Express, Fastify) received it. */
 export interface ApiRequest {

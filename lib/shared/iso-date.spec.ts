@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { toIsoString } from './iso-date.js';
+import { parseIsoDateTime, toIsoString } from './iso-date.js';
 
 describe('toIsoString', () => {
   it('equals Date.prototype.toISOString on every valid date, and throws its RangeError on an invalid one', () => {
@@ -13,5 +13,42 @@ describe('toIsoString', () => {
       expect(toIsoString(new Date(time))).toBe(new Date(time).toISOString());
     }
     expect(() => toIsoString(new Date(Number.NaN))).toThrow(RangeError);
+  });
+});
+
+
+describe('parseIsoDateTime', () => {
+  it.each([
+    ['2024-01-02', '2024-01-02T00:00:00.000Z'],
+    ['2024-01-02T03:04', '2024-01-02T03:04:00.000Z'],
+    ['2024-01-02T03:04:05Z', '2024-01-02T03:04:05.000Z'],
+    ['2024-01-02T03:04:05.678901+01:30', '2024-01-02T01:34:05.678Z'],
+    ['2024-02-29T23:59:59.999-0100', '2024-03-01T00:59:59.999Z'],
+    ['0000-01-01T00:00:00Z', '0000-01-01T00:00:00.000Z'],
+    ['9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z'],
+    ['0050-06-01', '0050-06-01T00:00:00.000Z'],
+  ])('reads %s as %s (UTC when no zone is given)', (text, iso) => {
+    expect(parseIsoDateTime(text)?.toISOString()).toBe(iso);
+  });
+
+  it.each([
+    '1',
+    'yesterday',
+    '2023-02-29',
+    '2024-02-30',
+    '2024-13-01',
+    '2024-00-10',
+    '2024-01-02T24:00',
+    '2024-01-02T12:60',
+    '2024-01-02T12:00:60',
+    '2024-01-02T12:00+24:00',
+    '+275760-09-13T00:00:00Z',
+    '-000001-01-01T00:00:00Z',
+    '10000-01-01',
+    '9999-12-31T23:59:59-01:00',
+    '0000-01-01T00:00:00+01:00',
+    '2024-01-02 03:04',
+  ])('refuses %s', (text) => {
+    expect(parseIsoDateTime(text)).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import type { CursorPage, OffsetPage, Page } from '../query/parse-page.js';
 import { buildCursorLinks, buildPaginationLinks, type PaginationLinks } from '../serialize/pagination-links.js';
-import type { CountChoice, CountStrategy } from './count-strategy.js';
+import type { CountStrategy } from '../../options/crud-api-options.interface.js';
+import type { CountChoice } from './count-strategy.js';
 import type { CursorCodec } from './cursor-codec.js';
 import { keysetWhere } from './keyset-where.js';
 import { keysetOrderBy, reversedKeys, type SortKey } from './sort-keys.js';

@@ -1,10 +1,5 @@
-/**
- * How a collection's total is found: `exact` counts the rows (the specification's `meta.total`),
- * `estimated` reads PostgreSQL's planner statistics where that is safe (`estimate-count.ts`),
- * `none` counts nothing (no `meta.total`, no `last` link).
- */
-export const COUNT_STRATEGIES = ['exact', 'estimated', 'none'] as const;
-export type CountStrategy = (typeof COUNT_STRATEGIES)[number];
+import { COUNT_STRATEGIES } from '../../options/crud-api.constants.js';
+import type { CountStrategy } from '../../options/crud-api-options.interface.js';
 
 /** The preference token of RFC 7240's `Prefer` header that asks for a strategy (PostgREST's name). */
 const COUNT_PREFERENCE = 'count';

@@ -2,7 +2,7 @@ import type { IncludeTree } from '../query/parse-include.js';
 import { formatIdValue } from '../resource-id.js';
 import { defineMember } from './attributes-builder.js';
 import { relationshipLinks } from './resource-links.js';
-import type { RelationshipSlot } from './resource-shape.js';
+import type { ModelMeta } from '../../metadata/model-meta.types.js';
 
 type Row = Record<string, unknown>;
 
@@ -16,24 +16,34 @@ export interface RelationshipObject {
   links: { self: string; related: string };
 }
 
+/** A relationship, its related model, and the local foreign key that names the related resource, if any. */
+export interface RelationshipSlotOf<Shape extends { readonly type: string } = { readonly type: string }> {
+  readonly name: string;
+  readonly isList: boolean;
+  readonly related: ModelMeta;
+  readonly foreignKeys?: readonly string[];
+  /** The related model's shape, looked up on first use (relations may be cyclic). */
+  readonly relatedShape: () => Shape;
+}
+
 /** Renders a relationship whose related rows were loaded (included, or linkage read through the relation): `CompoundDocument`. */
 export interface RelatedRenderer {
-  toOne(self: string, slot: RelationshipSlot, row: Row, nested: IncludeTree | undefined): RelationshipObject;
-  toMany(self: string, slot: RelationshipSlot, rows: Row[] | undefined, nested: IncludeTree | undefined): RelationshipObject;
+  toOne(self: string, slot: RelationshipSlotOf, row: Row, nested: IncludeTree | undefined): RelationshipObject;
+  toMany(self: string, slot: RelationshipSlotOf, rows: Row[] | undefined, nested: IncludeTree | undefined): RelationshipObject;
 }
 
 /** A resource's `relationships` member from its row, every relationship rendered. */
 export type RelationshipsBuilder = (renderer: RelatedRenderer, self: string, row: Row, include: IncludeTree) => Record<string, RelationshipObject>;
 
 /** A to-one relationship object for the related resource's id (a foreign key's value, or a formatted id); none when null or undefined. */
-export function toOneLinkage(self: string, slot: RelationshipSlot, relatedId: unknown): RelationshipObject {
+export function toOneLinkage(self: string, slot: RelationshipSlotOf, relatedId: unknown): RelationshipObject {
   if (relatedId === null || relatedId === undefined) return { data: null, links: relationshipLinks(self, slot.name) };
   const id = formatIdValue(relatedId);
   return { data: { type: slot.relatedShape().type, id }, links: relationshipLinks(self, slot.name, id) };
 }
 
 /** The slot's one foreign key, when linkage can come from it without the relation being loaded. */
-function singleForeignKey(slot: RelationshipSlot): string | undefined {
+function singleForeignKey(slot: RelationshipSlotOf): string | undefined {
   return slot.foreignKeys?.length === 1 ? slot.foreignKeys[0] : undefined;
 }
 
@@ -42,7 +52,7 @@ function singleForeignKey(slot: RelationshipSlot): string | undefined {
  * relationship outside the fieldset still contributes its resources to `included`.
  */
 export function pickRelationships(
-  slots: readonly RelationshipSlot[],
+  slots: readonly RelationshipSlotOf[],
   renderer: RelatedRenderer,
   self: string,
   row: Row,
@@ -67,7 +77,7 @@ export function pickRelationships(
  * only (to-many) or linkage from the foreign key (to-one, when the row did not load the relation);
  * everything else goes to the renderer as in `pickRelationships`. Names are JSON string literals.
  */
-export function compileRelationshipsBuilder(slots: readonly RelationshipSlot[]): RelationshipsBuilder {
+export function compileRelationshipsBuilder(slots: readonly RelationshipSlotOf[]): RelationshipsBuilder {
   const members = slots.map((slot, index) => {
     const key = JSON.stringify(slot.name);
     const member = slot.name === '__proto__' ? `[${key}]` : key;

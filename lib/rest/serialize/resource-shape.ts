@@ -2,18 +2,11 @@ import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { type ModelRegistry, toTypeName } from '../../metadata/model-registry.js';
 import { attributeEncoder, encodesVerbatim } from '../attribute-codec.js';
 import { type AttributeSlot, type AttributesBuilder, compileAttributesBuilder } from './attributes-builder.js';
-import { compileRelationshipsBuilder, type RelationshipsBuilder } from './relationships-builder.js';
+import { compileRelationshipsBuilder, type RelationshipSlotOf, type RelationshipsBuilder } from './relationships-builder.js';
 import { attributeFields, foreignKeyForIds, relationshipFields } from './resource-members.js';
 
-/** A relationship, its related model, and the local foreign key that names the related resource, if any. */
-export interface RelationshipSlot {
-  readonly name: string;
-  readonly isList: boolean;
-  readonly related: ModelMeta;
-  readonly foreignKeys?: readonly string[];
-  /** The related model's shape, looked up on first use (relations may be cyclic). */
-  readonly relatedShape: () => ResourceShape;
-}
+/** A relationship of a model with its related model's shape. */
+export type RelationshipSlot = RelationshipSlotOf<ResourceShape>;
 
 /**
  * Everything about a model that rendering one of its resource objects needs and that does not

@@ -1,0 +1,32 @@
+import type { ConfigurableModuleAsyncOptions, Type } from '@nestjs/common';
+import type { CrudApiOpenApiOptions } from '../openapi/openapi.types.js';
+import type { CrudApiOptions } from '../options/crud-api-options.interface.js';
+import type { RestService } from '../rest/rest.service.js';
+import type { RpcService } from '../rpc/rpc.service.js';
+
+/**
+ * What shapes the module's routes and providers, so it is given to `forRoot`/`forRootAsync`
+ * directly, never by an options factory (routes are declared before factories run).
+ */
+export interface CrudApiModuleExtras {
+  /** Mount path of the REST controller. Default `api/rest`. */
+  restPath?: string;
+  /** Mount path of the RPC controller. Default `api/rpc`. */
+  rpcPath?: string;
+  /** A subclass of `RestService` serving the REST routes of this instance. */
+  restService?: Type<RestService>;
+  /** A subclass of `RpcService` serving the RPC routes of this instance. */
+  rpcService?: Type<RpcService>;
+  /**
+   * OpenAPI 3.1 documents of both interfaces (`{path}/rest.json`, `{path}/rpc.json`) and Swagger UI
+   * at `{path}`: `true` for the defaults or `{ path, title, version, servers, ui }`. Default off.
+   */
+  openapi?: boolean | CrudApiOpenApiOptions;
+}
+
+/** What `CrudApiModule.forRoot` takes. */
+export type CrudApiModuleOptions = CrudApiOptions & CrudApiModuleExtras;
+
+/** What `CrudApiModule.forRootAsync` takes: `useFactory`, `useClass` or `useExisting`, plus the extras. */
+export type CrudApiModuleAsyncOptions = ConfigurableModuleAsyncOptions<CrudApiOptions, 'createCrudApiOptions'> &
+  CrudApiModuleExtras;

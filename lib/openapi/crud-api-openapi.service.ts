@@ -1,0 +1,35 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { ModelRegistry } from '../metadata/model-registry.js';
+import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import { globalPrefixOf } from '../shared/global-prefix.js';
+import { buildOpenApiDocuments, type OpenApiInterface, withGlobalPrefix } from './openapi-documents.js';
+import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js';
+
+/** Injection token of one instance's resolved `openapi` extra. */
+export const OPENAPI_OPTIONS = Symbol('CRUD_API_OPENAPI_OPTIONS');
+
+/**
+ * One module instance's OpenAPI documents, generated at start-up from its model registry and
+ * options. Inject it (or `app.get(CrudApiOpenApi)`) to merge the documents into another one.
+ */
+@Injectable()
+export class CrudApiOpenApi {
+  private readonly documents: Readonly<Record<OpenApiInterface, OpenApiDocument>>;
+
+  constructor(
+    @Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions,
+    @Inject(ModelRegistry) registry: ModelRegistry,
+    @Inject(OPENAPI_OPTIONS) readonly openapi: ResolvedOpenApiOptions,
+    @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
+  ) {
+    this.documents = buildOpenApiDocuments(registry, options, openapi);
+  }
+
+  /** The document of one interface, its paths under the application's global prefix. */
+  document(kind: OpenApiInterface): OpenApiDocument {
+    return withGlobalPrefix(this.documents[kind], globalPrefixOf(this.moduleRef));
+  }
+}
+

@@ -1,0 +1,27 @@
+import { Catch, Injectable } from '@nestjs/common';
+import { CrudApiExceptionFilter } from '../filters/crud-api-exception.filter.js';
+import type { ErrorDescription } from '../filters/error-description.js';
+import type { ErrorFormat } from '../filters/send-api-error.js';
+
+/** The RPC error body of the specification. */
+export function renderRpcError(error: ErrorDescription): object {
+  return {
+    error: {
+      message: error.message,
+      ...(error.ormCode ? { orm: true, code: error.ormCode } : {}),
+      ...(error.rejectedByPolicy ? { rejectedByPolicy: true } : {}),
+      ...(error.reason ? { reason: error.reason } : {}),
+      ...(error.index === undefined ? {} : { meta: { index: error.index } }),
+    },
+  };
+}
+
+/** The RPC interface's error format. */
+export const RPC_ERROR_FORMAT: ErrorFormat = { contentType: 'application/json', render: renderRpcError };
+
+/** `{ error: { message, … } }` on the RPC routes. */
+@Catch()
+@Injectable()
+export class RpcExceptionFilter extends CrudApiExceptionFilter {
+  protected readonly format = RPC_ERROR_FORMAT;
+}
