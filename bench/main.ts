@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     `${DEFAULT_DATASET.posts * DEFAULT_DATASET.commentsPerPost} comments, ${DEFAULT_DATASET.tags} tags`);
   const handle = await createBenchDatabase(options);
   const results: ScenarioResult[] = [];
-  let serializerCost: SerializerCostRow[] = [];
+  let serializerCost: SerializerCostRow[];
   try {
     const seeded = Date.now();
     await seedDataset(handle, DEFAULT_DATASET);

@@ -1,4 +1,4 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, Inject, Injectable } from '@nestjs/common';
+import { type ArgumentsHost, type ExceptionFilter, Inject } from '@nestjs/common';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { toApiRequest } from '../shared/api-request.js';

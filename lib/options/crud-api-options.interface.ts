@@ -40,6 +40,8 @@ export interface CrudApiOptions {
    * Access policies per Prisma model name, enforced on both interfaces (see README "Access control").
    * Without this option every row and field is accessible.
    */
+  // Any context type: the application's rules are typed with its own.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   policies?: CrudApiPolicies<any>;
   /** Decides models and actions without rules when `policies` is given. Default `'deny'`. */
   defaultPolicy?: DefaultPolicy;

@@ -72,7 +72,11 @@ export function planSelection(set: PolicySet, model: ModelMeta, args: Record<str
     if (shape.toOneRule) {
       // The visibility check needs the primary key: fetch it anyway, drop it afterwards.
       const omit = { ...args.omit };
-      for (const id of model.idFields) if (omit[id]) (delete omit[id], shape.added.push(id));
+      for (const id of model.idFields) {
+        if (!omit[id]) continue;
+        delete omit[id];
+        shape.added.push(id);
+      }
       out.omit = omit;
     } else out.omit = args.omit;
   }
@@ -115,7 +119,9 @@ export function planSelection(set: PolicySet, model: ModelMeta, args: Record<str
       Object.assign(nested, planSelection(set, target, nested, child));
       if (child.toOneRule && isPlainObject(nested.select)) {
         for (const id of target.idFields) {
-          if (!nested.select[id]) (nested.select = { ...nested.select, [id]: true }, child.added.push(id));
+          if (nested.select[id]) continue;
+          nested.select = { ...nested.select, [id]: true };
+          child.added.push(id);
         }
       }
       shape.relations.set(key, child);

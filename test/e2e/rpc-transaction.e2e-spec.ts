@@ -147,12 +147,12 @@ describe.each(testProviders())('RPC sequential transactions (%s)', (provider) =>
 describe.each(testProviders())('RPC sequential transactions under access policies (%s)', (provider) => {
   let t: TestApp;
   let caller: DemoUser | undefined;
-  let alice: DemoUser, bob: DemoUser;
+  let alice: DemoUser;
   let posts: Awaited<ReturnType<typeof seedPolicyBlog>>['posts'];
 
   beforeAll(async () => {
     t = await createTestApp(provider, { options: { policies: samplePolicies, context: () => ({ user: caller }) } });
-    ({ alice, bob, posts } = await seedPolicyBlog(t.db));
+    ({ alice, posts } = await seedPolicyBlog(t.db));
   });
   afterAll(() => t.close());
 

@@ -61,7 +61,9 @@ export async function startNest11App({ platform, bootstrap }: Nest11Bootstrap): 
       const read = (chunk: Buffer) => {
         output += chunk.toString();
         const listening = /listening on (\d+)/.exec(output);
-        if (listening) clearTimeout(timer), resolve(Number(listening[1]));
+        if (!listening) return;
+        clearTimeout(timer);
+        resolve(Number(listening[1]));
       };
       child.stdout!.on('data', read);
       child.stderr!.on('data', read);
@@ -71,6 +73,8 @@ export async function startNest11App({ platform, bootstrap }: Nest11Bootstrap): 
     return { http: (headers = {}) => request.agent(url).set(headers), stop };
   } catch (error) {
     await stop();
-    throw new Error(`Nest 11 application (${platform}, ${bootstrap}): ${(error as Error).message}\n${output}`);
+    throw new Error(`Nest 11 application (${platform}, ${bootstrap}): ${(error as Error).message}\n${output}`, {
+      cause: error,
+    });
   }
 }

@@ -45,7 +45,9 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
     execFileSync(command, args, { cwd, env, stdio: 'pipe', encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`Preparing the Nest 11 application failed: \`${command} ${args.join(' ')}\` in ${cwd}\n${stdout}\n${stderr}`);
+    throw new Error(`Preparing the Nest 11 application failed: \`${command} ${args.join(' ')}\` in ${cwd}\n${stdout}\n${stderr}`, {
+      cause: error,
+    });
   }
 }
 

@@ -58,7 +58,9 @@ export default async function globalSetup(): Promise<void> {
       process.env[server.variable] = url;
     } catch (error) {
       if (process.env[server.required] === '1') {
-        throw new Error(`${server.name} is required (${server.required}=1) but ${url} is unreachable: ${String(error)}`);
+        throw new Error(`${server.name} is required (${server.required}=1) but ${url} is unreachable: ${String(error)}`, {
+          cause: error,
+        });
       }
       delete process.env[server.variable];
       console.warn(`${server.name} at ${url} is unreachable: its suites do not run.`);

@@ -1,7 +1,6 @@
 import type { INestApplication, ModuleMetadata } from '@nestjs/common';
 import type { TestingModule, TestingModuleBuilder } from '@nestjs/testing';
 import { Test } from '@nestjs/testing';
-import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
 import { CrudApiModule, type CrudApiModuleOptions } from '../../lib/index.js';
 import type { DatabaseProvider } from '../../sample-app/database/database-url.js';
