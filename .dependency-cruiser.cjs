@@ -30,7 +30,6 @@ const layerRules = LAYERS.map((layer, index) => ({
 }));
 
 module.exports = {
-
   forbidden: [
     ...layerRules,
     {

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+
 import type { BenchPlatform } from './server/server-protocol.js';
 
 export type BenchDatabase = 'sqlite' | 'postgres' | 'mariadb';
@@ -41,7 +42,13 @@ export const DEFAULT_POSTGRES_URL = 'postgresql://postgres@127.0.0.1:5432/test';
 export const DEFAULT_MARIADB_URL = 'mysql://root@127.0.0.1:3306/test';
 
 /** --db names: Prisma's provider names are accepted too. */
-const DATABASE_NAMES: Record<string, BenchDatabase> = { sqlite: 'sqlite', postgres: 'postgres', postgresql: 'postgres', mariadb: 'mariadb', mysql: 'mariadb' };
+const DATABASE_NAMES: Record<string, BenchDatabase> = {
+  sqlite: 'sqlite',
+  postgres: 'postgres',
+  postgresql: 'postgres',
+  mariadb: 'mariadb',
+  mysql: 'mariadb',
+};
 
 const USAGE = `Usage: npm run bench -- [options]
   --duration <s>        seconds of load per round (default 1)
@@ -92,8 +99,12 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
   const db = Object.hasOwn(DATABASE_NAMES, values.db) ? DATABASE_NAMES[values.db]! : undefined;
   if (!db) throw new Error(`--db must be sqlite, postgres or mariadb\n${USAGE}`);
   const platform = values.platform;
-  if (platform !== 'express' && platform !== 'fastify') throw new Error(`--platform must be express or fastify\n${USAGE}`);
-  if (values['no-db'] && values.soak) throw new Error(`--no-db measures the servers without the database; the soak test checks what the database holds\n${USAGE}`);
+  if (platform !== 'express' && platform !== 'fastify')
+    throw new Error(`--platform must be express or fastify\n${USAGE}`);
+  if (values['no-db'] && values.soak)
+    throw new Error(
+      `--no-db measures the servers without the database; the soak test checks what the database holds\n${USAGE}`,
+    );
   return {
     duration: positiveNumber('duration', values.duration),
     connections: positiveInteger('connections', values.connections),
@@ -122,7 +133,8 @@ function parseRows(text: string): number[] {
 
 function positiveNumber(name: string, text: string): number {
   const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number, got "${text}"\n${USAGE}`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`--${name} must be a positive number, got "${text}"\n${USAGE}`);
   return value;
 }
 

@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+
+import type { TestDatabase } from '../test/support/test-database.js';
 import { type BenchOptions, parseBenchOptions } from './bench-options.js';
 import { createBenchDatabase } from './dataset/bench-database.js';
 import { addPosts, DEFAULT_DATASET, seedDataset } from './dataset/seed-dataset.js';
@@ -8,22 +10,21 @@ import {
   formatScalingTable,
   formatScalingVariantsTable,
   formatScenarioTable,
+  pairedRatio,
   type ScalingRow,
   type ScenarioResult,
-  pairedRatio,
   summarizeSide,
 } from './report/bench-report.js';
 import { formatSerializerCostTable, measureSerializerCost, type SerializerCostRow } from './report/serializer-cost.js';
 import { formatValidatorCostTable, measureValidatorCost } from './report/validator-cost.js';
 import { canPinCpus, pinProcess, RUNNER_CPU, SERVER_CPU } from './runner/cpu-affinity.js';
-import { checkParity } from './runner/parity.js';
 import type { LoadSettings } from './runner/load.js';
 import { alternateRounds, measureRound, warmUp } from './runner/measure.js';
+import { checkParity } from './runner/parity.js';
 import { SCALING_VARIANTS, scalingVariantScenario } from './runner/scaling-variants.js';
-import type { TestDatabase } from '../test/support/test-database.js';
 import { type ServerPlacement, ServerProcess } from './runner/server-process.js';
+import { SCALING_SCENARIO_ID, type Scenario, SCENARIOS, selectScenarios } from './scenarios.js';
 import { runSoak } from './soak/run-soak.js';
-import { SCALING_SCENARIO_ID, SCENARIOS, type Scenario, selectScenarios } from './scenarios.js';
 
 // `npm run bench`: seeds a database, then for every scenario starts our module and the scenario's
 // hand-written baseline as two child processes, checks they answer the same, and drives
@@ -51,8 +52,10 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const loadBefore = os.loadavg();
 
-  log(`${options.db}: seeding ${DEFAULT_DATASET.users} users, ${DEFAULT_DATASET.posts} posts, ` +
-    `${DEFAULT_DATASET.posts * DEFAULT_DATASET.commentsPerPost} comments, ${DEFAULT_DATASET.tags} tags`);
+  log(
+    `${options.db}: seeding ${DEFAULT_DATASET.users} users, ${DEFAULT_DATASET.posts} posts, ` +
+      `${DEFAULT_DATASET.posts * DEFAULT_DATASET.commentsPerPost} comments, ${DEFAULT_DATASET.tags} tags`,
+  );
   const handle = await createBenchDatabase(options);
   const results: ScenarioResult[] = [];
   let serializerCost: SerializerCostRow[];
@@ -66,14 +69,23 @@ async function main(): Promise<void> {
     for (const scenario of scenarios) {
       const result = await runScenario(scenario, handle.url, options, placement);
       results.push(result);
-      log(`${scenario.id}: ours ${result.ours.rps.toFixed(0)} req/s, baseline ${result.baseline.rps.toFixed(0)} req/s, ` +
-        `ratio ${result.ratio.toFixed(2)}, CPU ratio ${result.cpuRatio.toFixed(2)} (rounds ${result.ratioRange.map((r) => r.toFixed(2)).join('-')})${result.parity.detail ? ` (bodies differ: ${result.parity.detail})` : ''}`);
+      log(
+        `${scenario.id}: ours ${result.ours.rps.toFixed(0)} req/s, baseline ${result.baseline.rps.toFixed(0)} req/s, ` +
+          `ratio ${result.ratio.toFixed(2)}, CPU ratio ${result.cpuRatio.toFixed(2)} (rounds ${result.ratioRange.map((r) => r.toFixed(2)).join('-')})${result.parity.detail ? ` (bodies differ: ${result.parity.detail})` : ''}`,
+      );
     }
   } finally {
     await handle.drop();
   }
-  const validatorCost = measureValidatorCost(scenarios, handle.modelMeta, new Map(results.map((r) => [r.id, r.ours.cpuPerRequest])));
-  const scaling = options.rows.length > 0 && !options.noDb && SCALING_SCENARIO_ID.includes(options.scenario) ? await runScaling(options, placement) : [];
+  const validatorCost = measureValidatorCost(
+    scenarios,
+    handle.modelMeta,
+    new Map(results.map((r) => [r.id, r.ours.cpuPerRequest])),
+  );
+  const scaling =
+    options.rows.length > 0 && !options.noDb && SCALING_SCENARIO_ID.includes(options.scenario)
+      ? await runScaling(options, placement)
+      : [];
 
   const report = {
     startedAt: startedAt.toISOString(),
@@ -95,30 +107,53 @@ async function main(): Promise<void> {
     serializerCost,
     scaling,
   };
-  const file = path.join(options.out, `${options.db}-${options.platform}${options.noDb ? '-no-db' : ''}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  const file = path.join(
+    options.out,
+    `${options.db}-${options.platform}${options.noDb ? '-no-db' : ''}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`,
+  );
   await mkdir(options.out, { recursive: true });
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
 
   const database = options.noDb ? `no database (Prisma answers from memory, recorded on ${options.db})` : options.db;
-  console.log(`\n## ${database} on ${options.platform}: ${options.duration} s x ${options.rounds} rounds per side, ${options.connections} connections`);
-  console.log(`${report.machine.cores} x ${report.machine.cpu}, ${report.machine.memoryGb} GB, Node ${process.version}, ` +
-    `load average before/after ${loadBefore[0]!.toFixed(2)} / ${report.machine.loadAverageAfter[0]!.toFixed(2)}, ` +
-    `${pinned ? `runner on core ${RUNNER_CPU}, servers on core ${SERVER_CPU}` : 'not pinned to cores'}\n`);
+  console.log(
+    `\n## ${database} on ${options.platform}: ${options.duration} s x ${options.rounds} rounds per side, ${options.connections} connections`,
+  );
+  console.log(
+    `${report.machine.cores} x ${report.machine.cpu}, ${report.machine.memoryGb} GB, Node ${process.version}, ` +
+      `load average before/after ${loadBefore[0]!.toFixed(2)} / ${report.machine.loadAverageAfter[0]!.toFixed(2)}, ` +
+      `${pinned ? `runner on core ${RUNNER_CPU}, servers on core ${SERVER_CPU}` : 'not pinned to cores'}\n`,
+  );
   console.log(formatScenarioTable(results));
-  if (serializerCost.length > 0) console.log(`\nRPC response serialization, in-process:\n\n${formatSerializerCostTable(serializerCost)}`);
-  if (validatorCost.length > 0) console.log(`\nRPC argument validation, in-process:\n\n${formatValidatorCostTable(validatorCost)}`);
+  if (serializerCost.length > 0)
+    console.log(`\nRPC response serialization, in-process:\n\n${formatSerializerCostTable(serializerCost)}`);
+  if (validatorCost.length > 0)
+    console.log(`\nRPC argument validation, in-process:\n\n${formatValidatorCostTable(validatorCost)}`);
   if (scaling.length > 0) console.log(`\nREST list page[limit]=20 by table size:\n\n${formatScalingTable(scaling)}`);
-  if (scaling.length > 0) console.log(`\nREST list of 20 by table size and count strategy (ours; cursor: the page after the middle row):\n\n${formatScalingVariantsTable(scaling)}`);
+  if (scaling.length > 0)
+    console.log(
+      `\nREST list of 20 by table size and count strategy (ours; cursor: the page after the middle row):\n\n${formatScalingVariantsTable(scaling)}`,
+    );
   for (const result of results.filter((r) => r.parity.verdict === 'different')) {
     console.log(`\nWARNING ${result.id}: ours and baseline answer differently: ${result.parity.detail}`);
   }
   console.log(`\nResults: ${file}`);
 }
 
-async function runScenario(scenario: Scenario, databaseUrl: string, options: BenchOptions, placement: ServerPlacement): Promise<ScenarioResult> {
+async function runScenario(
+  scenario: Scenario,
+  databaseUrl: string,
+  options: BenchOptions,
+  placement: ServerPlacement,
+): Promise<ScenarioResult> {
   const [ours, baseline] = await Promise.all([
-    ServerProcess.start({ side: 'ours', scenario: scenario.id, databaseUrl, platform: options.platform, replay: options.noDb }, placement),
-    ServerProcess.start({ side: 'baseline', scenario: scenario.id, databaseUrl, platform: options.platform, replay: options.noDb }, placement),
+    ServerProcess.start(
+      { side: 'ours', scenario: scenario.id, databaseUrl, platform: options.platform, replay: options.noDb },
+      placement,
+    ),
+    ServerProcess.start(
+      { side: 'baseline', scenario: scenario.id, databaseUrl, platform: options.platform, replay: options.noDb },
+      placement,
+    ),
   ]);
   try {
     const parity = await checkParity(scenario, ours, baseline);
@@ -127,7 +162,14 @@ async function runScenario(scenario: Scenario, databaseUrl: string, options: Ben
     const rounds = await alternateRounds(ours, baseline, scenario, settings);
     const oursSummary = summarizeSide(rounds.ours, (await ours.stats()).peakRss);
     const baselineSummary = summarizeSide(rounds.baseline, (await baseline.stats()).peakRss);
-    return { id: scenario.id, title: scenario.title, ours: oursSummary, baseline: baselineSummary, ...pairedRatio(rounds), parity };
+    return {
+      id: scenario.id,
+      title: scenario.title,
+      ours: oursSummary,
+      baseline: baselineSummary,
+      ...pairedRatio(rounds),
+      parity,
+    };
   } finally {
     await Promise.all([ours.stop(), baseline.stop()]);
   }
@@ -142,8 +184,14 @@ async function runScaling(options: BenchOptions, placement: ServerPlacement): Pr
     const users = DEFAULT_DATASET.users;
     await seedDataset(handle, { users, posts: 0, commentsPerPost: 0, tags: 0 });
     const [ours, baseline] = await Promise.all([
-      ServerProcess.start({ side: 'ours', scenario: scenario.id, databaseUrl: handle.url, platform: options.platform }, { cpu: placement.cpu }),
-      ServerProcess.start({ side: 'baseline', scenario: scenario.id, databaseUrl: handle.url, platform: options.platform }, { cpu: placement.cpu }),
+      ServerProcess.start(
+        { side: 'ours', scenario: scenario.id, databaseUrl: handle.url, platform: options.platform },
+        { cpu: placement.cpu },
+      ),
+      ServerProcess.start(
+        { side: 'baseline', scenario: scenario.id, databaseUrl: handle.url, platform: options.platform },
+        { cpu: placement.cpu },
+      ),
     ]);
     try {
       let posts = 0;
@@ -157,8 +205,12 @@ async function runScaling(options: BenchOptions, placement: ServerPlacement): Pr
         const { rounds: _b, peakRssMb: _c, ...baselineSide } = summarizeSide(rounds.baseline, 0);
         const variants = await measureScalingVariants(handle, ours, scenario, size, settings);
         rows.push({ rows: size, ours: oursSide, baseline: baselineSide, variants });
-        log(`scaling ${size} posts: ours p50 ${oursSide.p50.toFixed(1)} ms, baseline p50 ${baselineSide.p50.toFixed(1)} ms, ` +
-          Object.entries(variants).map(([variant, side]) => `${variant} p50 ${side.p50.toFixed(1)} ms`).join(', '));
+        log(
+          `scaling ${size} posts: ours p50 ${oursSide.p50.toFixed(1)} ms, baseline p50 ${baselineSide.p50.toFixed(1)} ms, ` +
+            Object.entries(variants)
+              .map(([variant, side]) => `${variant} p50 ${side.p50.toFixed(1)} ms`)
+              .join(', '),
+        );
       }
     } finally {
       await Promise.all([ours.stop(), baseline.stop()]);
@@ -170,7 +222,13 @@ async function runScaling(options: BenchOptions, placement: ServerPlacement): Pr
 }
 
 /** Ours alone on each scaling variant (count none/estimated, a deep cursor page): two rounds after a warm-up. */
-async function measureScalingVariants(handle: TestDatabase, ours: ServerProcess, list: Scenario, posts: number, settings: LoadSettings & { rounds: number }) {
+async function measureScalingVariants(
+  handle: TestDatabase,
+  ours: ServerProcess,
+  list: Scenario,
+  posts: number,
+  settings: LoadSettings & { rounds: number },
+) {
   // Production tables are analyzed by autovacuum; a freshly seeded one is not yet.
   if (handle.provider === 'postgresql') await handle.prisma.$executeRawUnsafe('ANALYZE "Post"');
   const variants: ScalingRow['variants'] = {};

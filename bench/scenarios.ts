@@ -24,7 +24,14 @@ const rpcQuery = (args: unknown): string => encodeURIComponent(JSON.stringify(ar
 
 /** The scenarios of issue 7, reads first so that writes never change what a read measures. */
 export const SCENARIOS: readonly Scenario[] = [
-  { id: 'rest-fetch', title: 'REST GET /post/:id', method: 'GET', path: `/api/rest/post/${POST_ID}`, status: 200, write: false },
+  {
+    id: 'rest-fetch',
+    title: 'REST GET /post/:id',
+    method: 'GET',
+    path: `/api/rest/post/${POST_ID}`,
+    status: 200,
+    write: false,
+  },
   {
     id: 'rest-list',
     title: 'REST list page[limit]=20',
@@ -138,7 +145,9 @@ export const SCENARIOS: readonly Scenario[] = [
     method: 'POST',
     path: '/api/rpc/post/create',
     contentType: 'application/json',
-    body: JSON.stringify({ data: { title: 'Benchmark post', content: 'Created under load.', rating: 3.5, authorId: 7 } }),
+    body: JSON.stringify({
+      data: { title: 'Benchmark post', content: 'Created under load.', rating: 3.5, authorId: 7 },
+    }),
     status: 201,
     write: true,
   },
@@ -161,7 +170,11 @@ export const SCENARIOS: readonly Scenario[] = [
     body: JSON.stringify([
       { model: 'Post', op: 'create', args: { data: { title: 'Transaction post', rating: 2.5, authorId: 7 } } },
       { model: 'Post', op: 'update', args: { where: { id: UPDATED_POST_ID }, data: { rating: 3.5 } } },
-      { model: 'Comment', op: 'create', args: { data: { body: 'Written in a transaction', postId: POST_ID, authorId: 7 } } },
+      {
+        model: 'Comment',
+        op: 'create',
+        args: { data: { body: 'Written in a transaction', postId: POST_ID, authorId: 7 } },
+      },
     ]),
     status: 200,
     write: true,

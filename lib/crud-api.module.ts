@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
+
+import { PrismaClientResolver } from './data/prisma-client.resolver.js';
+import { ModelRegistry } from './metadata/model-registry.js';
+import { ConfigurableCrudApiModule } from './module/crud-api.module-definition.js';
 import { CRUD_API_OPTIONS } from './options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from './options/crud-api-options.interface.js';
-import { ConfigurableCrudApiModule } from './module/crud-api.module-definition.js';
 import { JsonBodyInstaller } from './platform/json-body.installer.js';
-import { ModelRegistry } from './metadata/model-registry.js';
-import { PrismaClientResolver } from './data/prisma-client.resolver.js';
 import { RestService } from './rest/rest.service.js';
 import { RpcService } from './rpc/rpc.service.js';
 
@@ -20,7 +21,8 @@ import { RpcService } from './rpc/rpc.service.js';
     {
       provide: ModelRegistry,
       inject: [CRUD_API_OPTIONS],
-      useFactory: (resolved: ResolvedCrudApiOptions) => new ModelRegistry(resolved.modelMeta, resolved.models, resolved.operations),
+      useFactory: (resolved: ResolvedCrudApiOptions) =>
+        new ModelRegistry(resolved.modelMeta, resolved.models, resolved.operations),
     },
     JsonBodyInstaller,
     PrismaClientResolver,

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+
 import { CrudApiModule } from '../lib/index.js';
-import { DatabaseModule, SAMPLE_DATABASE } from './database/database.module.js';
 import type { SampleDatabase } from './database/create-prisma-client.js';
+import { DatabaseModule, SAMPLE_DATABASE } from './database/database.module.js';
 import { DemoAuthGuard } from './demo-auth.js';
 import { samplePolicies } from './policies.js';
 

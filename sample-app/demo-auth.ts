@@ -1,4 +1,5 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+
 import type { SampleDatabase } from './database/create-prisma-client.js';
 import { SAMPLE_DATABASE } from './database/database.module.js';
 import type { DemoUser } from './policies.js';

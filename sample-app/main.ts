@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+
 import { AppModule, BASE_URL, PORT } from './app.module.js';
 import { bundlePostsPage, servePostsPage } from './web/serve-posts-page.js';
 

@@ -1,11 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import { deriveSchema, sampleSchemas } from '../sample-app/database/sample-schemas.js';
 
 // `prisma generate` insists on a schema-engine binary it never runs, and would download one:
 // pointing it at any existing executable keeps it offline (see the README).
-const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath };
+const env = {
+  ...process.env,
+  PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath,
+};
 
 const sqliteSchema = await readFile(sampleSchemas.sqlite, 'utf8');
 for (const provider of ['postgresql', 'mysql'] as const) {

@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+
 import {
   RestFetchBaseline,
   RestFilterSortBaseline,

@@ -21,9 +21,18 @@ export interface BaselineRequest {
  * Writes `body` with exactly `contentType`, as our module writes its answers on each platform:
  * `setHeader` + `end` on Express, a Buffer payload on Fastify (neither then adds a `charset`).
  */
-export function sendBytes(res: BaselineResponse, status: number, contentType: string, body: Buffer, headers: Record<string, string> = {}): void {
+export function sendBytes(
+  res: BaselineResponse,
+  status: number,
+  contentType: string,
+  body: Buffer,
+  headers: Record<string, string> = {},
+): void {
   if ('raw' in res) {
-    res.code(status).headers({ ...headers, 'content-type': contentType }).send(body);
+    res
+      .code(status)
+      .headers({ ...headers, 'content-type': contentType })
+      .send(body);
     return;
   }
   res.statusCode = status;

@@ -1,4 +1,5 @@
 import { Inject } from '@nestjs/common';
+
 import type { SampleDatabase } from '../../sample-app/database/create-prisma-client.js';
 import { BENCH_DATABASE, BENCH_ENDPOINT } from './baseline.tokens.js';
 

@@ -9,7 +9,12 @@ type Identifier = { type: string; id: number | string };
 
 export const JSON_API_TYPE = 'application/vnd.api+json';
 
-export function sendDocument(res: BaselineResponse, status: number, document: unknown, headers?: Record<string, string>): void {
+export function sendDocument(
+  res: BaselineResponse,
+  status: number,
+  document: unknown,
+  headers?: Record<string, string>,
+): void {
   sendBytes(res, status, JSON_API_TYPE, Buffer.from(JSON.stringify(document)), headers);
 }
 

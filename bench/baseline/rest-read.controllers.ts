@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import type { BaselineRequest, BaselineResponse } from './baseline-response.js';
+
 import { BaselineController } from './baseline.controller.js';
+import type { BaselineRequest, BaselineResponse } from './baseline-response.js';
 import {
   collectionDocument,
   commentResource,
@@ -38,7 +39,11 @@ export class RestFetchBaseline extends BaselineController {
   async fetch(@Req() req: BaselineRequest, @Res() res: BaselineResponse, @Param('id') id: string): Promise<void> {
     const post = await this.db.prisma.post.findUnique({ where: { id: Number(id) } });
     if (!post) return notFound(res);
-    sendDocument(res, 200, resourceDocument(requestLink(this.endpoint, req.originalUrl), postResource(this.endpoint, post)));
+    sendDocument(
+      res,
+      200,
+      resourceDocument(requestLink(this.endpoint, req.originalUrl), postResource(this.endpoint, post)),
+    );
   }
 }
 
@@ -84,7 +89,11 @@ export class RestIncludeBaseline extends BaselineController {
       });
     });
     const self = requestLink(this.endpoint, req.originalUrl);
-    sendDocument(res, 200, collectionDocument(self, `${this.endpoint}/post`, page.query, { ...page, total }, data, included));
+    sendDocument(
+      res,
+      200,
+      collectionDocument(self, `${this.endpoint}/post`, page.query, { ...page, total }, data, included),
+    );
   }
 }
 
@@ -127,6 +136,10 @@ export class RestRelatedBaseline extends BaselineController {
       (await this.db.prisma.post.count({ where: { authorId: Number(id) } }));
     const data = user.posts.map((post) => postResource(this.endpoint, post));
     const self = requestLink(this.endpoint, req.originalUrl);
-    sendDocument(res, 200, collectionDocument(self, `${this.endpoint}/user/${id}/posts`, page.query, { ...page, total }, data));
+    sendDocument(
+      res,
+      200,
+      collectionDocument(self, `${this.endpoint}/user/${id}/posts`, page.query, { ...page, total }, data),
+    );
   }
 }

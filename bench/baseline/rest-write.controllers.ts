@@ -1,6 +1,7 @@
 import { Body, Controller, Param, Patch, Post, Res } from '@nestjs/common';
-import type { BaselineResponse } from './baseline-response.js';
+
 import { BaselineController } from './baseline.controller.js';
+import type { BaselineResponse } from './baseline-response.js';
 import { notFound, postResource, resourceDocument, sendDocument } from './json-api-documents.js';
 
 interface PostDocument {
@@ -30,7 +31,9 @@ export class RestUpdateBaseline extends BaselineController {
   @Patch('post/:id')
   async update(@Res() res: BaselineResponse, @Param('id') id: string, @Body() body: PostDocument): Promise<void> {
     const { title, rating } = body.data.attributes;
-    const post = await this.db.prisma.post.update({ where: { id: Number(id) }, data: { title, rating } }).catch(() => null);
+    const post = await this.db.prisma.post
+      .update({ where: { id: Number(id) }, data: { title, rating } })
+      .catch(() => null);
     if (!post) return notFound(res);
     const resource = postResource(this.endpoint, post);
     sendDocument(res, 200, resourceDocument(resource.links.self, resource));

@@ -1,13 +1,18 @@
 import { Body, Controller, Get, Patch, Post, Query, Res } from '@nestjs/common';
 import { Decimal } from '@prisma/client/runtime/client';
 import { SuperJSON } from 'superjson';
+
 import { BaselineController } from './baseline.controller.js';
 import { type BaselineResponse, sendBytes } from './baseline-response.js';
 
 // Hand-written RPC endpoints: JSON.parse of `q` or the body, one Prisma call, superjson out.
 const serializer = new SuperJSON();
 serializer.registerCustom<Decimal, string>(
-  { isApplicable: (v): v is Decimal => v instanceof Decimal, serialize: (v) => v.toString(), deserialize: (v) => new Decimal(v) },
+  {
+    isApplicable: (v): v is Decimal => v instanceof Decimal,
+    serialize: (v) => v.toString(),
+    deserialize: (v) => new Decimal(v),
+  },
   'Decimal',
 );
 
@@ -61,7 +66,10 @@ export class RpcGroupByBaseline extends BaselineController {
 @Controller('api/rpc')
 export class RpcCreateBaseline extends BaselineController {
   @Post('post/create')
-  async create(@Res() res: BaselineResponse, @Body() body: { data: { title: string; content: string; rating: number; authorId: number } }) {
+  async create(
+    @Res() res: BaselineResponse,
+    @Body() body: { data: { title: string; content: string; rating: number; authorId: number } },
+  ) {
     send(res, 201, await this.db.prisma.post.create({ data: body.data }));
   }
 }
@@ -70,7 +78,10 @@ export class RpcCreateBaseline extends BaselineController {
 @Controller('api/rpc')
 export class RpcUpdateBaseline extends BaselineController {
   @Patch('post/update')
-  async update(@Res() res: BaselineResponse, @Body() body: { where: { id: number }; data: { title: string; rating: number } }) {
+  async update(
+    @Res() res: BaselineResponse,
+    @Body() body: { where: { id: number }; data: { title: string; rating: number } },
+  ) {
     send(res, 200, await this.db.prisma.post.update({ where: { id: body.where.id }, data: body.data }));
   }
 }
@@ -83,7 +94,10 @@ interface TransactionStep {
 @Controller('api/rpc')
 export class RpcTransactionBaseline extends BaselineController {
   @Post('$transaction/sequential')
-  async transaction(@Res() res: BaselineResponse, @Body() steps: [TransactionStep, TransactionStep, TransactionStep]): Promise<void> {
+  async transaction(
+    @Res() res: BaselineResponse,
+    @Body() steps: [TransactionStep, TransactionStep, TransactionStep],
+  ): Promise<void> {
     const [created, updated, comment] = steps;
     const prisma = this.db.prisma;
     send(

@@ -22,9 +22,7 @@ const LOREM =
  * both databases (ids come from autoincrement in insertion order, so post N has id N).
  */
 export async function seedDataset({ prisma, provider }: SampleDatabase, size: DatasetSize): Promise<void> {
-  await inBatches(size.users, (from, to) =>
-    prisma.user.createMany({ data: range(from, to).map((i) => userRow(i)) }),
-  );
+  await inBatches(size.users, (from, to) => prisma.user.createMany({ data: range(from, to).map((i) => userRow(i)) }));
   await inBatches(size.tags, (from, to) =>
     prisma.tag.createMany({ data: range(from, to).map((i) => ({ name: `tag-${i}` })) }),
   );
@@ -105,7 +103,10 @@ async function tagPosts(
   await inBatches(pairs.length, async (from, to) => {
     const slice = pairs.slice(from, to);
     const values = slice.map((_, k) => `(${placeholder(2 * k + 1)}, ${placeholder(2 * k + 2)})`).join(', ');
-    await prisma.$executeRawUnsafe(`INSERT INTO ${quote('_PostToTag')} (${quote('A')}, ${quote('B')}) VALUES ${values}`, ...slice.flat());
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO ${quote('_PostToTag')} (${quote('A')}, ${quote('B')}) VALUES ${values}`,
+      ...slice.flat(),
+    );
   });
 }
 

@@ -43,7 +43,8 @@ export interface ScalingRow {
 }
 
 export function summarizeSide(rounds: RoundResult[], peakRssBytes: number): SideSummary {
-  const mean = (pick: (round: RoundResult) => number) => rounds.reduce((sum, round) => sum + pick(round), 0) / rounds.length;
+  const mean = (pick: (round: RoundResult) => number) =>
+    rounds.reduce((sum, round) => sum + pick(round), 0) / rounds.length;
   const requests = rounds.reduce((sum, round) => sum + round.serverRequests, 0);
   const queries = rounds.reduce((sum, round) => sum + round.queries, 0);
   const cpu = rounds.reduce((sum, round) => sum + round.cpuMicros, 0);
@@ -64,7 +65,10 @@ export function summarizeSide(rounds: RoundResult[], peakRssBytes: number): Side
  * Round i of each side ran back to back, so each pair saw nearly the same machine; the median of
  * the pair ratios ignores a round that a burst of other load disturbed, which a ratio of means does not.
  */
-export function pairedRatio(rounds: { ours: readonly RoundResult[]; baseline: readonly RoundResult[] }): Pick<ScenarioResult, 'ratio' | 'ratioRange' | 'cpuRatio'> {
+export function pairedRatio(rounds: {
+  ours: readonly RoundResult[];
+  baseline: readonly RoundResult[];
+}): Pick<ScenarioResult, 'ratio' | 'ratioRange' | 'cpuRatio'> {
   const throughput = pairRatios(rounds, (round) => round.rps);
   if (!throughput.length) return { ratio: 0, ratioRange: [0, 0], cpuRatio: 0 };
   const cpu = pairRatios(rounds, (round) => (round.serverRequests > 0 ? round.cpuMicros / round.serverRequests : 0));
@@ -72,7 +76,10 @@ export function pairedRatio(rounds: { ours: readonly RoundResult[]; baseline: re
 }
 
 /** ours / baseline of each round pair, ascending; a pair whose baseline measured 0 counts as 0. */
-function pairRatios(rounds: { ours: readonly RoundResult[]; baseline: readonly RoundResult[] }, pick: (round: RoundResult) => number): number[] {
+function pairRatios(
+  rounds: { ours: readonly RoundResult[]; baseline: readonly RoundResult[] },
+  pick: (round: RoundResult) => number,
+): number[] {
   return rounds.ours
     .map((round, index) => {
       const baseline = rounds.baseline[index];
@@ -126,7 +133,14 @@ export function formatScenarioTable(results: readonly ScenarioResult[]): string 
 
 /** The scaling table: list latency of `page[limit]=20` by table size. */
 export function formatScalingTable(rows: readonly ScalingRow[]): string {
-  const header = ['posts', 'ours req/s', 'baseline req/s', 'p50 ms (ours / base)', 'p99 ms (ours / base)', 'SQL/req (ours / base)'];
+  const header = [
+    'posts',
+    'ours req/s',
+    'baseline req/s',
+    'p50 ms (ours / base)',
+    'p99 ms (ours / base)',
+    'SQL/req (ours / base)',
+  ];
   return markdownTable(
     header,
     rows.map((row) => [

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import { markdownTable } from './bench-report.js';
 
 // `node .build/bench/report/profile-summary.js <file.cpuprofile> [top]`: the functions with the
@@ -67,7 +68,14 @@ async function main(): Promise<void> {
   if (!file) throw new Error('usage: profile-summary <file.cpuprofile> [top]');
   const times = selfTimes(JSON.parse(await readFile(file, 'utf8')) as CpuProfile);
   const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
-  console.log(markdownTable(['area', 'self'], selfTimesByArea(times).slice(0, 12).map(([area, share]) => [area, percent(share)])));
+  console.log(
+    markdownTable(
+      ['area', 'self'],
+      selfTimesByArea(times)
+        .slice(0, 12)
+        .map(([area, share]) => [area, percent(share)]),
+    ),
+  );
   console.log();
   console.log(
     markdownTable(

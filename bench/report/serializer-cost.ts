@@ -33,7 +33,11 @@ type Delegates = Record<string, Record<string, (args: unknown) => Promise<unknow
  * What writing the response of each RPC read scenario costs, in-process, on the result the
  * scenario's query returns from the seeded database: superjson's generic walk against ours.
  */
-export async function measureSerializerCost(scenarios: readonly Scenario[], modelMeta: DataModelMeta, prisma: unknown): Promise<SerializerCostRow[]> {
+export async function measureSerializerCost(
+  scenarios: readonly Scenario[],
+  modelMeta: DataModelMeta,
+  prisma: unknown,
+): Promise<SerializerCostRow[]> {
   const registry = new ModelRegistry(modelMeta);
   const rows: SerializerCostRow[] = [];
   for (const scenario of scenarios.filter((s) => !s.write)) {

@@ -1,6 +1,6 @@
-import { DEFAULT_LIMITS } from '../../lib/options/crud-api.constants.js';
 import type { DataModelMeta } from '../../lib/metadata/model-meta.types.js';
 import { ModelRegistry } from '../../lib/metadata/model-registry.js';
+import { DEFAULT_LIMITS } from '../../lib/options/crud-api.constants.js';
 import { validateRpcArgs } from '../../lib/rpc/args/validate-rpc-args.js';
 import type { Scenario } from '../scenarios.js';
 import { markdownTable } from './bench-report.js';
@@ -22,7 +22,11 @@ const CALLS = 20_000;
  * What the RPC argument validator costs on each RPC scenario, measured in-process (it runs once per
  * request, so this is its whole share of a request's CPU time).
  */
-export function measureValidatorCost(scenarios: readonly Scenario[], modelMeta: DataModelMeta, cpuPerRequest: ReadonlyMap<string, number>): ValidatorCostRow[] {
+export function measureValidatorCost(
+  scenarios: readonly Scenario[],
+  modelMeta: DataModelMeta,
+  cpuPerRequest: ReadonlyMap<string, number>,
+): ValidatorCostRow[] {
   const registry = new ModelRegistry(modelMeta);
   const rows: ValidatorCostRow[] = [];
   for (const scenario of scenarios) {
@@ -32,7 +36,12 @@ export function measureValidatorCost(scenarios: readonly Scenario[], modelMeta: 
     const options = { registry, model, operation: call.operation, origin: call.origin, limits: DEFAULT_LIMITS };
     const microsPerCall = cpuMicrosPerCall(() => validateRpcArgs(call.args, options), CALLS);
     const cpu = cpuPerRequest.get(scenario.id);
-    rows.push({ id: scenario.id, title: scenario.title, microsPerCall, ...(cpu ? { shareOfRequest: microsPerCall / cpu } : {}) });
+    rows.push({
+      id: scenario.id,
+      title: scenario.title,
+      microsPerCall,
+      ...(cpu ? { shareOfRequest: microsPerCall / cpu } : {}),
+    });
   }
   return rows;
 }
@@ -40,6 +49,10 @@ export function measureValidatorCost(scenarios: readonly Scenario[], modelMeta: 
 export function formatValidatorCostTable(rows: readonly ValidatorCostRow[]): string {
   return markdownTable(
     ['scenario', 'validator µs/call', 'share of our CPU/request'],
-    rows.map((row) => [row.title, row.microsPerCall.toFixed(1), row.shareOfRequest === undefined ? '-' : `${(row.shareOfRequest * 100).toFixed(1)}%`]),
+    rows.map((row) => [
+      row.title,
+      row.microsPerCall.toFixed(1),
+      row.shareOfRequest === undefined ? '-' : `${(row.shareOfRequest * 100).toFixed(1)}%`,
+    ]),
   );
 }

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+
 import type { Scenario } from '../scenarios.js';
 
 /** What one round of load on one server measured. */

@@ -3,7 +3,11 @@ import { type LoadSettings, type RoundResult, runLoad } from './load.js';
 import type { ServerProcess } from './server-process.js';
 
 /** One round on one server: fresh counters, load, then the server's own count of requests and SQL. */
-export async function measureRound(server: ServerProcess, scenario: Scenario, settings: LoadSettings): Promise<RoundResult> {
+export async function measureRound(
+  server: ServerProcess,
+  scenario: Scenario,
+  settings: LoadSettings,
+): Promise<RoundResult> {
   await server.reset();
   const load = await runLoad(server.origin, scenario, settings);
   const stats = await server.stats();

@@ -18,9 +18,12 @@ interface Answer {
 export async function checkParity(scenario: Scenario, ours: ServerProcess, baseline: ServerProcess): Promise<Parity> {
   const a = await ask(scenario, ours);
   const b = await ask(scenario, baseline);
-  if (a.status !== b.status) return { verdict: 'different', detail: `status ${a.status} vs ${b.status}: ${preview(a.body)}` };
-  if (a.status !== scenario.status) return { verdict: 'different', detail: `status ${a.status}, expected ${scenario.status}: ${preview(a.body)}` };
-  if (a.contentType !== b.contentType) return { verdict: 'different', detail: `content-type ${a.contentType} vs ${b.contentType}` };
+  if (a.status !== b.status)
+    return { verdict: 'different', detail: `status ${a.status} vs ${b.status}: ${preview(a.body)}` };
+  if (a.status !== scenario.status)
+    return { verdict: 'different', detail: `status ${a.status}, expected ${scenario.status}: ${preview(a.body)}` };
+  if (a.contentType !== b.contentType)
+    return { verdict: 'different', detail: `content-type ${a.contentType} vs ${b.contentType}` };
   const difference = scenario.write ? findDifference(shapeOf(a.body), shapeOf(b.body)) : findDifference(a.body, b.body);
   if (difference) return { verdict: 'different', detail: difference };
   return { verdict: scenario.write ? 'same-shape' : 'identical' };

@@ -15,9 +15,17 @@ export type ScalingVariant = (typeof SCALING_VARIANTS)[number];
  * The request of one variant over `posts` rows. `cursor` reads the page after the middle post (a
  * deep page: what OFFSET would make cost half the table), with the cursor our own codec writes.
  */
-export function scalingVariantScenario(list: Scenario, variant: ScalingVariant, modelMeta: DataModelMeta, posts: number): Scenario {
-  if (variant !== 'cursor') return { ...list, id: `${list.id}-count-${variant}`, headers: { Prefer: `count=${variant}` } };
+export function scalingVariantScenario(
+  list: Scenario,
+  variant: ScalingVariant,
+  modelMeta: DataModelMeta,
+  posts: number,
+): Scenario {
+  if (variant !== 'cursor')
+    return { ...list, id: `${list.id}-count-${variant}`, headers: { Prefer: `count=${variant}` } };
   const post = modelMeta.models.Post!;
-  const cursor = cursorCodec(post, keysetKeys(post, [{ id: 'asc' }]), modelMeta.enums).encode({ id: Math.max(1, Math.floor(posts / 2)) });
+  const cursor = cursorCodec(post, keysetKeys(post, [{ id: 'asc' }]), modelMeta.enums).encode({
+    id: Math.max(1, Math.floor(posts / 2)),
+  });
   return { ...list, id: `${list.id}-cursor`, path: `/api/rest/post?page%5Bsize%5D=20&page%5Bafter%5D=${cursor}` };
 }

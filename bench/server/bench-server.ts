@@ -1,15 +1,24 @@
 import 'reflect-metadata';
+
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+
 import { type DynamicModule, type INestApplication, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+
 import { CrudApiModule } from '../../lib/index.js';
 import { createSampleDatabase, type SampleDatabase } from '../../sample-app/database/create-prisma-client.js';
-import { BASELINE_CONTROLLERS } from '../baseline/baseline-controllers.js';
 import { BENCH_DATABASE, BENCH_ENDPOINT } from '../baseline/baseline.tokens.js';
+import { BASELINE_CONTROLLERS } from '../baseline/baseline-controllers.js';
 import { replayingClient } from './replaying-client.js';
-import { decodeServerArgs, endpointOf, type RunnerMessage, type ServerMessage, type ServerStats } from './server-protocol.js';
+import {
+  decodeServerArgs,
+  endpointOf,
+  type RunnerMessage,
+  type ServerMessage,
+  type ServerStats,
+} from './server-protocol.js';
 
 // One benchmarked server: `ours` (the module over the sample client) or the hand-written baseline
 // of one scenario. Started by the runner with `fork`; answers stats requests over IPC.
@@ -22,10 +31,13 @@ const stats: ServerStats = { requests: 0, queries: 0, cpuMicros: 0, peakRss: 0 }
 let cpuAtReset = process.cpuUsage();
 // BENCH_LOG_SQL=1 prints every statement: how to see what a scenario's SQL/request is made of.
 const logSql = process.env.BENCH_LOG_SQL === '1';
-(database.prisma as unknown as { $on(event: 'query', cb: (event: { query: string }) => void): void }).$on('query', (event) => {
-  stats.queries++;
-  if (logSql) process.stderr.write(`[${args.side} sql] ${event.query}\n`);
-});
+(database.prisma as unknown as { $on(event: 'query', cb: (event: { query: string }) => void): void }).$on(
+  'query',
+  (event) => {
+    stats.queries++;
+    if (logSql) process.stderr.write(`[${args.side} sql] ${event.query}\n`);
+  },
+);
 
 function oursModule(db: SampleDatabase): Type {
   @Module({ imports: [CrudApiModule.forRoot({ endpoint, prisma: db.prisma, modelMeta: db.modelMeta })] })
@@ -58,16 +70,21 @@ async function createApp(root: Type | DynamicModule): Promise<INestApplication> 
     const fastify = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter(), { logger });
     if (args.side === 'baseline') {
       const parseJson = fastify.getHttpAdapter().getInstance().getDefaultJsonParser('error', 'error');
-      fastify.useBodyParser<Server>('application/vnd.api+json', {}, (req, body, done) => parseJson(req, body.toString(), done));
+      fastify.useBodyParser<Server>('application/vnd.api+json', {}, (req, body, done) =>
+        parseJson(req, body.toString(), done),
+      );
     }
     return fastify;
   }
   const express = await NestFactory.create<NestExpressApplication>(root, { logger });
-  if (args.side === 'baseline') express.useBodyParser('json', { type: ['application/json', 'application/vnd.api+json'] });
+  if (args.side === 'baseline')
+    express.useBodyParser('json', { type: ['application/json', 'application/vnd.api+json'] });
   return express;
 }
 
-const served: SampleDatabase = args.replay ? { ...database, prisma: replayingClient(database.prisma, () => stats.queries++) } : database;
+const served: SampleDatabase = args.replay
+  ? { ...database, prisma: replayingClient(database.prisma, () => stats.queries++) }
+  : database;
 const app = await createApp(args.side === 'ours' ? oursModule(served) : baselineModule(served, args.scenario));
 if (process.env.BENCH_LOG_ERRORS === '1') app.getHttpServer().prependListener('request', logErrorResponse);
 await app.listen(args.port, '127.0.0.1');
@@ -79,7 +96,8 @@ app.getHttpServer().on('request', () => {
 function logErrorResponse(req: IncomingMessage, res: ServerResponse): void {
   const end = res.end.bind(res) as (...rest: unknown[]) => ServerResponse;
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-    if (res.statusCode >= 400) process.stderr.write(`[${args.side} ${res.statusCode}] ${req.method} ${req.url}: ${String(chunk)}\n`);
+    if (res.statusCode >= 400)
+      process.stderr.write(`[${args.side} ${res.statusCode}] ${req.method} ${req.url}: ${String(chunk)}\n`);
     return end(chunk, ...rest);
   }) as ServerResponse['end'];
 }
@@ -96,7 +114,10 @@ process.on('message', async (message: RunnerMessage) => {
     reply({ type: 'reset' });
   } else if (message.type === 'stats') {
     const cpu = process.cpuUsage(cpuAtReset);
-    reply({ type: 'stats', stats: { ...stats, cpuMicros: cpu.user + cpu.system, peakRss: process.resourceUsage().maxRSS * 1024 } });
+    reply({
+      type: 'stats',
+      stats: { ...stats, cpuMicros: cpu.user + cpu.system, peakRss: process.resourceUsage().maxRSS * 1024 },
+    });
   } else if (message.type === 'memory') {
     (globalThis as { gc?: () => void }).gc?.();
     const { rss, heapUsed } = process.memoryUsage();

@@ -25,14 +25,16 @@ export function replayingClient<T extends object>(real: T, onAnswer: () => void)
   const delegates = new Map<string, Delegate>();
   const source = real as unknown as Client;
 
-  const operation = (model: string, name: string): Operation => async (args) => {
-    const key = `${model}.${name}`;
-    onAnswer();
-    if (recorded.has(key)) return answer(recorded.get(key));
-    const result = await (source[model] as Delegate)[name]!(args);
-    recorded.set(key, result);
-    return answer(result);
-  };
+  const operation =
+    (model: string, name: string): Operation =>
+    async (args) => {
+      const key = `${model}.${name}`;
+      onAnswer();
+      if (recorded.has(key)) return answer(recorded.get(key));
+      const result = await (source[model] as Delegate)[name]!(args);
+      recorded.set(key, result);
+      return answer(result);
+    };
 
   const delegate = (model: string): Delegate => {
     let found = delegates.get(model);
@@ -53,9 +55,16 @@ export function replayingClient<T extends object>(real: T, onAnswer: () => void)
   const client: Client = new Proxy(source, {
     get: (target, name) => {
       if (name === '$transaction') {
-        return (steps: Promise<unknown>[] | ((tx: Client) => Promise<unknown>)) => (Array.isArray(steps) ? Promise.all(steps) : steps(client));
+        return (steps: Promise<unknown>[] | ((tx: Client) => Promise<unknown>)) =>
+          Array.isArray(steps) ? Promise.all(steps) : steps(client);
       }
-      if (typeof name === 'string' && !name.startsWith('$') && !name.startsWith('_') && typeof target[name] === 'object' && target[name] !== null) {
+      if (
+        typeof name === 'string' &&
+        !name.startsWith('$') &&
+        !name.startsWith('_') &&
+        typeof target[name] === 'object' &&
+        target[name] !== null
+      ) {
         return delegate(name);
       }
       const value = target[name];

@@ -42,7 +42,14 @@ export type ServerMessage =
   | { type: 'reset' };
 
 export function encodeServerArgs(args: ServerArgs): string[] {
-  return [args.side, args.scenario, args.databaseUrl, String(args.port), args.platform ?? 'express', args.replay ? 'replay' : 'live'];
+  return [
+    args.side,
+    args.scenario,
+    args.databaseUrl,
+    String(args.port),
+    args.platform ?? 'express',
+    args.replay ? 'replay' : 'live',
+  ];
 }
 
 export function decodeServerArgs(argv: string[]): ServerArgs {
@@ -55,7 +62,9 @@ export function decodeServerArgs(argv: string[]): ServerArgs {
     (platform !== 'express' && platform !== 'fastify') ||
     (database !== 'live' && database !== 'replay')
   ) {
-    throw new Error('usage: bench-server <ours|baseline> <scenario> <database-url> <port> <express|fastify> <live|replay>');
+    throw new Error(
+      'usage: bench-server <ours|baseline> <scenario> <database-url> <port> <express|fastify> <live|replay>',
+    );
   }
   return { side, scenario, databaseUrl, port: Number(port), platform, replay: database === 'replay' };
 }

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import type { BenchOptions } from '../bench-options.js';
 import { createBenchDatabase } from '../dataset/bench-database.js';
 import { DEFAULT_DATASET, seedDataset } from '../dataset/seed-dataset.js';
@@ -7,7 +8,14 @@ import { ServerProcess } from '../runner/server-process.js';
 import type { ServerMemory } from '../server/server-protocol.js';
 import { HttpClient } from './http-client.js';
 import { isExpectedStatus, pickOperation } from './soak-operations.js';
-import { countByOperation, formatSoakReport, type MemorySample, type SoakReport, type SoakSample, summarizeIntervals } from './soak-report.js';
+import {
+  countByOperation,
+  formatSoakReport,
+  type MemorySample,
+  type SoakReport,
+  type SoakSample,
+  summarizeIntervals,
+} from './soak-report.js';
 import { verifyWrites, WriteLedger } from './write-ledger.js';
 
 // `npm run bench -- --soak`: one server of ours under a mixed read/write load on both interfaces,
@@ -38,7 +46,10 @@ export async function runSoak(options: BenchOptions): Promise<SoakReport> {
   try {
     log(`${options.db}: seeding ${DEFAULT_DATASET.posts} posts`);
     await seedDataset(handle, DEFAULT_DATASET);
-    const server = await ServerProcess.start({ side: 'ours', scenario: 'soak', databaseUrl: handle.url }, { exposeGc: true });
+    const server = await ServerProcess.start(
+      { side: 'ours', scenario: 'soak', databaseUrl: handle.url },
+      { exposeGc: true },
+    );
     const client = new HttpClient(server.origin, options.connections);
     const state: LoadState = {
       ledger: new WriteLedger(),
@@ -55,7 +66,9 @@ export async function runSoak(options: BenchOptions): Promise<SoakReport> {
       await runClients(client, state, options.connections, performance.now() + WARM_UP_SECONDS * 1000);
       const start = toSample(await server.memory(), 0);
       state.measuredFrom = performance.now();
-      log(`measuring for ${options.soakDuration} s at ${options.connections} connections (RSS after warm-up ${start.rssMb.toFixed(0)} MB)`);
+      log(
+        `measuring for ${options.soakDuration} s at ${options.connections} connections (RSS after warm-up ${start.rssMb.toFixed(0)} MB)`,
+      );
       await runClients(client, state, options.connections, state.measuredFrom + options.soakDuration * 1000);
       durationSeconds = (performance.now() - state.measuredFrom) / 1000;
       const end = toSample(await server.memory(), durationSeconds * 1000);
@@ -98,7 +111,8 @@ async function clientLoop(client: HttpClient, state: LoadState, worker: number, 
   const own = state.ownPosts[worker]!;
   while (performance.now() < until) {
     let operation = pickOperation(Math.random());
-    if ((operation.kind === 'update' || operation.kind === 'delete') && own.length === 0) operation = pickOperation(0.5);
+    if ((operation.kind === 'update' || operation.kind === 'delete') && own.length === 0)
+      operation = pickOperation(0.5);
     const ownIndex = Math.floor(Math.random() * own.length);
     const input = {
       seededPost: 1 + Math.floor(Math.random() * DEFAULT_DATASET.posts),
@@ -122,14 +136,27 @@ async function clientLoop(client: HttpClient, state: LoadState, worker: number, 
       state.ledger.forget(input.ownPost);
       own.splice(ownIndex, 1);
     }
-    if (!ok && state.errorSamples.length < ERROR_SAMPLES) state.errorSamples.push(`${operation.name} ${method} ${url}: ${detail}`);
+    if (!ok && state.errorSamples.length < ERROR_SAMPLES)
+      state.errorSamples.push(`${operation.name} ${method} ${url}: ${detail}`);
     if (started >= state.measuredFrom) {
-      state.samples.push({ at: started - state.measuredFrom, latencyMs: performance.now() - started, operation: operation.name, ok });
+      state.samples.push({
+        at: started - state.measuredFrom,
+        latencyMs: performance.now() - started,
+        operation: operation.name,
+        ok,
+      });
     }
   }
 }
 
-function recordWrite(ledger: WriteLedger, kind: string, input: { ownPost: number; title: string }, own: number[], ownIndex: number, createdId?: number): void {
+function recordWrite(
+  ledger: WriteLedger,
+  kind: string,
+  input: { ownPost: number; title: string },
+  own: number[],
+  ownIndex: number,
+  createdId?: number,
+): void {
   if (kind === 'create' && createdId !== undefined) {
     ledger.created(createdId, input.title);
     own.push(createdId);
@@ -147,7 +174,12 @@ async function lookUpPosts(prisma: unknown, ids: number[]): Promise<{ id: number
   const found: { id: number; title: string }[] = [];
   for (let from = 0; from < ids.length; from += LOOKUP_CHUNK) {
     const chunk = ids.slice(from, from + LOOKUP_CHUNK);
-    found.push(...(await (prisma as PostLookup).post.findMany({ where: { id: { in: chunk } }, select: { id: true, title: true } })));
+    found.push(
+      ...(await (prisma as PostLookup).post.findMany({
+        where: { id: { in: chunk } },
+        select: { id: true, title: true },
+      })),
+    );
   }
   return found;
 }
@@ -157,6 +189,7 @@ async function writeReport(report: SoakReport, options: BenchOptions): Promise<v
   await mkdir(options.out, { recursive: true });
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\n## Soak: ${options.db}\n\n${formatSoakReport(report)}`);
-  if (report.errorSamples.length > 0) console.log(`\nFirst errors:\n${report.errorSamples.map((line) => `- ${line}`).join('\n')}`);
+  if (report.errorSamples.length > 0)
+    console.log(`\nFirst errors:\n${report.errorSamples.map((line) => `- ${line}`).join('\n')}`);
   console.log(`\nResults: ${file}`);
 }

@@ -26,21 +26,39 @@ const q = (args: unknown) => encodeURIComponent(JSON.stringify(args));
 
 /** Reads, creates, updates and deletes of posts on both interfaces; creates outweigh deletes. */
 export const SOAK_OPERATIONS: readonly SoakOperation[] = [
-  { name: 'rest-fetch', weight: 12, kind: 'read', status: 200, request: ({ seededPost }) => ({ method: 'GET', path: `/api/rest/post/${seededPost}` }) },
-  { name: 'rest-list', weight: 12, kind: 'read', status: 200, request: () => ({ method: 'GET', path: '/api/rest/post?include=author&page%5Blimit%5D=20' }) },
+  {
+    name: 'rest-fetch',
+    weight: 12,
+    kind: 'read',
+    status: 200,
+    request: ({ seededPost }) => ({ method: 'GET', path: `/api/rest/post/${seededPost}` }),
+  },
+  {
+    name: 'rest-list',
+    weight: 12,
+    kind: 'read',
+    status: 200,
+    request: () => ({ method: 'GET', path: '/api/rest/post?include=author&page%5Blimit%5D=20' }),
+  },
   {
     name: 'rpc-find-unique',
     weight: 12,
     kind: 'read',
     status: 200,
-    request: ({ seededPost }) => ({ method: 'GET', path: `/api/rpc/post/findUnique?q=${q({ where: { id: seededPost } })}` }),
+    request: ({ seededPost }) => ({
+      method: 'GET',
+      path: `/api/rpc/post/findUnique?q=${q({ where: { id: seededPost } })}`,
+    }),
   },
   {
     name: 'rpc-find-many',
     weight: 12,
     kind: 'read',
     status: 200,
-    request: ({ user }) => ({ method: 'GET', path: `/api/rpc/post/findMany?q=${q({ where: { authorId: user }, include: { author: true, tags: true }, take: 10 })}` }),
+    request: ({ user }) => ({
+      method: 'GET',
+      path: `/api/rpc/post/findMany?q=${q({ where: { authorId: user }, include: { author: true, tags: true }, take: 10 })}`,
+    }),
   },
   {
     name: 'rest-create',
@@ -51,7 +69,13 @@ export const SOAK_OPERATIONS: readonly SoakOperation[] = [
       method: 'POST',
       path: '/api/rest/post',
       contentType: JSON_API,
-      body: JSON.stringify({ data: { type: 'post', attributes: { title, rating: 1.5 }, relationships: { author: { data: { type: 'user', id: String(user) } } } } }),
+      body: JSON.stringify({
+        data: {
+          type: 'post',
+          attributes: { title, rating: 1.5 },
+          relationships: { author: { data: { type: 'user', id: String(user) } } },
+        },
+      }),
     }),
     createdId: (body) => Number((JSON.parse(body) as { data: { id: string } }).data.id),
   },
@@ -60,7 +84,11 @@ export const SOAK_OPERATIONS: readonly SoakOperation[] = [
     weight: 10,
     kind: 'create',
     status: 201,
-    request: ({ title, user }) => ({ method: 'POST', path: '/api/rpc/post/create', body: JSON.stringify({ data: { title, rating: 2.5, authorId: user } }) }),
+    request: ({ title, user }) => ({
+      method: 'POST',
+      path: '/api/rpc/post/create',
+      body: JSON.stringify({ data: { title, rating: 2.5, authorId: user } }),
+    }),
     createdId: (body) => (JSON.parse(body) as { data: { id: number } }).data.id,
   },
   {
@@ -80,9 +108,19 @@ export const SOAK_OPERATIONS: readonly SoakOperation[] = [
     weight: 10,
     kind: 'update',
     status: 200,
-    request: ({ ownPost, title }) => ({ method: 'PATCH', path: '/api/rpc/post/update', body: JSON.stringify({ where: { id: ownPost }, data: { title } }) }),
+    request: ({ ownPost, title }) => ({
+      method: 'PATCH',
+      path: '/api/rpc/post/update',
+      body: JSON.stringify({ where: { id: ownPost }, data: { title } }),
+    }),
   },
-  { name: 'rest-delete', weight: 6, kind: 'delete', status: [200, 204], request: ({ ownPost }) => ({ method: 'DELETE', path: `/api/rest/post/${ownPost}` }) },
+  {
+    name: 'rest-delete',
+    weight: 6,
+    kind: 'delete',
+    status: [200, 204],
+    request: ({ ownPost }) => ({ method: 'DELETE', path: `/api/rest/post/${ownPost}` }),
+  },
   {
     name: 'rpc-delete',
     weight: 6,

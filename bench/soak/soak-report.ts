@@ -85,19 +85,31 @@ export function formatSoakReport(report: SoakReport): string {
       ['duration', `${report.durationSeconds.toFixed(0)} s, ${report.connections} connections`],
       ['requests', `${report.requests} (${report.requestsPerSecond.toFixed(0)} req/s)`],
       ['errors', String(report.errors)],
-      ['server RSS start / end / peak', `${mb(memory.start.rssMb)} / ${mb(memory.end.rssMb)} / ${mb(memory.peakRssMb)} MB`],
+      [
+        'server RSS start / end / peak',
+        `${mb(memory.start.rssMb)} / ${mb(memory.end.rssMb)} / ${mb(memory.peakRssMb)} MB`,
+      ],
       ['server heap used start / end', `${mb(memory.start.heapUsedMb)} / ${mb(memory.end.heapUsedMb)} MB`],
       [
         'writes acknowledged (create / update / delete)',
         `${writes.acknowledged.creates} / ${writes.acknowledged.updates} / ${writes.acknowledged.deletes}`,
       ],
-      ['posts that must exist: found', `${writes.foundPresent} of ${writes.expectedPresent} (stale title: ${writes.staleTitle.length})`],
+      [
+        'posts that must exist: found',
+        `${writes.foundPresent} of ${writes.expectedPresent} (stale title: ${writes.staleTitle.length})`,
+      ],
       ['posts that must be gone: absent', `${writes.foundAbsent} of ${writes.expectedAbsent}`],
     ],
   );
   const minutes = markdownTable(
     ['minute', 'requests', 'errors', 'p50 ms', 'p99 ms'],
-    report.intervals.map((interval) => [String(interval.index + 1), String(interval.requests), String(interval.errors), interval.p50.toFixed(1), interval.p99.toFixed(1)]),
+    report.intervals.map((interval) => [
+      String(interval.index + 1),
+      String(interval.requests),
+      String(interval.errors),
+      interval.p50.toFixed(1),
+      interval.p99.toFixed(1),
+    ]),
   );
   const operations = markdownTable(
     ['operation', 'requests', 'errors'],

@@ -1,9 +1,10 @@
 import { SuperJSON } from 'superjson';
+
 import { registerPrismaTypes } from '../rpc/prisma-superjson-types.js';
 import { RPC_OPERATIONS } from '../rpc/rpc-operations.js';
 import { toRpcClientError } from './rpc-client.error.js';
 import type { RpcClient, RpcClientOptions } from './rpc-client.types.js';
-import { asRpcPromise, callResult, createRpcPromise, wireArgs, type RpcPromise, type RpcSend } from './rpc-promise.js';
+import { asRpcPromise, callResult, createRpcPromise, type RpcPromise, type RpcSend, wireArgs } from './rpc-promise.js';
 import { decodeRpcResult, encodeRpcCall, encodeTransaction, type RpcHttpRequest } from './rpc-wire.js';
 
 async function resolveHeaders(headers: RpcClientOptions['headers']): Promise<Headers> {
@@ -11,7 +12,10 @@ async function resolveHeaders(headers: RpcClientOptions['headers']): Promise<Hea
 }
 
 /** Sends requests to the RPC base URL and answers the decoded results, or throws RpcClientError. */
-function createTransport(options: RpcClientOptions, serializer: SuperJSON): (request: RpcHttpRequest) => Promise<unknown> {
+function createTransport(
+  options: RpcClientOptions,
+  serializer: SuperJSON,
+): (request: RpcHttpRequest) => Promise<unknown> {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   return async ({ method, path, body }) => {
     const headers = await resolveHeaders(options.headers);
@@ -51,14 +55,20 @@ export function createRpcClient<Client>(options: RpcClientOptions): RpcClient<Cl
 
   async function $transaction(calls: readonly unknown[]): Promise<unknown[]> {
     const steps = calls.map((call) => asRpcPromise(call as PromiseLike<unknown>, '$transaction').call);
-    const results = (await transport(encodeTransaction(serializer, steps.map((step) => ({ model: step.model, op: step.operation, args: wireArgs(step) }))))) as unknown[];
+    const results = (await transport(
+      encodeTransaction(
+        serializer,
+        steps.map((step) => ({ model: step.model, op: step.operation, args: wireArgs(step) })),
+      ),
+    )) as unknown[];
     return results.map((result, index) => callResult(steps[index], result));
   }
 
   const delegates = new Map<string, ReturnType<typeof createDelegate>>();
   return new Proxy({ $transaction } as object, {
     get(target, property) {
-      if (typeof property !== 'string' || property.startsWith('$') || property === 'then') return Reflect.get(target, property);
+      if (typeof property !== 'string' || property.startsWith('$') || property === 'then')
+        return Reflect.get(target, property);
       let delegate = delegates.get(property);
       if (!delegate) delegates.set(property, (delegate = createDelegate(property, send)));
       return delegate;

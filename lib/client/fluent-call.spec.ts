@@ -8,10 +8,16 @@ describe('fluent calls', () => {
   });
 
   it('replaces the root selection by the nested select of the path, keeping each step’s own arguments last', () => {
-    const steps = [{ field: 'post' }, { field: 'author', args: { include: { profile: true } } }, { field: 'posts', args: { where: { published: true }, select: { id: true } } }];
+    const steps = [
+      { field: 'post' },
+      { field: 'author', args: { include: { profile: true } } },
+      { field: 'posts', args: { where: { published: true }, select: { id: true } } },
+    ];
     expect(fluentArgs({ where: { id: 1 }, include: { likes: true } }, steps)).toEqual({
       where: { id: 1 },
-      select: { post: { select: { author: { select: { posts: { where: { published: true }, select: { id: true } } } } } } },
+      select: {
+        post: { select: { author: { select: { posts: { where: { published: true }, select: { id: true } } } } } },
+      },
     });
     expect(fluentArgs(undefined, [{ field: 'author' }])).toEqual({ select: { author: true } });
   });

@@ -33,7 +33,10 @@ export function fluentArgs(rootArgs: unknown, steps: readonly FluentStep[]): unk
   for (let i = steps.length - 2; i >= 0; i--) {
     selection = { ...withoutSelection(steps[i].args), select: { [steps[i + 1].field]: selection } };
   }
-  return { ...withoutSelection(rootArgs as Record<string, unknown> | undefined), select: { [steps[0].field]: selection } };
+  return {
+    ...withoutSelection(rootArgs as Record<string, unknown> | undefined),
+    select: { [steps[0].field]: selection },
+  };
 }
 
 /** The value at the end of the path; `null` when a record on the way is missing, as in Prisma. */

@@ -36,7 +36,9 @@ export type RpcModelName<Client> = {
 export type RpcModelClient<Delegate> = Pick<Delegate, RpcOperationName & keyof Delegate>;
 
 /** A batch's results, in order, as Prisma's `$transaction([...])` answers them. */
-export type RpcTransactionResult<Calls extends readonly unknown[]> = { -readonly [I in keyof Calls]: Awaited<Calls[I]> };
+export type RpcTransactionResult<Calls extends readonly unknown[]> = {
+  -readonly [I in keyof Calls]: Awaited<Calls[I]>;
+};
 
 export type RpcClient<Client> = {
   readonly [K in RpcModelName<Client>]: RpcModelClient<Client[K]>;

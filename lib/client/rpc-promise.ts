@@ -37,10 +37,15 @@ export class RpcPromise<T = unknown> implements PromiseLike<T> {
 
   /** Sends the call afresh, whether or not it ran before (a query hook's refetch). */
   execute(): Promise<T> {
-    return this.send(this.call.model, this.call.operation, wireArgs(this.call)).then((raw) => callResult(this.call, raw) as T);
+    return this.send(this.call.model, this.call.operation, wireArgs(this.call)).then(
+      (raw) => callResult(this.call, raw) as T,
+    );
   }
 
-  then<R1 = T, R2 = never>(onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null, onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): Promise<R1 | R2> {
+  then<R1 = T, R2 = never>(
+    onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
     this.started ??= this.execute();
     return this.started.then(onFulfilled, onRejected);
   }
@@ -70,13 +75,15 @@ export function createRpcPromise(call: RpcCall, send: RpcSend): RpcPromise {
         const value = Reflect.get(target, property, target);
         return typeof value === 'function' ? value.bind(target) : value;
       }
-      return (args?: Record<string, unknown>) => createRpcPromise({ ...call, fluent: [...call.fluent, { field: property, args }] }, send);
+      return (args?: Record<string, unknown>) =>
+        createRpcPromise({ ...call, fluent: [...call.fluent, { field: property, args }] }, send);
     },
   });
 }
 
 /** The RpcPromise behind a call of an RPC client; anything else is refused by name. */
 export function asRpcPromise<T>(call: PromiseLike<T>, taker: string): RpcPromise<T> {
-  if (!(call instanceof RpcPromise)) throw new TypeError(`${taker} takes a call of an RPC client, such as client.post.findMany(args).`);
+  if (!(call instanceof RpcPromise))
+    throw new TypeError(`${taker} takes a call of an RPC client, such as client.post.findMany(args).`);
   return call as RpcPromise<T>;
 }

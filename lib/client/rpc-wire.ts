@@ -1,4 +1,5 @@
 import type { SuperJSON } from 'superjson';
+
 import { readsArgsFromQuery } from '../rpc/rpc-operations.js';
 
 /** One HTTP request of the RPC interface, before `fetch` sends it. */
@@ -23,14 +24,20 @@ export function encodeRpcCall(serializer: SuperJSON, method: string, path: strin
 }
 
 /** A sequential transaction's body: the fetch client's `{ data: [...] }` form with one `meta` for all. */
-export function encodeTransaction(serializer: SuperJSON, steps: readonly { model: string; op: string; args?: unknown }[]): RpcHttpRequest {
+export function encodeTransaction(
+  serializer: SuperJSON,
+  steps: readonly { model: string; op: string; args?: unknown }[],
+): RpcHttpRequest {
   const { json, meta } = serializer.serialize(steps);
   const body = meta ? { data: json, meta: { serialization: meta } } : { data: json };
   return { method: 'POST', path: '/$transaction/sequential', body: JSON.stringify(body) };
 }
 
 /** A success answer's `data`, its types restored from `meta.serialization` when the server sent it. */
-export function decodeRpcResult(serializer: SuperJSON, body: { data?: unknown; meta?: { serialization?: unknown } }): unknown {
+export function decodeRpcResult(
+  serializer: SuperJSON,
+  body: { data?: unknown; meta?: { serialization?: unknown } },
+): unknown {
   const serialization = body.meta?.serialization;
   if (serialization === undefined) return body.data;
   return serializer.deserialize({ json: body.data as never, meta: serialization as never });

@@ -1,7 +1,7 @@
-import { resolveCrudApiOptions } from '../module/crud-api-options.validation.js';
-import { toApiRequest } from '../shared/api-request.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
+import { resolveCrudApiOptions } from '../module/crud-api-options.validation.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import { toApiRequest } from '../shared/api-request.js';
 import { PrismaClientResolver } from './prisma-client.resolver.js';
 
 const modelMeta: DataModelMeta = { provider: 'sqlite', models: {}, enums: {} } as unknown as DataModelMeta;
@@ -12,14 +12,17 @@ describe('PrismaClientResolver', () => {
   it('calls getPrisma once per request, however often the request asks', async () => {
     const calls: unknown[] = [];
     const resolver = new PrismaClientResolver(
-      resolveCrudApiOptions({
-        endpoint: 'http://localhost/api/rest',
-        modelMeta,
-        getPrisma: async (req) => {
-          calls.push(req);
-          return client(`for ${req.url}`);
+      resolveCrudApiOptions(
+        {
+          endpoint: 'http://localhost/api/rest',
+          modelMeta,
+          getPrisma: async (req) => {
+            calls.push(req);
+            return client(`for ${req.url}`);
+          },
         },
-      }, MOUNT),
+        MOUNT,
+      ),
     );
     const first = toApiRequest({ method: 'GET', url: '/a', headers: {} });
     const second = toApiRequest({ method: 'GET', url: '/b', headers: {} });
@@ -32,7 +35,9 @@ describe('PrismaClientResolver', () => {
 
   it('serves the shared client without getPrisma', async () => {
     const shared = client('shared');
-    const resolver = new PrismaClientResolver(resolveCrudApiOptions({ endpoint: 'http://localhost/api/rest', modelMeta, prisma: shared }, MOUNT));
+    const resolver = new PrismaClientResolver(
+      resolveCrudApiOptions({ endpoint: 'http://localhost/api/rest', modelMeta, prisma: shared }, MOUNT),
+    );
     expect(await resolver.forRequest(toApiRequest({ method: 'GET', url: '/', headers: {} }))).toBe(shared);
   });
 });

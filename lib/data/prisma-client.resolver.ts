@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
-import type { ApiRequest, PlatformRequest } from '../shared/api-request.js';
-import { withPolicies } from '../policies/with-policies.js';
 import type { PolicyContext } from '../policies/policy.types.js';
+import { withPolicies } from '../policies/with-policies.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import type { ApiRequest, PlatformRequest } from '../shared/api-request.js';
 
 /** Passport-style guards put the caller in `request.user`. */
 const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ user: request.user });

@@ -6,7 +6,8 @@ const settings = { maxOperations: 20, timeout: 5000, maxWait: 2000 };
 type Call = (client: PrismaClientLike) => Promise<unknown>;
 
 /** Lazy like a PrismaPromise: runs only when awaited. */
-const lazy = (run: () => unknown): Promise<unknown> => ({ then: (ok: never, ko: never) => Promise.resolve().then(run).then(ok, ko) }) as never;
+const lazy = (run: () => unknown): Promise<unknown> =>
+  ({ then: (ok: never, ko: never) => Promise.resolve().then(run).then(ok, ko) }) as never;
 
 /**
  * A client whose batch transaction settles as given and whose interactive transaction runs its
@@ -28,14 +29,20 @@ function fakeClient(settleBatch: (queries: readonly unknown[]) => Promise<unknow
 }
 
 const fails = (error: unknown) => () => Promise.reject(error);
-const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 describe('runInBatchTransaction', () => {
   it('hands every call’s query to one batch $transaction, with the settings, and answers its results', async () => {
     const { client, seen } = fakeClient(async (queries) => queries.map((query) => `done ${String(query)}`));
     const calls = [() => 'a', () => 'b'] as unknown as Call[];
     const results = await runInBatchTransaction(client, { ...settings, isolationLevel: 'Serializable' }, calls);
-    expect(seen.batches).toEqual([{ queries: ['a', 'b'], options: { timeout: 5000, maxWait: 2000, isolationLevel: 'Serializable' } }]);
+    expect(seen.batches).toEqual([
+      { queries: ['a', 'b'], options: { timeout: 5000, maxWait: 2000, isolationLevel: 'Serializable' } },
+    ]);
     expect(seen.interactive).toBe(0);
     expect(results).toEqual(['done a', 'done b']);
   });
@@ -43,7 +50,9 @@ describe('runInBatchTransaction', () => {
   it('turns the failing query’s batchRequestIdx into that step’s StepFailure', async () => {
     const error = Object.assign(new Error('Record to update not found.'), { code: 'P2025', batchRequestIdx: 2 });
     const { client, seen } = fakeClient(fails(error));
-    const thrown = await failure(runInBatchTransaction(client, settings, [() => 0, () => 1, () => 2] as unknown as Call[]));
+    const thrown = await failure(
+      runInBatchTransaction(client, settings, [() => 0, () => 1, () => 2] as unknown as Call[]),
+    );
     expect(thrown).toBeInstanceOf(StepFailure);
     expect(thrown).toMatchObject({ index: 2, cause: error });
     expect(seen.interactive).toBe(0);
@@ -77,7 +86,10 @@ describe('runInBatchTransaction', () => {
 
   it('answers the interactive run’s results when the data changed after the batch failed', async () => {
     const { client, seen } = fakeClient(fails(new Error('Validation failed')));
-    const results = await runInBatchTransaction(client, settings, [() => Promise.resolve('x'), () => Promise.resolve('y')] as unknown as Call[]);
+    const results = await runInBatchTransaction(client, settings, [
+      () => Promise.resolve('x'),
+      () => Promise.resolve('y'),
+    ] as unknown as Call[]);
     expect(seen.interactive).toBe(1);
     expect(results).toEqual(['x', 'y']);
   });
@@ -88,7 +100,9 @@ describe('runInBatchTransaction', () => {
     ['a thrown non-Error', 'text'],
   ])('passes %s through unchanged, running nothing again', async (_what, thrown) => {
     const { client, seen } = fakeClient(fails(thrown));
-    expect(await failure(runInBatchTransaction(client, settings, [() => 0, () => 1] as unknown as Call[]))).toBe(thrown);
+    expect(await failure(runInBatchTransaction(client, settings, [() => 0, () => 1] as unknown as Call[]))).toBe(
+      thrown,
+    );
     expect(seen.interactive).toBe(0);
   });
 });

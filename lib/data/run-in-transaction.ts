@@ -46,7 +46,10 @@ export async function runInBatchTransaction<T>(
   calls: readonly ((client: PrismaClientLike) => Promise<T>)[],
 ): Promise<T[]> {
   try {
-    return await client.$transaction(calls.map((call) => call(client)), transactionOptions(settings));
+    return await client.$transaction(
+      calls.map((call) => call(client)),
+      transactionOptions(settings),
+    );
   } catch (error) {
     if (!isStepError(error)) throw error;
     const index = (error as { batchRequestIdx?: unknown }).batchRequestIdx ?? (calls.length === 1 ? 0 : undefined);

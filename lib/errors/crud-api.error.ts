@@ -1,4 +1,5 @@
 import { IntrinsicException } from '@nestjs/common';
+
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 
 export interface ErrorSource {

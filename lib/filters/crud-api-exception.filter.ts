@@ -1,4 +1,5 @@
 import { type ArgumentsHost, type ExceptionFilter, Inject } from '@nestjs/common';
+
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { toApiRequest } from '../shared/api-request.js';
@@ -19,6 +20,11 @@ export abstract class CrudApiExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    sendApiError(this.format, exception, { request: toApiRequest(http.getRequest()), response: http.getResponse() }, this.rendering);
+    sendApiError(
+      this.format,
+      exception,
+      { request: toApiRequest(http.getRequest()), response: http.getResponse() },
+      this.rendering,
+    );
   }
 }

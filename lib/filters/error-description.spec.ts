@@ -1,4 +1,5 @@
 import { BadRequestException, ForbiddenException, HttpException, InternalServerErrorException } from '@nestjs/common';
+
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
 import { describeError, GENERIC_ERROR_MESSAGE, summarizeValidationMessage } from './error-description.js';
@@ -8,7 +9,9 @@ const defaults = mergePrismaErrorMap();
 
 /** What no client-facing message may contain: dumps, stack frames, paths, SQL, driver texts. */
 function expectClientSafe(message: string): void {
-  expect(message).not.toMatch(/\n|invocation|\.m?[jt]s\b|\/tmp|\bat .+:\d+|SELECT|INSERT|SQLITE|constraint failed: |→/i);
+  expect(message).not.toMatch(
+    /\n|invocation|\.m?[jt]s\b|\/tmp|\bat .+:\d+|SELECT|INSERT|SQLITE|constraint failed: |→/i,
+  );
 }
 
 async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
@@ -39,14 +42,56 @@ describe('describeError with real Prisma errors (sqlite)', () => {
   afterAll(() => db.drop());
 
   it.each([
-    ['P2002 unique violation', () => prisma.user.create({ data: { email: 'taken@example.com', name: 'B' } }), 400, 'constraint-violation', 'P2002'],
-    ['P2003 foreign key violation', () => prisma.post.create({ data: { title: 't', authorId: 999 } }), 400, 'constraint-violation', 'P2003'],
-    ['P2025 update of a missing record', () => prisma.user.update({ where: { id: 999 }, data: { name: 'x' } }), 404, 'not-found', 'P2025'],
+    [
+      'P2002 unique violation',
+      () => prisma.user.create({ data: { email: 'taken@example.com', name: 'B' } }),
+      400,
+      'constraint-violation',
+      'P2002',
+    ],
+    [
+      'P2003 foreign key violation',
+      () => prisma.post.create({ data: { title: 't', authorId: 999 } }),
+      400,
+      'constraint-violation',
+      'P2003',
+    ],
+    [
+      'P2025 update of a missing record',
+      () => prisma.user.update({ where: { id: 999 }, data: { name: 'x' } }),
+      404,
+      'not-found',
+      'P2025',
+    ],
     ['P2025 findUniqueOrThrow', () => prisma.user.findUniqueOrThrow({ where: { id: 999 } }), 404, 'not-found', 'P2025'],
-    ['P2025 nested connect', () => prisma.post.create({ data: { title: 't', author: { connect: { id: 999 } } } }), 404, 'not-found', 'P2025'],
-    ['P2018 connect of missing records', () => prisma.user.update({ where: { id: userId }, data: { posts: { connect: [{ id: 999 }] } } }), 404, 'not-found', 'P2018'],
-    ['P2014 required relation', () => prisma.user.update({ where: { id: userId }, data: { profile: { disconnect: true } } }), 400, 'constraint-violation', 'P2014'],
-    ['P2010 failed raw query', () => prisma.$queryRawUnsafe('SELECT * FROM secret_table'), 400, 'data-layer-error', 'P2010'],
+    [
+      'P2025 nested connect',
+      () => prisma.post.create({ data: { title: 't', author: { connect: { id: 999 } } } }),
+      404,
+      'not-found',
+      'P2025',
+    ],
+    [
+      'P2018 connect of missing records',
+      () => prisma.user.update({ where: { id: userId }, data: { posts: { connect: [{ id: 999 }] } } }),
+      404,
+      'not-found',
+      'P2018',
+    ],
+    [
+      'P2014 required relation',
+      () => prisma.user.update({ where: { id: userId }, data: { profile: { disconnect: true } } }),
+      400,
+      'constraint-violation',
+      'P2014',
+    ],
+    [
+      'P2010 failed raw query',
+      () => prisma.$queryRawUnsafe('SELECT * FROM secret_table'),
+      400,
+      'data-layer-error',
+      'P2010',
+    ],
   ])('maps %s', async (_label, run, status, code, ormCode) => {
     const error = await rejectionOf(run());
     expect(error.message).toMatch(/invocation/); // Prisma's dump is really there...
@@ -69,9 +114,17 @@ describe('describeError with real Prisma errors (sqlite)', () => {
 
   it.each([
     ['an unknown argument', () => prisma.user.findMany({ where: { nope: 1 } }), 'Unknown argument `nope`.'],
-    ['a wrong type', () => prisma.user.findMany({ where: { id: 'abc' } }), 'Argument `id`: Invalid value provided. Expected IntFilter or Int, provided String.'],
+    [
+      'a wrong type',
+      () => prisma.user.findMany({ where: { id: 'abc' } }),
+      'Argument `id`: Invalid value provided. Expected IntFilter or Int, provided String.',
+    ],
     ['a missing argument', () => prisma.user.create({ data: { name: 'x' } }), 'Argument `email` is missing.'],
-    ['an invalid date', () => prisma.user.findMany({ where: { createdAt: 'soon' } }), expect.stringMatching(/^Invalid value for argument `createdAt`/)],
+    [
+      'an invalid date',
+      () => prisma.user.findMany({ where: { createdAt: 'soon' } }),
+      expect.stringMatching(/^Invalid value for argument `createdAt`/),
+    ],
   ])('reduces a validation error about %s to one line', async (_label, run, expected) => {
     const error = await rejectionOf(run());
     expect(error.name).toBe('PrismaClientValidationError');
@@ -84,7 +137,9 @@ describe('describeError with real Prisma errors (sqlite)', () => {
 
 describe('describeError', () => {
   it('maps P2004 with a policy reason to 403', () => {
-    const error = knownError('P2004', 'denied by policy: post entities failed \'create\' check', { reason: 'ACCESS_POLICY_VIOLATION' });
+    const error = knownError('P2004', "denied by policy: post entities failed 'create' check", {
+      reason: 'ACCESS_POLICY_VIOLATION',
+    });
     expect(describeError(error, defaults)).toMatchObject({
       status: 403,
       code: 'rejected-by-policy',
@@ -97,45 +152,84 @@ describe('describeError', () => {
 
   it('treats P2004 without a reason as an ordinary data-layer error', () => {
     const description = describeError(knownError('P2004', 'A constraint failed on the database: `check_x`'), defaults);
-    expect(description).toMatchObject({ status: 400, code: 'data-layer-error', ormCode: 'P2004', message: 'Data layer rejected the request' });
+    expect(description).toMatchObject({
+      status: 400,
+      code: 'data-layer-error',
+      ormCode: 'P2004',
+      message: 'Data layer rejected the request',
+    });
     expect(description.rejectedByPolicy).toBeUndefined();
   });
 
   it.each(['P2001', 'P2015', 'P2018', 'P2025'])('maps %s to 404', (code) => {
-    expect(describeError(knownError(code, 'Not there.'), defaults)).toMatchObject({ status: 404, code: 'not-found', ormCode: code });
+    expect(describeError(knownError(code, 'Not there.'), defaults)).toMatchObject({
+      status: 404,
+      code: 'not-found',
+      ormCode: code,
+    });
   });
 
   it.each(['P2000', 'P2002', 'P2003', 'P2011', 'P2012', 'P2014'])('maps %s to 400', (code) => {
-    expect(describeError(knownError(code, 'Violated.'), defaults)).toMatchObject({ status: 400, code: 'constraint-violation', ormCode: code });
+    expect(describeError(knownError(code, 'Violated.'), defaults)).toMatchObject({
+      status: 400,
+      code: 'constraint-violation',
+      ormCode: code,
+    });
   });
 
   it('lets the application add and override rows', () => {
-    const map = mergePrismaErrorMap({ P2002: { status: 409, code: 'conflict' }, P2034: { status: 409, code: 'conflict', message: 'Try again.' } });
+    const map = mergePrismaErrorMap({
+      P2002: { status: 409, code: 'conflict' },
+      P2034: { status: 409, code: 'conflict', message: 'Try again.' },
+    });
     expect(describeError(knownError('P2002', 'Unique constraint failed on the fields: (`email`)'), map)).toMatchObject({
       status: 409,
       code: 'conflict',
       message: 'Unique constraint failed on the fields: (`email`)',
     });
-    expect(describeError(knownError('P2034', 'Transaction failed due to a write conflict'), map)).toMatchObject({ status: 409, message: 'Try again.' });
+    expect(describeError(knownError('P2034', 'Transaction failed due to a write conflict'), map)).toMatchObject({
+      status: 409,
+      message: 'Try again.',
+    });
     expect(describeError(knownError('P2025', 'Gone.'), map)).toMatchObject({ status: 404 });
   });
 
   it('falls back to the title when the summary line names a file or SQL', () => {
-    expect(describeError(knownError('P2025', 'Record missing in /srv/app/dist/main.js'), defaults).message).toBe('Resource not found');
-    expect(describeError(knownError('P2012', 'Failed: SELECT id FROM users WHERE x'), defaults).message).toBe('Constraint violation');
+    expect(describeError(knownError('P2025', 'Record missing in /srv/app/dist/main.js'), defaults).message).toBe(
+      'Resource not found',
+    );
+    expect(describeError(knownError('P2012', 'Failed: SELECT id FROM users WHERE x'), defaults).message).toBe(
+      'Constraint violation',
+    );
   });
 
   it('hides everything about unexpected errors', () => {
     const description = describeError(new Error('secret internals at /etc/x'), defaults);
-    expect(description).toEqual({ status: 500, code: 'internal-error', title: 'Internal server error', message: GENERIC_ERROR_MESSAGE });
-    expect(describeError(new InternalServerErrorException('db password is hunter2'), defaults).message).toBe(GENERIC_ERROR_MESSAGE);
-    expect(describeError(Object.assign(new Error('engine crashed'), { name: 'PrismaClientUnknownRequestError' }), defaults).status).toBe(500);
+    expect(description).toEqual({
+      status: 500,
+      code: 'internal-error',
+      title: 'Internal server error',
+      message: GENERIC_ERROR_MESSAGE,
+    });
+    expect(describeError(new InternalServerErrorException('db password is hunter2'), defaults).message).toBe(
+      GENERIC_ERROR_MESSAGE,
+    );
+    expect(
+      describeError(Object.assign(new Error('engine crashed'), { name: 'PrismaClientUnknownRequestError' }), defaults)
+        .status,
+    ).toBe(500);
     expect(describeError('a thrown string', defaults).status).toBe(500);
   });
 
   it('keeps the status and message of Nest HTTP exceptions', () => {
-    expect(describeError(new ForbiddenException(), defaults)).toMatchObject({ status: 403, code: 'forbidden', message: 'Forbidden' });
-    expect(describeError(new BadRequestException(['name must be a string', 'age must be positive']), defaults)).toMatchObject({
+    expect(describeError(new ForbiddenException(), defaults)).toMatchObject({
+      status: 403,
+      code: 'forbidden',
+      message: 'Forbidden',
+    });
+    expect(
+      describeError(new BadRequestException(['name must be a string', 'age must be positive']), defaults),
+    ).toMatchObject({
       status: 400,
       code: 'invalid-request',
       message: 'name must be a string; age must be positive',
@@ -149,15 +243,33 @@ describe('describeError', () => {
   });
 
   it('recognizes body-parser failures, raw or wrapped by Nest', () => {
-    const tooLarge = Object.assign(new Error('request entity too large'), { type: 'entity.too.large', status: 413, limit: 1024 });
-    expect(describeError(tooLarge, defaults)).toMatchObject({ status: 413, code: 'payload-too-large', message: 'The request body exceeds the limit of 1024 bytes.' });
-    const malformed = Object.assign(new SyntaxError('Unexpected token } in JSON'), { type: 'entity.parse.failed', status: 400 });
+    const tooLarge = Object.assign(new Error('request entity too large'), {
+      type: 'entity.too.large',
+      status: 413,
+      limit: 1024,
+    });
+    expect(describeError(tooLarge, defaults)).toMatchObject({
+      status: 413,
+      code: 'payload-too-large',
+      message: 'The request body exceeds the limit of 1024 bytes.',
+    });
+    const malformed = Object.assign(new SyntaxError('Unexpected token } in JSON'), {
+      type: 'entity.parse.failed',
+      status: 400,
+    });
     const wrapped = new BadRequestException(malformed.message, { cause: malformed });
-    expect(describeError(wrapped, defaults)).toMatchObject({ status: 400, code: 'malformed-json', message: 'The request body is not valid JSON.' });
+    expect(describeError(wrapped, defaults)).toMatchObject({
+      status: 400,
+      code: 'malformed-json',
+      message: 'The request body is not valid JSON.',
+    });
   });
 
   it('passes a CrudApiError through with its source and reason', () => {
-    const error = new CrudApiError('rejected-by-policy', 'Not readable.', { reason: 'RESULT_NOT_READABLE', source: { pointer: '/data' } });
+    const error = new CrudApiError('rejected-by-policy', 'Not readable.', {
+      reason: 'RESULT_NOT_READABLE',
+      source: { pointer: '/data' },
+    });
     expect(describeError(error, defaults)).toMatchObject({
       status: 403,
       code: 'rejected-by-policy',
@@ -169,21 +281,29 @@ describe('describeError', () => {
   });
 
   it('summarizes validation messages without the dump or its references', () => {
-    expect(summarizeValidationMessage('\nInvalid `prisma.user.findMany()` invocation:\n\n{\n  where: {}\n}\n\nArgument `where` needs at least one of `id` arguments. Available options are marked with ?.')).toBe(
-      'Argument `where` needs at least one of `id` arguments.',
+    expect(
+      summarizeValidationMessage(
+        '\nInvalid `prisma.user.findMany()` invocation:\n\n{\n  where: {}\n}\n\nArgument `where` needs at least one of `id` arguments. Available options are marked with ?.',
+      ),
+    ).toBe('Argument `where` needs at least one of `id` arguments.');
+    expect(summarizeValidationMessage('\nInvalid `prisma.user.findMany()` invocation in\n/app/src/x.ts:3:1\n')).toBe(
+      'Invalid query arguments.',
     );
-    expect(summarizeValidationMessage('\nInvalid `prisma.user.findMany()` invocation in\n/app/src/x.ts:3:1\n')).toBe('Invalid query arguments.');
   });
 
-  it('never repeats Prisma\'s suggestions, which could name hidden fields', () => {
-    const dump = '\nInvalid `prisma.user.findMany()` invocation:\n\n{\n}\n\nUnknown argument `passwordHas`. Did you mean `passwordHash`? Available options are marked with ?.';
+  it("never repeats Prisma's suggestions, which could name hidden fields", () => {
+    const dump =
+      '\nInvalid `prisma.user.findMany()` invocation:\n\n{\n}\n\nUnknown argument `passwordHas`. Did you mean `passwordHash`? Available options are marked with ?.';
     expect(summarizeValidationMessage(dump)).toBe('Unknown argument `passwordHas`.');
-    const known = knownError('P2012', 'Missing a required value at `x`. Did you mean `passwordHash`? Available options are listed in green.');
+    const known = knownError(
+      'P2012',
+      'Missing a required value at `x`. Did you mean `passwordHash`? Available options are listed in green.',
+    );
     expect(describeError(known, defaults).message).toBe('Missing a required value at `x`.');
   });
 });
 
-describe('describeError: values the database cannot store are the client\'s fault', () => {
+describe("describeError: values the database cannot store are the client's fault", () => {
   const driverError = (code: string, originalCode: string) =>
     knownError(code, `Database error. Code: \`${originalCode}\`. Message: \`secret detail\``, {
       driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode, originalMessage: 'secret detail' } },
@@ -198,19 +318,39 @@ describe('describeError: values the database cannot store are the client\'s faul
     ['P2039', '22P02', 'A value cannot be stored in its field.'],
     ['P2039', 'SQLITE_TOOBIG', 'A value is too large for the database.'],
   ])('%s from the database code %s is 400 with a plain message', (code, originalCode, message) => {
-    expect(describeError(driverError(code, originalCode), defaults)).toMatchObject({ status: 400, code: 'data-layer-error', message, ormCode: code });
+    expect(describeError(driverError(code, originalCode), defaults)).toMatchObject({
+      status: 400,
+      code: 'data-layer-error',
+      message,
+      ormCode: code,
+    });
   });
 
-  it.each([['08006'], ['53300'], ['57014'], ['40P01'], ['SQLITE_BUSY']])('the database state %s is 503', (originalCode) => {
-    expect(describeError(driverError('P2039', originalCode), defaults)).toMatchObject({ status: 503, code: 'service-unavailable' });
-  });
+  it.each([['08006'], ['53300'], ['57014'], ['40P01'], ['SQLITE_BUSY']])(
+    'the database state %s is 503',
+    (originalCode) => {
+      expect(describeError(driverError('P2039', originalCode), defaults)).toMatchObject({
+        status: 503,
+        code: 'service-unavailable',
+      });
+    },
+  );
 
   it('keeps an unknown database code to the title only', () => {
-    expect(describeError(driverError('P2039', 'XX000'), defaults)).toMatchObject({ status: 400, message: 'Data layer rejected the request' });
+    expect(describeError(driverError('P2039', 'XX000'), defaults)).toMatchObject({
+      status: 400,
+      message: 'Data layer rejected the request',
+    });
   });
 
-  it('maps better-sqlite3\'s refusal to bind a too large value to 400, other RangeErrors stay 500', () => {
-    expect(describeError(new RangeError('The bound string, buffer, or bigint is too big'), defaults)).toMatchObject({ status: 400, code: 'data-layer-error' });
-    expect(describeError(new RangeError('Maximum call stack size exceeded'), defaults)).toMatchObject({ status: 500, message: GENERIC_ERROR_MESSAGE });
+  it("maps better-sqlite3's refusal to bind a too large value to 400, other RangeErrors stay 500", () => {
+    expect(describeError(new RangeError('The bound string, buffer, or bigint is too big'), defaults)).toMatchObject({
+      status: 400,
+      code: 'data-layer-error',
+    });
+    expect(describeError(new RangeError('Maximum call stack size exceeded'), defaults)).toMatchObject({
+      status: 500,
+      message: GENERIC_ERROR_MESSAGE,
+    });
   });
 });

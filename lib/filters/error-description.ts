@@ -1,7 +1,9 @@
 import { STATUS_CODES } from 'node:http';
+
 import { HttpException } from '@nestjs/common';
-import { CrudApiError, type ErrorSource } from '../errors/crud-api.error.js';
+
 import { StepFailure } from '../data/step-failure.error.js';
+import { CrudApiError, type ErrorSource } from '../errors/crud-api.error.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
 import {
   databaseErrorCode,
@@ -48,10 +50,19 @@ const BODY_PARSER_ERRORS: Readonly<Record<string, { code: ErrorCode; message: (e
     code: 'payload-too-large',
     message: (error) => `The request body exceeds the limit of ${error.limit ?? 'the server'} bytes.`,
   },
-  'charset.unsupported': { code: 'unsupported-media-type', message: () => 'The request body charset is not supported.' },
-  'encoding.unsupported': { code: 'unsupported-media-type', message: () => 'The request body content encoding is not supported.' },
+  'charset.unsupported': {
+    code: 'unsupported-media-type',
+    message: () => 'The request body charset is not supported.',
+  },
+  'encoding.unsupported': {
+    code: 'unsupported-media-type',
+    message: () => 'The request body content encoding is not supported.',
+  },
   'request.aborted': { code: 'invalid-request', message: () => 'The request body was not received completely.' },
-  'request.size.invalid': { code: 'invalid-request', message: () => 'The request body does not match its Content-Length.' },
+  'request.size.invalid': {
+    code: 'invalid-request',
+    message: () => 'The request body does not match its Content-Length.',
+  },
 };
 
 /** Nest statuses without a more precise code of their own in the catalogue. */
@@ -68,7 +79,11 @@ const HTTP_STATUS_CODES: Readonly<Record<number, ErrorCode>> = {
 
 /** Prisma's error classes are matched by name: an application may load several copies of them. */
 export function isPrismaKnownRequestError(error: unknown): error is PrismaKnownError {
-  return error instanceof Error && error.name === 'PrismaClientKnownRequestError' && typeof (error as PrismaKnownError).code === 'string';
+  return (
+    error instanceof Error &&
+    error.name === 'PrismaClientKnownRequestError' &&
+    typeof (error as PrismaKnownError).code === 'string'
+  );
 }
 
 function isPrismaValidationError(error: unknown): error is Error {
@@ -78,7 +93,9 @@ function isPrismaValidationError(error: unknown): error is Error {
 function bodyParserErrorOf(error: unknown): BodyParserError | undefined {
   const candidate = error instanceof HttpException ? error.cause : error;
   const type = (candidate as BodyParserError | undefined)?.type;
-  return typeof type === 'string' && Object.hasOwn(BODY_PARSER_ERRORS, type) ? (candidate as BodyParserError) : undefined;
+  return typeof type === 'string' && Object.hasOwn(BODY_PARSER_ERRORS, type)
+    ? (candidate as BodyParserError)
+    : undefined;
 }
 
 function describe(code: ErrorCode, message: string, extra: Partial<ErrorDescription> = {}): ErrorDescription {
@@ -105,8 +122,15 @@ export function describeError(error: unknown, prismaErrorMap: PrismaErrorMap): E
   if (error instanceof HttpException) return describeHttpException(error);
   if (isPrismaKnownRequestError(error)) return describePrismaKnownError(error, prismaErrorMap);
   if (isPrismaValidationError(error)) return describe('invalid-argument', summarizeValidationMessage(error.message));
-  const driverError = error instanceof Error ? DRIVER_VALUE_ERRORS.find((row) => row.name === error.name && row.message.test(error.message)) : undefined;
-  if (driverError) return describe(driverError.mapping.code, driverError.mapping.message ?? ERROR_CODES[driverError.mapping.code].title);
+  const driverError =
+    error instanceof Error
+      ? DRIVER_VALUE_ERRORS.find((row) => row.name === error.name && row.message.test(error.message))
+      : undefined;
+  if (driverError)
+    return describe(
+      driverError.mapping.code,
+      driverError.mapping.message ?? ERROR_CODES[driverError.mapping.code].title,
+    );
   return describe('internal-error', GENERIC_ERROR_MESSAGE);
 }
 

@@ -1,6 +1,5 @@
 import type { PrismaErrorMapping } from '../options/crud-api-options.interface.js';
 
-
 const TEMPORARILY_UNAVAILABLE: PrismaErrorMapping = {
   status: 503,
   code: 'service-unavailable',
@@ -29,7 +28,11 @@ export const DEFAULT_PRISMA_ERROR_MAP: Readonly<Record<string, PrismaErrorMappin
   P2025: { status: 404, code: 'not-found' },
   P2000: { status: 400, code: 'constraint-violation', message: 'A value is too long for its field.' },
   P2002: { status: 400, code: 'constraint-violation', message: 'A record with the same unique value already exists.' },
-  P2003: { status: 400, code: 'constraint-violation', message: 'A related record does not exist (foreign key constraint).' },
+  P2003: {
+    status: 400,
+    code: 'constraint-violation',
+    message: 'A related record does not exist (foreign key constraint).',
+  },
   P2011: { status: 400, code: 'constraint-violation', message: 'A required value is null.' },
   P2012: { status: 400, code: 'constraint-violation' },
   P2014: { status: 400, code: 'constraint-violation' },
@@ -92,7 +95,9 @@ export function databaseErrorMapping(code: string | undefined): PrismaErrorMappi
   if (code === undefined) return undefined;
   if (Object.hasOwn(DEFAULT_DATABASE_ERROR_MAP, code)) return DEFAULT_DATABASE_ERROR_MAP[code];
   const sqlClass = /^[0-9A-Z]{5}$/.test(code) ? code.slice(0, 2) : undefined;
-  return sqlClass && Object.hasOwn(DEFAULT_DATABASE_ERROR_MAP, sqlClass) ? DEFAULT_DATABASE_ERROR_MAP[sqlClass] : undefined;
+  return sqlClass && Object.hasOwn(DEFAULT_DATABASE_ERROR_MAP, sqlClass)
+    ? DEFAULT_DATABASE_ERROR_MAP[sqlClass]
+    : undefined;
 }
 
 /**
@@ -100,15 +105,17 @@ export function databaseErrorMapping(code: string | undefined): PrismaErrorMappi
  * (better-sqlite3's "The bound string, buffer, or bigint is too big").
  */
 export const DRIVER_VALUE_ERRORS: ReadonlyArray<{ name: string; message: RegExp; mapping: PrismaErrorMapping }> = [
-  { name: 'RangeError', message: /^The bound (string, buffer, or bigint|value) is too big/, mapping: invalidValue('A value is too large for the database.') },
+  {
+    name: 'RangeError',
+    message: /^The bound (string, buffer, or bigint|value) is too big/,
+    mapping: invalidValue('A value is too large for the database.'),
+  },
 ];
 
 export const UNMAPPED_KNOWN_REQUEST_ERROR: PrismaErrorMapping = { status: 400, code: 'data-layer-error' };
 
 /** The defaults with the application's rows (the `prismaErrorMap` option) on top. */
-export function mergePrismaErrorMap(
-  overrides: Readonly<Record<string, PrismaErrorMapping>> = {},
-): PrismaErrorMap {
+export function mergePrismaErrorMap(overrides: Readonly<Record<string, PrismaErrorMapping>> = {}): PrismaErrorMap {
   return new Map([...Object.entries(DEFAULT_PRISMA_ERROR_MAP), ...Object.entries(overrides)]);
 }
 

@@ -27,7 +27,9 @@ describe('error renderers', () => {
   });
 
   it('carries the request URL as top-level links.self when given', () => {
-    expect(renderJsonApiError(policy, 'https://api.example.com/api/rest/post/1')).toMatchObject({ links: { self: 'https://api.example.com/api/rest/post/1' } });
+    expect(renderJsonApiError(policy, 'https://api.example.com/api/rest/post/1')).toMatchObject({
+      links: { self: 'https://api.example.com/api/rest/post/1' },
+    });
   });
 
   it('renders the RPC error body of the specification', () => {
@@ -37,9 +39,23 @@ describe('error renderers', () => {
   });
 
   it('leaves out empty members', () => {
-    const plain = { status: 400, code: 'invalid-request' as const, title: 'Invalid request', message: 'bad', source: { parameter: 'sort' } };
+    const plain = {
+      status: 400,
+      code: 'invalid-request' as const,
+      title: 'Invalid request',
+      message: 'bad',
+      source: { parameter: 'sort' },
+    };
     expect(renderJsonApiError(plain)).toEqual({
-      errors: [{ status: '400', code: 'invalid-request', title: 'Invalid request', detail: 'bad', source: { parameter: 'sort' } }],
+      errors: [
+        {
+          status: '400',
+          code: 'invalid-request',
+          title: 'Invalid request',
+          detail: 'bad',
+          source: { parameter: 'sort' },
+        },
+      ],
     });
     expect(renderRpcError(plain)).toEqual({ error: { message: 'bad' } });
   });

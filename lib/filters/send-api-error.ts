@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
+
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { ApiRequest } from '../shared/api-request.js';
-import { type PlatformResponse, isResponseSent, sendApiResponse } from '../shared/api-response.js';
+import { isResponseSent, type PlatformResponse, sendApiResponse } from '../shared/api-response.js';
 import { describeError, type ErrorDescription } from './error-description.js';
 import { mergePrismaErrorMap, type PrismaErrorMap } from './prisma-error-map.js';
 
@@ -19,8 +20,14 @@ export interface ErrorRendering {
   restPath: string;
 }
 
-export function errorRendering(options: Pick<ResolvedCrudApiOptions, 'prismaErrorMap' | 'endpoint' | 'restPath'>): ErrorRendering {
-  return { prismaErrorMap: mergePrismaErrorMap(options.prismaErrorMap), endpoint: options.endpoint, restPath: options.restPath };
+export function errorRendering(
+  options: Pick<ResolvedCrudApiOptions, 'prismaErrorMap' | 'endpoint' | 'restPath'>,
+): ErrorRendering {
+  return {
+    prismaErrorMap: mergePrismaErrorMap(options.prismaErrorMap),
+    endpoint: options.endpoint,
+    restPath: options.restPath,
+  };
 }
 
 const logger = new Logger('CrudApi');
@@ -38,7 +45,10 @@ export function sendApiError(
   const error = describeError(exception, rendering.prismaErrorMap);
   if (error.status >= 500) {
     // The client gets a generic message; the real error goes to the application's log.
-    logger.error(`${exchange.request.method} ${exchange.request.path} failed: ${String(exception)}`, (exception as Error)?.stack);
+    logger.error(
+      `${exchange.request.method} ${exchange.request.path} failed: ${String(exception)}`,
+      (exception as Error)?.stack,
+    );
   }
   if (isResponseSent(exchange.response)) return;
   const body = format.render(error, exchange.request, rendering);

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import generatorHelper from '@prisma/generator-helper';
+
 import { buildModelMeta } from './build-model-meta.js';
 import { renderModelMetaModule } from './render-model-meta.js';
 

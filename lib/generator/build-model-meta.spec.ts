@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
+
 import type { DMMF } from '@prisma/generator-helper';
+
 import { buildModelMeta } from './build-model-meta.js';
 import { renderModelMetaModule } from './render-model-meta.js';
 
@@ -116,18 +118,31 @@ describe('buildModelMeta', () => {
   });
 
   it('describes one-to-many relations', () => {
-    expect(person.fields.pets).toMatchObject({ isList: true, relation: { model: 'Pet', fields: [], oppositeField: 'owner' } });
+    expect(person.fields.pets).toMatchObject({
+      isList: true,
+      relation: { model: 'Pet', fields: [], oppositeField: 'owner' },
+    });
     expect(meta.models.Pet!.fields.owner!.relation).toMatchObject({ fields: ['ownerId'], oppositeField: 'pets' });
     expect(meta.models.Pet!.idFields).toEqual(['id']);
   });
 
   it('describes implicit many-to-many relations', () => {
-    expect(person.fields.clubs).toMatchObject({ isList: true, relation: { model: 'Club', fields: [], oppositeField: 'members' } });
-    expect(meta.models.Club!.fields.members).toMatchObject({ isList: true, relation: { model: 'Person', oppositeField: 'clubs' } });
+    expect(person.fields.clubs).toMatchObject({
+      isList: true,
+      relation: { model: 'Club', fields: [], oppositeField: 'members' },
+    });
+    expect(meta.models.Club!.fields.members).toMatchObject({
+      isList: true,
+      relation: { model: 'Person', oppositeField: 'clubs' },
+    });
   });
 
   it('pairs the two sides of self relations', () => {
-    expect(person.fields.manager!.relation).toMatchObject({ model: 'Person', fields: ['managerId'], oppositeField: 'reports' });
+    expect(person.fields.manager!.relation).toMatchObject({
+      model: 'Person',
+      fields: ['managerId'],
+      oppositeField: 'reports',
+    });
     expect(person.fields.reports!.relation).toMatchObject({ model: 'Person', fields: [], oppositeField: 'manager' });
     expect(person.fields.friends!.relation).toMatchObject({ model: 'Person', oppositeField: 'friendOf' });
     expect(person.fields.friendOf!.relation).toMatchObject({ model: 'Person', oppositeField: 'friends' });

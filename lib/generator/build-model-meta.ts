@@ -1,10 +1,6 @@
 import type { DMMF } from '@prisma/generator-helper';
-import type {
-  DataModelMeta,
-  FieldMeta,
-  ModelMeta,
-  UniqueConstraintMeta,
-} from '../metadata/model-meta.types.js';
+
+import type { DataModelMeta, FieldMeta, ModelMeta, UniqueConstraintMeta } from '../metadata/model-meta.types.js';
 
 /** Turns Prisma's DMMF datamodel into the metadata the APIs read at run time. */
 export function buildModelMeta(datamodel: DMMF.Datamodel, provider: string): DataModelMeta {
@@ -70,11 +66,7 @@ function buildField(
 }
 
 /** The field on the other side of the same relation; for a self relation, the other of the pair. */
-function oppositeFieldOf(
-  model: DMMF.Model,
-  field: DMMF.Field,
-  allModels: readonly DMMF.Model[],
-): string | null {
+function oppositeFieldOf(model: DMMF.Model, field: DMMF.Field, allModels: readonly DMMF.Model[]): string | null {
   const target = allModels.find((candidate) => candidate.name === field.type);
   const opposite = target?.fields.find(
     (candidate) =>

@@ -3,16 +3,7 @@
  * at run time. Written by the `nestjs-crud-api-generator` Prisma generator; every member is
  * readonly so the generated `as const` literal is assignable as it is.
  */
-export type ScalarType =
-  | 'String'
-  | 'Int'
-  | 'Float'
-  | 'Boolean'
-  | 'DateTime'
-  | 'Json'
-  | 'Decimal'
-  | 'BigInt'
-  | 'Bytes';
+export type ScalarType = 'String' | 'Int' | 'Float' | 'Boolean' | 'DateTime' | 'Json' | 'Decimal' | 'BigInt' | 'Bytes';
 
 export interface RelationMeta {
   /** Prisma's relation name (shared by both sides). */

@@ -1,4 +1,5 @@
 import type { ConfigurableModuleAsyncOptions, Type } from '@nestjs/common';
+
 import type { CrudApiOpenApiOptions } from '../openapi/openapi.types.js';
 import type { CrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { RestService } from '../rest/rest.service.js';

@@ -1,6 +1,6 @@
-import type { CrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
+import type { CrudApiOptions } from '../options/crud-api-options.interface.js';
 import { RPC_OPERATIONS } from '../rpc/rpc-operations.js';
 
 const OPERATION_RULE_KEYS: ReadonlySet<string> = new Set(['readOnly', 'exclude']);
@@ -21,7 +21,8 @@ function modelProblems(meta: DataModelMeta, models: readonly unknown[] | undefin
 
 function operationRuleProblems(modelName: string, rule: unknown): string[] {
   const at = (key?: string) => `"operations.${modelName}${key ? `.${key}` : ''}"`;
-  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) return [`${at()}: must be { readOnly?, exclude? }`];
+  if (typeof rule !== 'object' || rule === null || Array.isArray(rule))
+    return [`${at()}: must be { readOnly?, exclude? }`];
   const problems: string[] = [];
   const extra = Object.keys(rule).filter((key) => !OPERATION_RULE_KEYS.has(key));
   if (extra.length) problems.push(`${at()}: unknown key ${quoted(extra)} (allowed: "readOnly", "exclude")`);
@@ -49,5 +50,8 @@ function operationsProblems(meta: DataModelMeta, operations: Record<string, unkn
  * name would otherwise leave a model exposed or an operation open without a word.
  */
 export function modelNameProblems(options: Pick<CrudApiOptions, 'modelMeta' | 'models' | 'operations'>): string[] {
-  return [...modelProblems(options.modelMeta, options.models), ...operationsProblems(options.modelMeta, options.operations)];
+  return [
+    ...modelProblems(options.modelMeta, options.models),
+    ...operationsProblems(options.modelMeta, options.operations),
+  ];
 }

@@ -5,7 +5,6 @@ import {
   IsIn,
   IsInstance,
   IsInt,
-  ValidateNested,
   IsNotEmpty,
   IsNumber,
   IsObject,
@@ -13,16 +12,26 @@ import {
   IsString,
   IsUrl,
   Matches,
-  type ValidationError,
   Min,
   ValidateIf,
+  ValidateNested,
   validateSync,
+  type ValidationError,
 } from 'class-validator';
-import { COUNT_STRATEGIES, DEFAULT_BODY_LIMIT, DEFAULT_COUNT, DEFAULT_ID_DIVIDER, DEFAULT_LIMITS, DEFAULT_PAGE_SIZE, DEFAULT_TRANSACTIONS } from '../options/crud-api.constants.js';
+
+import {
+  COUNT_STRATEGIES,
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_COUNT,
+  DEFAULT_ID_DIVIDER,
+  DEFAULT_LIMITS,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_TRANSACTIONS,
+} from '../options/crud-api.constants.js';
 import type { CrudApiOptions, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import { validatePolicies } from '../policies/policy-set.js';
 import type { CrudApiModuleExtras } from './crud-api-module-options.interface.js';
 import { modelNameProblems } from './crud-api-options.model-names.js';
-import { validatePolicies } from '../policies/policy-set.js';
 
 /** The mount paths, as `forRoot`/`forRootAsync` resolved them. */
 export type CrudApiMount = Required<Pick<CrudApiModuleExtras, 'restPath' | 'rpcPath'>>;
@@ -48,7 +57,9 @@ class CrudApiTransactionsSchema {
   @IsOptional() @IsInt() @Min(1) maxOperations?: number;
   @IsOptional() @IsInt() @Min(1) timeout?: number;
   @IsOptional() @IsInt() @Min(1) maxWait?: number;
-  @IsOptional() @IsIn(ISOLATION_LEVELS, { message: `isolationLevel must be one of ${ISOLATION_LEVELS.join(', ')}` }) isolationLevel?: string;
+  @IsOptional()
+  @IsIn(ISOLATION_LEVELS, { message: `isolationLevel must be one of ${ISOLATION_LEVELS.join(', ')}` })
+  isolationLevel?: string;
 }
 
 /** class-validator schema of `CrudApiModuleOptions`. */
@@ -145,7 +156,10 @@ function describeProblems(errors: readonly ValidationError[], parent = ''): stri
 export function mountProblems(mount: CrudApiMount): string[] {
   return (['restPath', 'rpcPath'] as const)
     .filter((key) => typeof mount[key] !== 'string' || !MOUNT_PATH.test(mount[key]))
-    .map((key) => `"${key}": must be a path like "api/${key === 'restPath' ? 'rest' : 'rpc'}" (no leading or trailing slash)`);
+    .map(
+      (key) =>
+        `"${key}": must be a path like "api/${key === 'restPath' ? 'rest' : 'rpc'}" (no leading or trailing slash)`,
+    );
 }
 
 class OpenApiServerSchema {
@@ -154,7 +168,9 @@ class OpenApiServerSchema {
 }
 
 class CrudApiOpenApiSchema {
-  @IsOptional() @Matches(MOUNT_PATH, { message: 'must be a path like "api/docs" (no leading or trailing slash)' }) path?: string;
+  @IsOptional()
+  @Matches(MOUNT_PATH, { message: 'must be a path like "api/docs" (no leading or trailing slash)' })
+  path?: string;
   @IsOptional() @IsString() @IsNotEmpty() title?: string;
   @IsOptional() @IsString() @IsNotEmpty() version?: string;
   @IsOptional() @IsArray() @ValidateNested({ each: true }) servers?: OpenApiServerSchema[];
@@ -164,12 +180,18 @@ class CrudApiOpenApiSchema {
 /** Problems of the `openapi` extra (checked when the module is declared: its path shapes routes). */
 export function openApiProblems(openapi: unknown): string[] {
   if (openapi === undefined || typeof openapi === 'boolean') return [];
-  if (typeof openapi !== 'object' || openapi === null || Array.isArray(openapi)) return ['"openapi": must be true, false or { path, title, version, servers, ui }'];
+  if (typeof openapi !== 'object' || openapi === null || Array.isArray(openapi))
+    return ['"openapi": must be true, false or { path, title, version, servers, ui }'];
   const { servers, ...rest } = openapi as { servers?: unknown };
   const candidate = Object.assign(new CrudApiOpenApiSchema(), rest, {
-    servers: Array.isArray(servers) ? servers.map((server) => Object.assign(new OpenApiServerSchema(), server)) : servers,
+    servers: Array.isArray(servers)
+      ? servers.map((server) => Object.assign(new OpenApiServerSchema(), server))
+      : servers,
   });
-  return describeProblems(validateSync(candidate, { forbidUnknownValues: false, whitelist: true, forbidNonWhitelisted: true }), 'openapi.');
+  return describeProblems(
+    validateSync(candidate, { forbidUnknownValues: false, whitelist: true, forbidNonWhitelisted: true }),
+    'openapi.',
+  );
 }
 
 /** Throws one start-up error naming every problem, if there is any. */
@@ -186,7 +208,11 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
     limits: options.limits && Object.assign(new CrudApiLimitsSchema(), options.limits),
     transactions: options.transactions && Object.assign(new CrudApiTransactionsSchema(), options.transactions),
   });
-  failOnProblems(describeProblems(validateSync(candidate, { forbidUnknownValues: false, whitelist: true, forbidNonWhitelisted: true })));
+  failOnProblems(
+    describeProblems(
+      validateSync(candidate, { forbidUnknownValues: false, whitelist: true, forbidNonWhitelisted: true }),
+    ),
+  );
   failOnProblems(modelNameProblems(options));
   if (options.policies) validatePolicies(options.policies, options.modelMeta);
   return {

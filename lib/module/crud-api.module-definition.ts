@@ -1,19 +1,30 @@
 import { ConfigurableModuleBuilder, type DynamicModule } from '@nestjs/common';
-import { CRUD_API_MOUNT, CRUD_API_OPTIONS, DEFAULT_REST_PATH, DEFAULT_RPC_PATH } from '../options/crud-api.constants.js';
-import type { CrudApiOptions } from '../options/crud-api-options.interface.js';
-import type { CrudApiModuleExtras } from './crud-api-module-options.interface.js';
-import { failOnProblems, mountProblems, openApiProblems, resolveCrudApiOptions } from './crud-api-options.validation.js';
-import { mountController } from '../platform/mount-controller.js';
-import { RestExceptionFilter } from '../rest/json-api-errors.js';
-import { RestController } from '../rest/rest.controller.js';
-import { RestService } from '../rest/rest.service.js';
-import { AtomicOperationsService } from '../rest/atomic/atomic-operations.service.js';
-import { RpcExceptionFilter } from '../rpc/rpc-errors.js';
-import { RpcController } from '../rpc/rpc.controller.js';
-import { RpcService } from '../rpc/rpc.service.js';
+
 import { CrudApiOpenApi, OPENAPI_OPTIONS } from '../openapi/crud-api-openapi.service.js';
 import { mountOpenApiController } from '../openapi/openapi.controller.js';
 import { resolveOpenApiOptions } from '../openapi/openapi.types.js';
+import {
+  CRUD_API_MOUNT,
+  CRUD_API_OPTIONS,
+  DEFAULT_REST_PATH,
+  DEFAULT_RPC_PATH,
+} from '../options/crud-api.constants.js';
+import type { CrudApiOptions } from '../options/crud-api-options.interface.js';
+import { mountController } from '../platform/mount-controller.js';
+import { AtomicOperationsService } from '../rest/atomic/atomic-operations.service.js';
+import { RestExceptionFilter } from '../rest/json-api-errors.js';
+import { RestController } from '../rest/rest.controller.js';
+import { RestService } from '../rest/rest.service.js';
+import { RpcController } from '../rpc/rpc.controller.js';
+import { RpcService } from '../rpc/rpc.service.js';
+import { RpcExceptionFilter } from '../rpc/rpc-errors.js';
+import type { CrudApiModuleExtras } from './crud-api-module-options.interface.js';
+import {
+  failOnProblems,
+  mountProblems,
+  openApiProblems,
+  resolveCrudApiOptions,
+} from './crud-api-options.validation.js';
 
 /** Injection token of the options as given (or as the options factory returned them). */
 export const CRUD_API_MODULE_OPTIONS = Symbol('CRUD_API_MODULE_OPTIONS');
@@ -58,5 +69,14 @@ export const { ConfigurableModuleClass: ConfigurableCrudApiModule } = new Config
 })
   .setClassMethodName('forRoot')
   .setFactoryMethodName('createCrudApiOptions')
-  .setExtras<CrudApiModuleExtras>({ restPath: DEFAULT_REST_PATH, rpcPath: DEFAULT_RPC_PATH, restService: undefined, rpcService: undefined, openapi: undefined }, mountInstance)
+  .setExtras<CrudApiModuleExtras>(
+    {
+      restPath: DEFAULT_REST_PATH,
+      rpcPath: DEFAULT_RPC_PATH,
+      restService: undefined,
+      rpcService: undefined,
+      openapi: undefined,
+    },
+    mountInstance,
+  )
   .build();

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { globalPrefixOf } from '../shared/global-prefix.js';
-import { buildOpenApiDocuments, type OpenApiInterface, withGlobalPrefix } from './openapi-documents.js';
 import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js';
+import { buildOpenApiDocuments, type OpenApiInterface, withGlobalPrefix } from './openapi-documents.js';
 
 /** Injection token of one instance's resolved `openapi` extra. */
 export const OPENAPI_OPTIONS = Symbol('CRUD_API_OPENAPI_OPTIONS');
@@ -32,4 +33,3 @@ export class CrudApiOpenApi {
     return withGlobalPrefix(this.documents[kind], globalPrefixOf(this.moduleRef));
   }
 }
-

@@ -24,7 +24,10 @@ export const JSON_API_ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     additionalProperties: false,
     properties: {
       status: { type: 'string', pattern: '^[1-5]\\d\\d$', description: 'The HTTP status, as a string.' },
-      code: { type: 'string', description: `A code of the error catalogue (README "Errors"): ${ERROR_CODE_LIST.join(', ')}.` },
+      code: {
+        type: 'string',
+        description: `A code of the error catalogue (README "Errors"): ${ERROR_CODE_LIST.join(', ')}.`,
+      },
       title: { type: 'string' },
       detail: { type: 'string' },
       source: {
@@ -51,7 +54,12 @@ export const JSON_API_ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     required: ['errors'],
     additionalProperties: false,
     properties: {
-      links: { type: 'object', required: ['self'], additionalProperties: false, properties: { self: { type: 'string' } } },
+      links: {
+        type: 'object',
+        required: ['self'],
+        additionalProperties: false,
+        properties: { self: { type: 'string' } },
+      },
       errors: { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/JsonApiError' } },
     },
   },
@@ -101,11 +109,19 @@ const REASONS: Readonly<Record<number, string>> = {
 };
 
 /** The error responses as components (`JsonApiError400`...: `name` and the status), all with the body `schema`. */
-export function errorResponseComponents(statuses: readonly number[], mediaType: string, name: string, schema: string): Record<string, unknown> {
+export function errorResponseComponents(
+  statuses: readonly number[],
+  mediaType: string,
+  name: string,
+  schema: string,
+): Record<string, unknown> {
   return Object.fromEntries(
     statuses.map((status) => [
       `${name}${status}`,
-      { description: REASONS[status] ?? 'Error', content: { [mediaType]: { schema: { $ref: `#/components/schemas/${schema}` } } } },
+      {
+        description: REASONS[status] ?? 'Error',
+        content: { [mediaType]: { schema: { $ref: `#/components/schemas/${schema}` } } },
+      },
     ]),
   );
 }
@@ -115,10 +131,14 @@ export function errorResponseComponents(statuses: readonly number[], mediaType: 
  * Node's parser with no body (Express), Fastify's client error handler with its own JSON.
  */
 const HEADERS_TOO_LARGE = {
-  description: 'Request header fields too large (URL and headers beyond the HTTP server’s limit): no body on Express, Fastify’s own error JSON.',
+  description:
+    'Request header fields too large (URL and headers beyond the HTTP server’s limit): no body on Express, Fastify’s own error JSON.',
   content: {
     'application/json': {
-      schema: { type: 'object', properties: { error: { type: 'string' }, message: { type: 'string' }, statusCode: { const: 431 } } },
+      schema: {
+        type: 'object',
+        properties: { error: { type: 'string' }, message: { type: 'string' }, statusCode: { const: 431 } },
+      },
     },
   },
 };

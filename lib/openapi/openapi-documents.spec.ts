@@ -1,17 +1,19 @@
 import { createRequire } from 'node:module';
-import { Validator } from '@seriousme/openapi-schema-validator';
+
 import type { DMMF } from '@prisma/generator-helper';
-import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../options/crud-api.constants.js';
-import type { CrudApiModuleOptions } from '../module/crud-api-module-options.interface.js';
-import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import { Validator } from '@seriousme/openapi-schema-validator';
+
+import { modelMeta as postgresMeta } from '../../sample-app/generated/postgresql/crud-api/index.js';
+import { modelMeta as sqliteMeta } from '../../sample-app/generated/sqlite/crud-api/index.js';
+import { samplePolicies } from '../../sample-app/policies.js';
 import { buildModelMeta } from '../generator/build-model-meta.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
-import { modelMeta as sqliteMeta } from '../../sample-app/generated/sqlite/crud-api/index.js';
-import { modelMeta as postgresMeta } from '../../sample-app/generated/postgresql/crud-api/index.js';
-import { samplePolicies } from '../../sample-app/policies.js';
-import { buildOpenApiDocuments, mergeOpenApiDocuments, withGlobalPrefix } from './openapi-documents.js';
+import type { CrudApiModuleOptions } from '../module/crud-api-module-options.interface.js';
+import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../options/crud-api.constants.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { DEFAULT_OPENAPI_OPTIONS, type OpenApiDocument } from './openapi.types.js';
+import { buildOpenApiDocuments, mergeOpenApiDocuments, withGlobalPrefix } from './openapi-documents.js';
 
 const schemaWasm = createRequire(import.meta.url)('@prisma/prisma-schema-wasm') as { get_dmmf(params: string): string };
 
@@ -59,7 +61,8 @@ model Part {
 `;
 
 function dmmfOf(source: string): DMMF.Datamodel {
-  return JSON.parse(schemaWasm.get_dmmf(JSON.stringify({ prismaSchema: [['schema.prisma', source]] }))).datamodel as DMMF.Datamodel;
+  return JSON.parse(schemaWasm.get_dmmf(JSON.stringify({ prismaSchema: [['schema.prisma', source]] })))
+    .datamodel as DMMF.Datamodel;
 }
 
 function resolved(modelMeta: DataModelMeta, options: Partial<CrudApiModuleOptions> = {}): ResolvedCrudApiOptions {
@@ -97,7 +100,11 @@ describe('OpenAPI documents', () => {
   it.each([
     ['the sample schema on SQLite', sqliteMeta, {}],
     ['the sample schema on PostgreSQL with its policies', postgresMeta, { policies: samplePolicies }],
-    ['a schema with every scalar type, compound ids and an implicit many-to-many', secondMeta, { idDivider: '~', pageSize: 20, maxTake: 50 }],
+    [
+      'a schema with every scalar type, compound ids and an implicit many-to-many',
+      secondMeta,
+      { idDivider: '~', pageSize: 20, maxTake: 50 },
+    ],
   ] as const)('are valid OpenAPI 3.1 for %s', async (_name, meta, options) => {
     const { rest, rpc } = documents(meta as DataModelMeta, options as Partial<CrudApiModuleOptions>);
     expect(rest.openapi).toBe('3.1.0');
@@ -123,7 +130,10 @@ describe('OpenAPI documents', () => {
 
   it('describe compound ids with the id divider, single integer ids as numbers', () => {
     const { rest } = documents(secondMeta, { idDivider: '~' });
-    expect(schemas(rest).ItemResource.properties.id).toMatchObject({ type: 'string', description: expect.stringContaining('"~"') });
+    expect(schemas(rest).ItemResource.properties.id).toMatchObject({
+      type: 'string',
+      description: expect.stringContaining('"~"'),
+    });
     expect(schemas(rest).PartResource.properties.id).toEqual({ type: 'integer' });
     expect(schemas(rest).ShelfResource.properties.id).toMatchObject({ type: 'string' });
     const unique = schemas(documents(secondMeta).rpc).ItemWhereUniqueInput;
@@ -141,7 +151,12 @@ describe('OpenAPI documents', () => {
   });
 
   it('have the routes of the exposed models and allowed operations only, under restPath and rpcPath', () => {
-    const { rest, rpc } = documents(sqliteMeta, { models: ['Post', 'User'], operations: { Post: { readOnly: true }, User: { exclude: ['deleteMany'] } }, restPath: 'v2/json', rpcPath: 'v2/rpc' });
+    const { rest, rpc } = documents(sqliteMeta, {
+      models: ['Post', 'User'],
+      operations: { Post: { readOnly: true }, User: { exclude: ['deleteMany'] } },
+      restPath: 'v2/json',
+      rpcPath: 'v2/rpc',
+    });
     expect(Object.keys(rest.paths).every((path) => path.startsWith('/v2/json/'))).toBe(true);
     expect(rest.paths['/v2/json/post']).toHaveProperty('get');
     expect(rest.paths['/v2/json/post']).not.toHaveProperty('post');
@@ -190,10 +205,19 @@ describe('OpenAPI documents', () => {
     const { rest, rpc } = documents(sqliteMeta);
     const prefixed = withGlobalPrefix(rest, '/v1/');
     expect(Object.keys(prefixed.paths)[0]).toMatch(/^\/v1\/api\/rest\//);
-    const host = { openapi: '3.0.0', info: { title: 'App', version: '1' }, paths: { '/health': { get: {} } }, components: { schemas: { Health: { type: 'object' } } } };
+    const host = {
+      openapi: '3.0.0',
+      info: { title: 'App', version: '1' },
+      paths: { '/health': { get: {} } },
+      components: { schemas: { Health: { type: 'object' } } },
+    };
     const merged = mergeOpenApiDocuments(host, rest, rpc);
     expect(Object.keys(merged.paths)).toHaveLength(1 + Object.keys(rest.paths).length + Object.keys(rpc.paths).length);
-    expect(merged.components.schemas).toMatchObject({ Health: { type: 'object' }, PostResource: expect.anything(), PostRow: expect.anything() });
+    expect(merged.components.schemas).toMatchObject({
+      Health: { type: 'object' },
+      PostResource: expect.anything(),
+      PostRow: expect.anything(),
+    });
     expect(() => mergeOpenApiDocuments(merged, rest)).toThrow(/path/);
   });
 });

@@ -1,5 +1,5 @@
-import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { ModelRegistry } from '../metadata/model-registry.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { DocumentedFields } from './documented-fields.js';
 import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js';
 import { buildRestDocument } from './rest-document.js';
@@ -34,7 +34,10 @@ export function buildOpenApiDocuments(
 export function withGlobalPrefix(document: OpenApiDocument, prefix: string): OpenApiDocument {
   const trimmed = prefix.replace(/^\/+|\/+$/g, '');
   if (!trimmed) return document;
-  return { ...document, paths: Object.fromEntries(Object.entries(document.paths).map(([path, item]) => [`/${trimmed}${path}`, item])) };
+  return {
+    ...document,
+    paths: Object.fromEntries(Object.entries(document.paths).map(([path, item]) => [`/${trimmed}${path}`, item])),
+  };
 }
 
 /**
@@ -43,10 +46,15 @@ export function withGlobalPrefix(document: OpenApiDocument, prefix: string): Ope
  * name the target already has is an error, never silently overwritten. The result is OpenAPI 3.1,
  * the version of the added schemas (`SwaggerModule.createDocument` writes 3.0, which 3.1 reads).
  */
-export function mergeOpenApiDocuments<T extends { openapi?: string; paths: object; components?: object; tags?: unknown[] }>(target: T, ...documents: OpenApiDocument[]): T {
+export function mergeOpenApiDocuments<
+  T extends { openapi?: string; paths: object; components?: object; tags?: unknown[] },
+>(target: T, ...documents: OpenApiDocument[]): T {
   const paths: Record<string, unknown> = { ...target.paths };
   const components: Record<string, Record<string, unknown>> = Object.fromEntries(
-    Object.entries(target.components ?? {}).map(([kind, entries]) => [kind, { ...(entries as Record<string, unknown>) }]),
+    Object.entries(target.components ?? {}).map(([kind, entries]) => [
+      kind,
+      { ...(entries as Record<string, unknown>) },
+    ]),
   );
   const tags = [...(target.tags ?? [])];
   for (const document of documents) {
@@ -63,7 +71,9 @@ export function mergeOpenApiDocuments<T extends { openapi?: string; paths: objec
         into[name] = value;
       }
     }
-    tags.push(...(document.tags ?? []).filter((tag) => !tags.some((known) => (known as { name?: string }).name === tag.name)));
+    tags.push(
+      ...(document.tags ?? []).filter((tag) => !tags.some((known) => (known as { name?: string }).name === tag.name)),
+    );
   }
   return { ...target, openapi: '3.1.0', paths, components, tags };
 }

@@ -1,14 +1,25 @@
 import { CrudApiModule } from '../crud-api.module.js';
 import { resolveOpenApiOptions } from './openapi.types.js';
 
-const declare = (openapi: unknown) => () => CrudApiModule.forRoot({ endpoint: 'http://localhost/api/rest', modelMeta: { provider: 'sqlite', models: {}, enums: {} }, prisma: {}, openapi } as never);
+const declare = (openapi: unknown) => () =>
+  CrudApiModule.forRoot({
+    endpoint: 'http://localhost/api/rest',
+    modelMeta: { provider: 'sqlite', models: {}, enums: {} },
+    prisma: {},
+    openapi,
+  } as never);
 
 describe('the openapi extra', () => {
   it('is off by default and takes true or options over the defaults', () => {
     expect(resolveOpenApiOptions(undefined)).toBeUndefined();
     expect(resolveOpenApiOptions(false)).toBeUndefined();
     expect(resolveOpenApiOptions(true)).toEqual({ path: 'api/docs', title: 'CRUD API', version: '1.0.0', ui: true });
-    expect(resolveOpenApiOptions({ path: 'x/y', ui: false })).toEqual({ path: 'x/y', title: 'CRUD API', version: '1.0.0', ui: false });
+    expect(resolveOpenApiOptions({ path: 'x/y', ui: false })).toEqual({
+      path: 'x/y',
+      title: 'CRUD API',
+      version: '1.0.0',
+      ui: false,
+    });
   });
 
   it('is checked when the module is declared, naming every problem', () => {

@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, NotFoundException, Param, Req, Res, type Type } from '@nestjs/common';
+
 import { type PlatformResponse, sendBytes } from '../shared/api-response.js';
 import { CrudApiOpenApi } from './crud-api-openapi.service.js';
 import type { OpenApiInterface } from './openapi-documents.js';
@@ -29,7 +30,12 @@ export class OpenApiController {
     this.requireUi();
     const asset =
       file === INITIALIZER
-        ? swaggerUiInitializer(Object.entries(DOCUMENT_FILES).map(([name, kind]) => ({ file: name, name: this.openApi.document(kind).info.title })))
+        ? swaggerUiInitializer(
+            Object.entries(DOCUMENT_FILES).map(([name, kind]) => ({
+              file: name,
+              name: this.openApi.document(kind).info.title,
+            })),
+          )
         : await swaggerUiAsset(file);
     if (!asset) throw new NotFoundException();
     sendBytes(res, 200, { 'Content-Type': asset.contentType, 'Cache-Control': 'public, max-age=3600' }, asset.body);

@@ -7,7 +7,11 @@ export interface OpenApiDocument {
   info: { title: string; version: string; description?: string };
   servers?: OpenApiServer[];
   paths: Record<string, Record<string, unknown>>;
-  components: { schemas: Record<string, JsonSchema>; responses?: Record<string, unknown>; parameters?: Record<string, unknown> };
+  components: {
+    schemas: Record<string, JsonSchema>;
+    responses?: Record<string, unknown>;
+    parameters?: Record<string, unknown>;
+  };
   tags?: { name: string; description?: string }[];
   [extension: `x-${string}`]: unknown;
 }
@@ -32,12 +36,20 @@ export interface CrudApiOpenApiOptions {
 }
 
 /** `openapi` with every default applied. */
-export type ResolvedOpenApiOptions = Required<Omit<CrudApiOpenApiOptions, 'servers'>> & Pick<CrudApiOpenApiOptions, 'servers'>;
+export type ResolvedOpenApiOptions = Required<Omit<CrudApiOpenApiOptions, 'servers'>> &
+  Pick<CrudApiOpenApiOptions, 'servers'>;
 
-export const DEFAULT_OPENAPI_OPTIONS: ResolvedOpenApiOptions = { path: 'api/docs', title: 'CRUD API', version: '1.0.0', ui: true };
+export const DEFAULT_OPENAPI_OPTIONS: ResolvedOpenApiOptions = {
+  path: 'api/docs',
+  title: 'CRUD API',
+  version: '1.0.0',
+  ui: true,
+};
 
 /** The options of the `openapi` extra with the defaults applied; `undefined` when it is off. */
-export function resolveOpenApiOptions(option: boolean | CrudApiOpenApiOptions | undefined): ResolvedOpenApiOptions | undefined {
+export function resolveOpenApiOptions(
+  option: boolean | CrudApiOpenApiOptions | undefined,
+): ResolvedOpenApiOptions | undefined {
   if (!option) return undefined;
   return { ...DEFAULT_OPENAPI_OPTIONS, ...(option === true ? {} : option) };
 }

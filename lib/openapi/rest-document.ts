@@ -1,27 +1,55 @@
-import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { ATOMIC_MEDIA_TYPE, ATOMIC_ROUTE } from '../rest/atomic/atomic.constants.js';
 import { JSON_API_MEDIA_TYPE } from '../rest/json-api.constants.js';
 import type { DocumentedFields } from './documented-fields.js';
 import { errorResponseComponents, errorResponseRefs, errorStatuses, JSON_API_ERROR_SCHEMAS } from './error-schemas.js';
 import { type JsonSchema, nullable, type OpenApiDocument, ref } from './openapi.types.js';
 import { collectionParameters, filterSchema, resourceParameters, restParameterComponents } from './rest-parameters.js';
-import { anyResourceSchema, linkageInput, modelRestSchemas, restNames, SHARED_REST_SCHEMAS, topLevelDocument } from './rest-schemas.js';
+import {
+  anyResourceSchema,
+  linkageInput,
+  modelRestSchemas,
+  restNames,
+  SHARED_REST_SCHEMAS,
+  topLevelDocument,
+} from './rest-schemas.js';
 
 /** What shapes the REST document: the options that shape the API, and where it is mounted. */
-export type RestDocumentOptions = Pick<ResolvedCrudApiOptions, 'restPath' | 'idDivider' | 'pageSize' | 'limits' | 'prismaErrorMap'>;
+export type RestDocumentOptions = Pick<
+  ResolvedCrudApiOptions,
+  'restPath' | 'idDivider' | 'pageSize' | 'limits' | 'prismaErrorMap'
+>;
 
 type Operation = Record<string, unknown>;
 
 const json = (schema: JsonSchema, mediaType = JSON_API_MEDIA_TYPE) => ({ content: { [mediaType]: { schema } } });
 /** A request document: JSON:API's media type (with `profile` if any), and plain JSON, which the server reads alike. */
-const requestDocument = (schema: JsonSchema) => ({ required: true, content: { [JSON_API_MEDIA_TYPE]: { schema }, 'application/json': { schema } } });
-const ID = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The resource id (compound ids joined by the id divider).' };
-const RELATED_ID = { name: 'relatedId', in: 'path', required: true, schema: { type: 'string' }, description: 'The id of the related resource.' };
+const requestDocument = (schema: JsonSchema) => ({
+  required: true,
+  content: { [JSON_API_MEDIA_TYPE]: { schema }, 'application/json': { schema } },
+});
+const ID = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: 'The resource id (compound ids joined by the id divider).',
+};
+const RELATED_ID = {
+  name: 'relatedId',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: 'The id of the related resource.',
+};
 const COLLECTION_HEADERS = {
   Vary: { schema: { type: 'string' } },
-  'Preference-Applied': { description: 'count=…, when the Prefer count preference was honoured.', schema: { type: 'string' } },
+  'Preference-Applied': {
+    description: 'count=…, when the Prefer count preference was honoured.',
+    schema: { type: 'string' },
+  },
 };
 
 /**
@@ -29,7 +57,11 @@ const COLLECTION_HEADERS = {
  * serves for the exposed models and allowed operations, with their query parameters, documents
  * and error answers. Pure: built from the model registry and the options only.
  */
-export function buildRestDocument(fields: DocumentedFields, options: RestDocumentOptions, info: OpenApiDocument['info']): OpenApiDocument {
+export function buildRestDocument(
+  fields: DocumentedFields,
+  options: RestDocumentOptions,
+  info: OpenApiDocument['info'],
+): OpenApiDocument {
   const { registry } = fields;
   const models = registry.models;
   const statuses = errorStatuses(options.prismaErrorMap);
@@ -38,11 +70,22 @@ export function buildRestDocument(fields: DocumentedFields, options: RestDocumen
   const paths: Record<string, Record<string, unknown>> = {};
   for (const model of models) Object.assign(paths, builder.modelPaths(model));
   paths[`/${options.restPath}/${ATOMIC_ROUTE}`] = builder.atomicPath();
-  const schemas: Record<string, JsonSchema> = { ...SHARED_REST_SCHEMAS, ...JSON_API_ERROR_SCHEMAS, AnyResource: anyResourceSchema(models), ...ATOMIC_SCHEMAS };
-  for (const model of models) Object.assign(schemas, modelRestSchemas(fields, model, options.idDivider), { [restNames(model).filter]: filterSchema(fields, model) });
+  const schemas: Record<string, JsonSchema> = {
+    ...SHARED_REST_SCHEMAS,
+    ...JSON_API_ERROR_SCHEMAS,
+    AnyResource: anyResourceSchema(models),
+    ...ATOMIC_SCHEMAS,
+  };
+  for (const model of models)
+    Object.assign(schemas, modelRestSchemas(fields, model, options.idDivider), {
+      [restNames(model).filter]: filterSchema(fields, model),
+    });
   return {
     openapi: '3.1.0',
-    info: { ...info, description: info.description ?? `JSON:API 1.1 (${JSON_API_MEDIA_TYPE}) over the ${registry.provider} models.` },
+    info: {
+      ...info,
+      description: info.description ?? `JSON:API 1.1 (${JSON_API_MEDIA_TYPE}) over the ${registry.provider} models.`,
+    },
     paths,
     components: {
       schemas,
@@ -63,9 +106,17 @@ const ATOMIC_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       ref: {
         type: 'object',
         additionalProperties: false,
-        properties: { type: { type: 'string' }, id: { type: ['string', 'integer'] }, lid: { type: 'string' }, relationship: { type: 'string' } },
+        properties: {
+          type: { type: 'string' },
+          id: { type: ['string', 'integer'] },
+          lid: { type: 'string' },
+          relationship: { type: 'string' },
+        },
       },
-      data: { description: 'A resource object (add, update) or linkage (relationship operations); `lid` names a resource added earlier.' },
+      data: {
+        description:
+          'A resource object (add, update) or linkage (relationship operations); `lid` names a resource added earlier.',
+      },
       meta: { type: 'object' },
     },
   },
@@ -73,7 +124,12 @@ const ATOMIC_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     type: 'object',
     required: ['atomic:operations'],
     additionalProperties: false,
-    properties: { 'atomic:operations': { type: 'array', minItems: 1, items: ref('AtomicOperation') }, meta: { type: 'object' }, jsonapi: { type: 'object' }, links: { type: 'object' } },
+    properties: {
+      'atomic:operations': { type: 'array', minItems: 1, items: ref('AtomicOperation') },
+      meta: { type: 'object' },
+      jsonapi: { type: 'object' },
+      links: { type: 'object' },
+    },
   },
   AtomicResults: {
     type: 'object',
@@ -113,7 +169,13 @@ class RestPaths {
     if (allows('findMany')) {
       collection.get = this.operation(model, `list_${type}`, `List ${type} resources`, {
         parameters: [...reads, ...collectionParameters(model)],
-        responses: { 200: { description: 'A page of the collection', headers: COLLECTION_HEADERS, ...json(topLevelDocument({ type: 'array', items: resource }, true)) } },
+        responses: {
+          200: {
+            description: 'A page of the collection',
+            headers: COLLECTION_HEADERS,
+            ...json(topLevelDocument({ type: 'array', items: resource }, true)),
+          },
+        },
       });
     }
     if (allows('create')) {
@@ -121,14 +183,21 @@ class RestPaths {
         parameters: reads,
         requestBody: requestDocument(ref(names.createDocument)),
         responses: {
-          201: { description: 'Created', headers: { Location: { required: true, schema: { type: 'string' } } }, ...json(topLevelDocument(resource)) },
+          201: {
+            description: 'Created',
+            headers: { Location: { required: true, schema: { type: 'string' } } },
+            ...json(topLevelDocument(resource)),
+          },
         },
       });
     }
     if (Object.keys(collection).length) paths[`${this.base}/${type}`] = collection;
     const single: Record<string, unknown> = { parameters: [ID] };
     if (allows('findUnique')) {
-      single.get = this.operation(model, `fetch_${type}`, `Fetch a ${type}`, { parameters: reads, responses: { 200: { description: 'The resource', ...json(topLevelDocument(resource)) } } });
+      single.get = this.operation(model, `fetch_${type}`, `Fetch a ${type}`, {
+        parameters: reads,
+        responses: { 200: { description: 'The resource', ...json(topLevelDocument(resource)) } },
+      });
     }
     if (allows('update')) {
       const update = (verb: string) =>
@@ -140,13 +209,22 @@ class RestPaths {
       single.patch = update('update');
       single.put = update('replace');
     }
-    if (allows('delete')) single.delete = this.operation(model, `delete_${type}`, `Delete a ${type}`, { responses: { 204: { description: 'Deleted' } } });
+    if (allows('delete'))
+      single.delete = this.operation(model, `delete_${type}`, `Delete a ${type}`, {
+        responses: { 204: { description: 'Deleted' } },
+      });
     if (Object.keys(single).length > 1) paths[`${this.base}/${type}/{id}`] = single;
-    if (allows('findUnique')) for (const field of this.fields.relationships(model)) Object.assign(paths, this.relationshipPaths(model, field, allows('update')));
+    if (allows('findUnique'))
+      for (const field of this.fields.relationships(model))
+        Object.assign(paths, this.relationshipPaths(model, field, allows('update')));
     return paths;
   }
 
-  private relationshipPaths(model: ModelMeta, field: FieldMeta, canUpdate: boolean): Record<string, Record<string, unknown>> {
+  private relationshipPaths(
+    model: ModelMeta,
+    field: FieldMeta,
+    canUpdate: boolean,
+  ): Record<string, Record<string, unknown>> {
     const type = toTypeName(model.name);
     const related = this.fields.related(field);
     const relatedAllows = (operation: string) => this.fields.registry.allowsOperation(related, operation);
@@ -159,25 +237,43 @@ class RestPaths {
       200: {
         description: 'The linkage',
         ...(field.isList ? { headers: COLLECTION_HEADERS } : {}),
-        ...json(field.isList ? topLevelDocument({ type: 'array', items: identifier }, true) : topLevelDocument(nullable(identifier))),
+        ...json(
+          field.isList
+            ? topLevelDocument({ type: 'array', items: identifier }, true)
+            : topLevelDocument(nullable(identifier)),
+        ),
       },
     };
     if (field.isList && !relatedAllows('findMany')) return paths;
-    const relatedData = field.isList ? { type: 'array', items: ref(restNames(related).resource) } : nullable(ref(restNames(related).resource));
+    const relatedData = field.isList
+      ? { type: 'array', items: ref(restNames(related).resource) }
+      : nullable(ref(restNames(related).resource));
     paths[`${at}/${field.name}`] = {
       parameters: [ID],
       get: this.operation(model, `fetch_${name}`, `Fetch the related ${field.name}`, {
         parameters: [...resourceParameters(related), ...(field.isList ? collection : [])],
-        responses: { 200: { description: 'The related resource(s)', ...(field.isList ? { headers: COLLECTION_HEADERS } : {}), ...json(topLevelDocument(relatedData, field.isList)) } },
+        responses: {
+          200: {
+            description: 'The related resource(s)',
+            ...(field.isList ? { headers: COLLECTION_HEADERS } : {}),
+            ...json(topLevelDocument(relatedData, field.isList)),
+          },
+        },
       }),
     };
     const relationship: Record<string, unknown> = {
       parameters: [ID],
-      get: this.operation(model, `fetch_${name}_relationship`, `Fetch the ${field.name} linkage`, { parameters: field.isList ? collection : [], responses: linkageResponse }),
+      get: this.operation(model, `fetch_${name}_relationship`, `Fetch the ${field.name} linkage`, {
+        parameters: field.isList ? collection : [],
+        responses: linkageResponse,
+      }),
     };
     if (canUpdate) {
       const change = (verb: string, summary: string) =>
-        this.operation(model, `${verb}_${name}_relationship`, summary, { requestBody: requestDocument(linkageInput(this.fields, field)), responses: linkageResponse });
+        this.operation(model, `${verb}_${name}_relationship`, summary, {
+          requestBody: requestDocument(linkageInput(this.fields, field)),
+          responses: linkageResponse,
+        });
       relationship.patch = change('replace', `Replace the ${field.name} linkage`);
       if (field.isList) {
         relationship.post = change('add', `Add to ${field.name}`);
@@ -195,7 +291,12 @@ class RestPaths {
       };
       paths[`${at}/relationships/${field.name}/{relatedId}`] = {
         parameters: [ID, RELATED_ID],
-        get: this.operation(model, `fetch_${name}_relationship_by_id`, `Fetch the ${field.name} linkage when its id is relatedId`, { responses: linkageResponse }),
+        get: this.operation(
+          model,
+          `fetch_${name}_relationship_by_id`,
+          `Fetch the ${field.name} linkage when its id is relatedId`,
+          { responses: linkageResponse },
+        ),
       };
     }
     return paths;
@@ -208,7 +309,10 @@ class RestPaths {
         tags: ['operations'],
         summary: 'JSON:API Atomic Operations: all in one transaction, in order',
         requestBody: { required: true, ...json(ref('AtomicDocument'), ATOMIC_MEDIA_TYPE) },
-        responses: { 200: { description: 'The results, in order', ...json(ref('AtomicResults'), ATOMIC_MEDIA_TYPE) }, ...this.errors },
+        responses: {
+          200: { description: 'The results, in order', ...json(ref('AtomicResults'), ATOMIC_MEDIA_TYPE) },
+          ...this.errors,
+        },
       },
     };
   }

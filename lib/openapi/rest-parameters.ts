@@ -1,6 +1,6 @@
-import type { CrudApiLimits } from '../options/crud-api-options.interface.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
+import type { CrudApiLimits } from '../options/crud-api-options.interface.js';
 import { FILTER_OPERATORS, operatorApplies } from '../rest/query/filter-operators.js';
 import type { DocumentedFields } from './documented-fields.js';
 import { type JsonSchema, ref } from './openapi.types.js';
@@ -41,7 +41,8 @@ function sortPaths(fields: DocumentedFields, model: ModelMeta, depth: number): s
     for (const field of fields.all(current)) {
       if (field.isList) continue;
       if (!field.relation && !UNSORTABLE_TYPES.has(field.type)) paths.push(`${prefix}${field.name}`);
-      else if (field.relation && left > 1 && !walk(fields.related(field), `${prefix}${field.name}.`, left - 1)) return false;
+      else if (field.relation && left > 1 && !walk(fields.related(field), `${prefix}${field.name}.`, left - 1))
+        return false;
       if (paths.length > MAX_ENUMERATED_PATHS) return false;
     }
     return true;
@@ -53,7 +54,12 @@ const BOOLEAN_TEXT: JsonSchema = { enum: ['true', 'false'] };
 
 /** The operator suffixes (`$contains`) a field can be filtered with on this database. */
 export function filterOperatorsOf(field: FieldMeta, provider: string): string[] {
-  return [...FILTER_OPERATORS].filter(([, operator]) => operatorApplies(operator, field) && (!operator.providers || operator.providers.includes(provider))).map(([name]) => name);
+  return [...FILTER_OPERATORS]
+    .filter(
+      ([, operator]) =>
+        operatorApplies(operator, field) && (!operator.providers || operator.providers.includes(provider)),
+    )
+    .map(([name]) => name);
 }
 
 /** A model's `filter[...]` object: `field` and `field$op` keys, relationships as the related model's filter. */
@@ -65,7 +71,10 @@ export function filterSchema(fields: DocumentedFields, model: ModelMeta): JsonSc
         anyOf: [{ type: 'string' }, ref(restNames(fields.related(field)).filter)],
         description: `Comma-separated ids of the related ${toTypeName(field.type)} (any matches), or filters on its fields (filter[${field.name}][field]=…).`,
       };
-      properties[`${field.name}$null`] = { ...BOOLEAN_TEXT, description: `\`true\`: no related ${toTypeName(field.type)}; \`false\`: some.` };
+      properties[`${field.name}$null`] = {
+        ...BOOLEAN_TEXT,
+        description: `\`true\`: no related ${toTypeName(field.type)}; \`false\`: some.`,
+      };
       continue;
     }
     for (const operator of filterOperatorsOf(field, fields.registry.provider)) {
@@ -95,13 +104,24 @@ const OPERATOR_DESCRIPTIONS: Readonly<Record<string, string>> = {
   $isEmpty: '`true`: the list is empty.',
 };
 
-const parameter = (name: string, schema: JsonSchema, description: string, extra: Record<string, unknown> = {}) => ({ name, in: 'query', required: false, description, schema, ...extra });
+const parameter = (name: string, schema: JsonSchema, description: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema,
+  ...extra,
+});
 /** `filter[...]`, `page[...]`, `fields[...]`; the empty example keeps Swagger UI from sending a made-up value of every member. */
 const DEEP_OBJECT = { style: 'deepObject', explode: true, example: {} };
 const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
 /** Component names of one model's query parameters. */
-const parameterNames = (model: ModelMeta) => ({ include: `${model.name}Include`, filter: `${model.name}Filter`, sort: `${model.name}Sort` });
+const parameterNames = (model: ModelMeta) => ({
+  include: `${model.name}Include`,
+  filter: `${model.name}Filter`,
+  sort: `${model.name}Sort`,
+});
 
 /** `include` and `fields[type]`: every read of resources. */
 export function resourceParameters(model: ModelMeta): unknown[] {
@@ -115,12 +135,28 @@ export function collectionParameters(model: ModelMeta): unknown[] {
 }
 
 /** The query parameters of every model, as components (the include and sort patterns are long). */
-export function restParameterComponents(fields: DocumentedFields, limits: Required<CrudApiLimits>, pageSize: number): Record<string, unknown> {
+export function restParameterComponents(
+  fields: DocumentedFields,
+  limits: Required<CrudApiLimits>,
+  pageSize: number,
+): Record<string, unknown> {
   const models = fields.registry.models;
-  const fieldsets = Object.fromEntries(models.map((other) => [toTypeName(other.name), { type: 'string', description: `Comma-separated fields of ${toTypeName(other.name)} to render.` }]));
-  const size: JsonSchema = Number.isFinite(pageSize) ? { type: 'integer', minimum: 1, maximum: pageSize } : { type: 'integer', minimum: 1 };
+  const fieldsets = Object.fromEntries(
+    models.map((other) => [
+      toTypeName(other.name),
+      { type: 'string', description: `Comma-separated fields of ${toTypeName(other.name)} to render.` },
+    ]),
+  );
+  const size: JsonSchema = Number.isFinite(pageSize)
+    ? { type: 'integer', minimum: 1, maximum: pageSize }
+    : { type: 'integer', minimum: 1 };
   const components: Record<string, unknown> = {
-    Fields: parameter('fields', { type: 'object', additionalProperties: false, properties: fieldsets }, 'Sparse fieldsets: fields[type]=a,b renders only those fields of that type.', DEEP_OBJECT),
+    Fields: parameter(
+      'fields',
+      { type: 'object', additionalProperties: false, properties: fieldsets },
+      'Sparse fieldsets: fields[type]=a,b renders only those fields of that type.',
+      DEEP_OBJECT,
+    ),
     Page: parameter(
       'page',
       {
@@ -141,14 +177,17 @@ export function restParameterComponents(fields: DocumentedFields, limits: Requir
       name: 'Prefer',
       in: 'header',
       required: false,
-      description: 'count=exact|estimated|none: how meta.total is found (Preference-Applied says when it was honoured).',
+      description:
+        'count=exact|estimated|none: how meta.total is found (Preference-Applied says when it was honoured).',
       schema: { type: 'string' },
     },
   };
   for (const model of models) {
     const names = parameterNames(model);
     const paths = includePaths(fields, model, limits.maxIncludeDepth) ?? [];
-    const include: JsonSchema = paths.length ? { type: 'string', pattern: commaListPattern(paths, false) } : { type: 'string', maxLength: 0 };
+    const include: JsonSchema = paths.length
+      ? { type: 'string', pattern: commaListPattern(paths, false) }
+      : { type: 'string', maxLength: 0 };
     components[names.include] = parameter(
       'include',
       include,

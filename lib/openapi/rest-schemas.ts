@@ -19,7 +19,13 @@ const STRING = { type: 'string' } as const;
 const PAGE_META: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: { page: { type: 'object', additionalProperties: false, properties: { cursor: { type: 'string', description: 'This item’s cursor (page[after] / page[before]).' } } } },
+  properties: {
+    page: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { cursor: { type: 'string', description: 'This item’s cursor (page[after] / page[before]).' } },
+    },
+  },
 };
 
 /** The components every REST document shares. */
@@ -30,20 +36,40 @@ export const SHARED_REST_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     properties: { version: { const: '1.1' }, ext: { type: 'array', items: STRING } },
   },
   ResourceLinks: { type: 'object', required: ['self'], additionalProperties: false, properties: { self: STRING } },
-  RelationshipLinks: { type: 'object', required: ['self', 'related'], additionalProperties: false, properties: { self: STRING, related: STRING } },
+  RelationshipLinks: {
+    type: 'object',
+    required: ['self', 'related'],
+    additionalProperties: false,
+    properties: { self: STRING, related: STRING },
+  },
   DocumentLinks: {
     type: 'object',
     required: ['self'],
     additionalProperties: false,
-    description: 'self; related on relationship documents; first, last (exact totals only), prev and next on collections (null when there is no such page).',
-    properties: { self: STRING, related: STRING, first: STRING, last: STRING, prev: nullable(STRING), next: nullable(STRING) },
+    description:
+      'self; related on relationship documents; first, last (exact totals only), prev and next on collections (null when there is no such page).',
+    properties: {
+      self: STRING,
+      related: STRING,
+      first: STRING,
+      last: STRING,
+      prev: nullable(STRING),
+      next: nullable(STRING),
+    },
   },
   CollectionMeta: {
     type: 'object',
     additionalProperties: false,
     properties: {
-      total: { type: 'integer', minimum: 0, description: 'Rows in the collection; absent with count=none. With `count` estimated it is an estimate.' },
-      count: { enum: ['exact', 'estimated', 'none'], description: 'How `total` was found, when not the plain exact count.' },
+      total: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Rows in the collection; absent with count=none. With `count` estimated it is an estimate.',
+      },
+      count: {
+        enum: ['exact', 'estimated', 'none'],
+        description: 'How `total` was found, when not the plain exact count.',
+      },
     },
   },
   ItemMeta: PAGE_META,
@@ -51,19 +77,29 @@ export const SHARED_REST_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
 
 /** The `id` of a model's resources as the server writes it: a number for one Int id, else a string. */
 export function resourceIdSchema(model: ModelMeta, idDivider: string): JsonSchema {
-  if (model.idFields.length > 1) return { type: 'string', description: `The id fields ${model.idFields.join(', ')} joined by "${idDivider}".` };
+  if (model.idFields.length > 1)
+    return { type: 'string', description: `The id fields ${model.idFields.join(', ')} joined by "${idDivider}".` };
   const type = model.fields[model.idFields[0]!]?.type;
   return type === 'Int' ? { type: 'integer' } : type === 'BigInt' ? { type: 'string', pattern: '^-?\\d+$' } : STRING;
 }
 
 /** What create requires as attributes: non-optional plain fields without a default (foreign keys may come as relationships). */
 function isRequiredOnCreate(field: FieldMeta): boolean {
-  return !field.isOptional && !field.hasDefault && !field.isUpdatedAt && !field.isForeignKey && !field.isId && !field.isList;
+  return (
+    !field.isOptional && !field.hasDefault && !field.isUpdatedAt && !field.isForeignKey && !field.isId && !field.isList
+  );
 }
 
-function attributesSchema(fields: DocumentedFields, model: ModelMeta, direction: Direction, required: string[] = []): JsonSchema {
+function attributesSchema(
+  fields: DocumentedFields,
+  model: ModelMeta,
+  direction: Direction,
+  required: string[] = [],
+): JsonSchema {
   const enums = fields.registry.meta.enums;
-  const properties = Object.fromEntries(fields.attributes(model).map((field) => [field.name, fieldValueSchema(field, enums, direction)]));
+  const properties = Object.fromEntries(
+    fields.attributes(model).map((field) => [field.name, fieldValueSchema(field, enums, direction)]),
+  );
   return { type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) };
 }
 
@@ -73,7 +109,11 @@ function identifierInput(related: ModelMeta): JsonSchema {
     type: 'object',
     required: ['type', 'id'],
     additionalProperties: false,
-    properties: { type: { const: toTypeName(related.name) }, id: { type: ['string', 'integer'] }, meta: { type: 'object' } },
+    properties: {
+      type: { const: toTypeName(related.name) },
+      id: { type: ['string', 'integer'] },
+      meta: { type: 'object' },
+    },
   };
 }
 
@@ -84,31 +124,53 @@ export function linkageInput(fields: DocumentedFields, field: FieldMeta): JsonSc
     type: 'object',
     required: ['data'],
     additionalProperties: false,
-    properties: { data: field.isList ? { type: 'array', items: identifier } : nullable(identifier), meta: { type: 'object' } },
+    properties: {
+      data: field.isList ? { type: 'array', items: identifier } : nullable(identifier),
+      meta: { type: 'object' },
+    },
   };
 }
 
 function relationshipsInput(fields: DocumentedFields, model: ModelMeta): JsonSchema {
-  const properties = Object.fromEntries(fields.relationships(model).map((field) => [field.name, linkageInput(fields, field)]));
+  const properties = Object.fromEntries(
+    fields.relationships(model).map((field) => [field.name, linkageInput(fields, field)]),
+  );
   return { type: 'object', additionalProperties: false, properties };
 }
 
 function writeDocument(fields: DocumentedFields, model: ModelMeta, kind: 'create' | 'update'): JsonSchema {
-  const required = kind === 'create' ? fields.attributes(model).filter(isRequiredOnCreate).map((field) => field.name) : [];
+  const required =
+    kind === 'create'
+      ? fields
+          .attributes(model)
+          .filter(isRequiredOnCreate)
+          .map((field) => field.name)
+      : [];
   const data: JsonSchema = {
     type: 'object',
     required: ['type'],
     additionalProperties: false,
     properties: {
       type: { const: toTypeName(model.name) },
-      id: { type: ['string', 'integer'], description: kind === 'create' ? 'A client-generated id, where the model accepts one.' : 'When given, must equal the id in the URL.' },
+      id: {
+        type: ['string', 'integer'],
+        description:
+          kind === 'create'
+            ? 'A client-generated id, where the model accepts one.'
+            : 'When given, must equal the id in the URL.',
+      },
       attributes: attributesSchema(fields, model, 'request', required),
       relationships: relationshipsInput(fields, model),
       meta: { type: 'object' },
     },
   };
   if (required.length) data.required = [...(data.required as string[]), 'attributes'];
-  return { type: 'object', required: ['data'], additionalProperties: false, properties: { data, meta: { type: 'object' }, jsonapi: { type: 'object' } } };
+  return {
+    type: 'object',
+    required: ['data'],
+    additionalProperties: false,
+    properties: { data, meta: { type: 'object' }, jsonapi: { type: 'object' } },
+  };
 }
 
 function relationshipObject(fields: DocumentedFields, field: FieldMeta): JsonSchema {
@@ -119,29 +181,49 @@ function relationshipObject(fields: DocumentedFields, field: FieldMeta): JsonSch
     additionalProperties: false,
     properties: {
       links: ref('RelationshipLinks'),
-      data: field.isList ? { type: 'array', items: identifier, description: 'Present when the relationship is included.' } : nullable(identifier),
+      data: field.isList
+        ? { type: 'array', items: identifier, description: 'Present when the relationship is included.' }
+        : nullable(identifier),
     },
   };
 }
 
 /** One model's REST components: its resource, identifier, attributes, relationships and request documents. */
-export function modelRestSchemas(fields: DocumentedFields, model: ModelMeta, idDivider: string): Record<string, JsonSchema> {
+export function modelRestSchemas(
+  fields: DocumentedFields,
+  model: ModelMeta,
+  idDivider: string,
+): Record<string, JsonSchema> {
   const names = restNames(model);
   const type = { const: toTypeName(model.name) };
   const id = resourceIdSchema(model, idDivider);
   return {
-    [names.identifier]: { type: 'object', required: ['type', 'id'], additionalProperties: false, properties: { type, id, meta: ref('ItemMeta') } },
+    [names.identifier]: {
+      type: 'object',
+      required: ['type', 'id'],
+      additionalProperties: false,
+      properties: { type, id, meta: ref('ItemMeta') },
+    },
     [names.attributes]: attributesSchema(fields, model, 'response'),
     [names.relationships]: {
       type: 'object',
       additionalProperties: false,
-      properties: Object.fromEntries(fields.relationships(model).map((field) => [field.name, relationshipObject(fields, field)])),
+      properties: Object.fromEntries(
+        fields.relationships(model).map((field) => [field.name, relationshipObject(fields, field)]),
+      ),
     },
     [names.resource]: {
       type: 'object',
       required: ['type', 'id', 'attributes', 'relationships', 'links'],
       additionalProperties: false,
-      properties: { type, id, attributes: ref(names.attributes), relationships: ref(names.relationships), links: ref('ResourceLinks'), meta: ref('ItemMeta') },
+      properties: {
+        type,
+        id,
+        attributes: ref(names.attributes),
+        relationships: ref(names.relationships),
+        links: ref('ResourceLinks'),
+        meta: ref('ItemMeta'),
+      },
     },
     [names.createDocument]: writeDocument(fields, model, 'create'),
     [names.updateDocument]: writeDocument(fields, model, 'update'),
@@ -152,7 +234,12 @@ export function modelRestSchemas(fields: DocumentedFields, model: ModelMeta, idD
 export function anyResourceSchema(models: readonly ModelMeta[]): JsonSchema {
   return {
     oneOf: models.map((model) => ref(restNames(model).resource)),
-    discriminator: { propertyName: 'type', mapping: Object.fromEntries(models.map((model) => [toTypeName(model.name), `#/components/schemas/${restNames(model).resource}`])) },
+    discriminator: {
+      propertyName: 'type',
+      mapping: Object.fromEntries(
+        models.map((model) => [toTypeName(model.name), `#/components/schemas/${restNames(model).resource}`]),
+      ),
+    },
   };
 }
 
@@ -167,7 +254,11 @@ export function topLevelDocument(data: JsonSchema, meta = false): JsonSchema {
       links: ref('DocumentLinks'),
       data,
       ...(meta ? { meta: ref('CollectionMeta') } : {}),
-      included: { type: 'array', items: ref('AnyResource'), description: 'With `include`: the related resources, each once.' },
+      included: {
+        type: 'array',
+        items: ref('AnyResource'),
+        description: 'With `include`: the related resources, each once.',
+      },
     },
   };
 }

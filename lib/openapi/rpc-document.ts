@@ -1,6 +1,6 @@
-import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { OPERATION_ARGS } from '../rpc/args/operation-args.js';
 import { findRpcOperation, readsArgsFromQuery, RPC_OPERATIONS } from '../rpc/rpc-operations.js';
 import { RPC_TRANSACTION_ROUTE } from '../rpc/transaction/transaction-route.js';
@@ -9,22 +9,43 @@ import { errorResponseComponents, errorResponseRefs, errorStatuses, RPC_ERROR_SC
 import { type JsonSchema, type OpenApiDocument, ref } from './openapi.types.js';
 import { argumentSchema, modelRpcSchemas, resultSchema, rpcNames, SHARED_RPC_SCHEMAS } from './rpc-schemas.js';
 
-export type RpcDocumentOptions = Pick<ResolvedCrudApiOptions, 'rpcPath' | 'maxTake' | 'limits' | 'prismaErrorMap' | 'transactions'>;
+export type RpcDocumentOptions = Pick<
+  ResolvedCrudApiOptions,
+  'rpcPath' | 'maxTake' | 'limits' | 'prismaErrorMap' | 'transactions'
+>;
 
 const JSON_MEDIA_TYPE = 'application/json';
 
 /** `{ data, meta? }`: superjson's `json` part and, when it has any, its type metadata. */
 function envelope(data: JsonSchema): JsonSchema {
-  return { type: 'object', required: ['data'], additionalProperties: false, properties: { data, meta: ref('SerializationMeta') } };
+  return {
+    type: 'object',
+    required: ['data'],
+    additionalProperties: false,
+    properties: { data, meta: ref('SerializationMeta') },
+  };
 }
 
 /** One operation's arguments, from the grammar's own table of top-level keys. */
-function argsSchema(fields: DocumentedFields, model: ModelMeta, operation: string, maxTake: number | undefined): JsonSchema {
+function argsSchema(
+  fields: DocumentedFields,
+  model: ModelMeta,
+  operation: string,
+  maxTake: number | undefined,
+): JsonSchema {
   const keys = Object.keys(OPERATION_ARGS.get(operation) ?? {});
   const properties = Object.fromEntries(keys.map((key) => [key, argumentSchema(fields, model, operation, key)]));
   const take = RPC_OPERATIONS.get(operation)?.take;
-  const capped = maxTake !== undefined && take ? ` A take beyond ±${maxTake} is capped${take === 'default' ? ', and no take reads ' + maxTake : ''} (option maxTake).` : '';
-  return { type: 'object', additionalProperties: false, properties, description: `Prisma's ${model.name}.${operation} arguments.${capped}` };
+  const capped =
+    maxTake !== undefined && take
+      ? ` A take beyond ±${maxTake} is capped${take === 'default' ? ', and no take reads ' + maxTake : ''} (option maxTake).`
+      : '';
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties,
+    description: `Prisma's ${model.name}.${operation} arguments.${capped}`,
+  };
 }
 
 /**
@@ -32,7 +53,11 @@ function argsSchema(fields: DocumentedFields, model: ModelMeta, operation: strin
  * allowed operation the database offers, its method, its arguments (`q`/`meta` or the body) and the
  * `{ data, meta }` envelope; `$transaction/sequential`. Pure: built from the registry and options.
  */
-export function buildRpcDocument(fields: DocumentedFields, options: RpcDocumentOptions, info: OpenApiDocument['info']): OpenApiDocument {
+export function buildRpcDocument(
+  fields: DocumentedFields,
+  options: RpcDocumentOptions,
+  info: OpenApiDocument['info'],
+): OpenApiDocument {
   const { registry } = fields;
   const statuses = errorStatuses(options.prismaErrorMap);
   const errors = errorResponseRefs(statuses, 'RpcError');
@@ -51,7 +76,13 @@ export function buildRpcDocument(fields: DocumentedFields, options: RpcDocumentO
           tags: [toTypeName(model.name)],
           summary: `${model.name}.${name}`,
           ...(readsArgsFromQuery(method) ? { parameters: queryArgs(args) } : { requestBody: bodyArgs(schemas[args]!) }),
-          responses: { [operation.successStatus]: { description: 'The result', content: { [JSON_MEDIA_TYPE]: { schema: envelope(resultSchema(model, name)) } } }, ...errors },
+          responses: {
+            [operation.successStatus]: {
+              description: 'The result',
+              content: { [JSON_MEDIA_TYPE]: { schema: envelope(resultSchema(model, name)) } },
+            },
+            ...errors,
+          },
         };
       }
       paths[`/${options.rpcPath}/${toTypeName(model.name)}/${name}`] = item;
@@ -60,7 +91,10 @@ export function buildRpcDocument(fields: DocumentedFields, options: RpcDocumentO
   paths[`/${options.rpcPath}/${RPC_TRANSACTION_ROUTE}`] = { post: transactionOperation(options, errors) };
   return {
     openapi: '3.1.0',
-    info: { ...info, description: info.description ?? `Prisma operations over HTTP with superjson (${registry.provider}).` },
+    info: {
+      ...info,
+      description: info.description ?? `Prisma operations over HTTP with superjson (${registry.provider}).`,
+    },
     paths,
     components: { schemas, responses: errorResponseComponents(statuses, JSON_MEDIA_TYPE, 'RpcError', 'RpcError') },
     tags: [...registry.models.map((model) => ({ name: toTypeName(model.name) })), { name: '$transaction' }],
@@ -69,8 +103,20 @@ export function buildRpcDocument(fields: DocumentedFields, options: RpcDocumentO
 
 function queryArgs(args: string): unknown[] {
   return [
-    { name: 'q', in: 'query', required: false, description: 'The arguments as JSON (superjson `json` part).', content: { [JSON_MEDIA_TYPE]: { schema: ref(args) } } },
-    { name: 'meta', in: 'query', required: false, description: 'superjson metadata of `q`.', content: { [JSON_MEDIA_TYPE]: { schema: ref('SerializationMeta') } } },
+    {
+      name: 'q',
+      in: 'query',
+      required: false,
+      description: 'The arguments as JSON (superjson `json` part).',
+      content: { [JSON_MEDIA_TYPE]: { schema: ref(args) } },
+    },
+    {
+      name: 'meta',
+      in: 'query',
+      required: false,
+      description: 'superjson metadata of `q`.',
+      content: { [JSON_MEDIA_TYPE]: { schema: ref('SerializationMeta') } },
+    },
   ];
 }
 
@@ -95,6 +141,12 @@ function transactionOperation(options: RpcDocumentOptions, errors: Record<string
       required: true,
       content: { [JSON_MEDIA_TYPE]: { schema: { anyOf: [{ type: 'array', items: step }, { type: 'object' }] } } },
     },
-    responses: { 200: { description: 'The results, in order', content: { [JSON_MEDIA_TYPE]: { schema: envelope({ type: 'array' }) } } }, ...errors },
+    responses: {
+      200: {
+        description: 'The results, in order',
+        content: { [JSON_MEDIA_TYPE]: { schema: envelope({ type: 'array' }) } },
+      },
+      ...errors,
+    },
   };
 }

@@ -38,7 +38,12 @@ export const SHARED_RPC_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
   },
   SortOrder: SORT_ORDER,
-  BatchCount: { type: 'object', required: ['count'], additionalProperties: false, properties: { count: { type: 'integer', minimum: 0 } } },
+  BatchCount: {
+    type: 'object',
+    required: ['count'],
+    additionalProperties: false,
+    properties: { count: { type: 'integer', minimum: 0 } },
+  },
 };
 
 const booleanOr = (schema: JsonSchema): JsonSchema => ({ anyOf: [{ type: 'boolean' }, schema] });
@@ -49,9 +54,17 @@ function rowSchema(fields: DocumentedFields, model: ModelMeta): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const field of fields.all(model)) {
     const related = field.relation && ref(rpcNames(fields.related(field)).row);
-    properties[field.name] = !related ? fieldValueSchema(field, enums, 'response') : field.isList ? { type: 'array', items: related } : nullable(related);
+    properties[field.name] = !related
+      ? fieldValueSchema(field, enums, 'response')
+      : field.isList
+        ? { type: 'array', items: related }
+        : nullable(related);
   }
-  properties._count = { type: 'object', additionalProperties: { type: 'integer' }, description: 'Counts of to-many relations, when selected.' };
+  properties._count = {
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    description: 'Counts of to-many relations, when selected.',
+  };
   return { type: 'object', additionalProperties: false, properties };
 }
 
@@ -59,10 +72,16 @@ function rowSchema(fields: DocumentedFields, model: ModelMeta): JsonSchema {
 function scalarFilter(field: FieldMeta, fields: DocumentedFields): JsonSchema {
   const value = scalarSchema(field, fields.registry.meta.enums, 'request');
   const orNull = field.isOptional ? nullable(value) : value;
-  const operators: Record<string, JsonSchema> = { equals: orNull, in: { type: 'array', items: value }, notIn: { type: 'array', items: value } };
-  if (field.kind === 'scalar' && COMPARABLE_TYPES.has(field.type)) for (const key of ['lt', 'lte', 'gt', 'gte']) operators[key] = value;
+  const operators: Record<string, JsonSchema> = {
+    equals: orNull,
+    in: { type: 'array', items: value },
+    notIn: { type: 'array', items: value },
+  };
+  if (field.kind === 'scalar' && COMPARABLE_TYPES.has(field.type))
+    for (const key of ['lt', 'lte', 'gt', 'gte']) operators[key] = value;
   if (field.kind === 'scalar' && field.type === 'String') {
-    for (const key of ['contains', 'startsWith', 'endsWith']) operators[key] = { type: 'string', description: 'Matched literally (no wildcards).' };
+    for (const key of ['contains', 'startsWith', 'endsWith'])
+      operators[key] = { type: 'string', description: 'Matched literally (no wildcards).' };
     operators.mode = { enum: ['default', 'insensitive'], description: 'PostgreSQL: insensitive matching.' };
     operators.search = { type: 'string', description: 'Full-text search (PostgreSQL, MySQL).' };
   }
@@ -73,8 +92,14 @@ function scalarFilter(field: FieldMeta, fields: DocumentedFields): JsonSchema {
 function fieldFilter(field: FieldMeta, fields: DocumentedFields): JsonSchema {
   if (field.relation) {
     const where = ref(rpcNames(fields.related(field)).where);
-    if (field.isList) return { type: 'object', additionalProperties: false, properties: { some: where, every: where, none: where } };
-    const toOne = { anyOf: [{ type: 'object', additionalProperties: false, properties: { is: nullable(where), isNot: nullable(where) } }, where] };
+    if (field.isList)
+      return { type: 'object', additionalProperties: false, properties: { some: where, every: where, none: where } };
+    const toOne = {
+      anyOf: [
+        { type: 'object', additionalProperties: false, properties: { is: nullable(where), isNot: nullable(where) } },
+        where,
+      ],
+    };
     return field.isOptional ? nullable(toOne) : toOne;
   }
   if (field.isList) {
@@ -82,16 +107,31 @@ function fieldFilter(field: FieldMeta, fields: DocumentedFields): JsonSchema {
     return {
       type: 'object',
       additionalProperties: false,
-      properties: { has: nullable(item), hasEvery: { type: 'array', items: item }, hasSome: { type: 'array', items: item }, isEmpty: { type: 'boolean' }, equals: nullable({ type: 'array', items: item }) },
+      properties: {
+        has: nullable(item),
+        hasEvery: { type: 'array', items: item },
+        hasSome: { type: 'array', items: item },
+        isEmpty: { type: 'boolean' },
+        equals: nullable({ type: 'array', items: item }),
+      },
     };
   }
-  if (field.type === 'Json') return { type: 'object', description: 'A Json filter: equals, not, path, string_contains, string_starts_with, string_ends_with, array_contains, array_starts_with, array_ends_with, lt, lte, gt, gte, mode.' };
+  if (field.type === 'Json')
+    return {
+      type: 'object',
+      description:
+        'A Json filter: equals, not, path, string_contains, string_starts_with, string_ends_with, array_contains, array_starts_with, array_ends_with, lt, lte, gt, gte, mode.',
+    };
   return scalarFilter(field, fields);
 }
 
 function whereSchema(fields: DocumentedFields, model: ModelMeta): JsonSchema {
   const self = ref(rpcNames(model).where);
-  const properties: Record<string, JsonSchema> = { AND: { anyOf: [self, { type: 'array', items: self }] }, OR: { type: 'array', items: self }, NOT: { anyOf: [self, { type: 'array', items: self }] } };
+  const properties: Record<string, JsonSchema> = {
+    AND: { anyOf: [self, { type: 'array', items: self }] },
+    OR: { type: 'array', items: self },
+    NOT: { anyOf: [self, { type: 'array', items: self }] },
+  };
   for (const field of fields.all(model)) properties[field.name] = fieldFilter(field, fields);
   return { type: 'object', additionalProperties: false, properties };
 }
@@ -105,8 +145,16 @@ function whereUniqueSchema(fields: DocumentedFields, model: ModelMeta, where: Js
     if (!constraint.fields.every((name) => shown.has(name))) continue;
     selectors.push(constraint.name);
     if (constraint.fields.length === 1) continue;
-    const parts = constraint.fields.map((name) => [name, scalarSchema(model.fields[name]!, fields.registry.meta.enums, 'request')]);
-    properties[constraint.name] = { type: 'object', required: constraint.fields, additionalProperties: false, properties: Object.fromEntries(parts) };
+    const parts = constraint.fields.map((name) => [
+      name,
+      scalarSchema(model.fields[name]!, fields.registry.meta.enums, 'request'),
+    ]);
+    properties[constraint.name] = {
+      type: 'object',
+      required: constraint.fields,
+      additionalProperties: false,
+      properties: Object.fromEntries(parts),
+    };
   }
   return {
     type: 'object',
@@ -120,7 +168,11 @@ function whereUniqueSchema(fields: DocumentedFields, model: ModelMeta, where: Js
 /** The arguments of a relation read inside select/include. */
 function relationRead(fields: DocumentedFields, field: FieldMeta): JsonSchema {
   const names = rpcNames(fields.related(field));
-  const properties: Record<string, JsonSchema> = { select: ref(names.select), include: ref(names.include), omit: ref(names.omit) };
+  const properties: Record<string, JsonSchema> = {
+    select: ref(names.select),
+    include: ref(names.include),
+    omit: ref(names.omit),
+  };
   if (field.isList) Object.assign(properties, listReadArgs(fields, fields.related(field)));
   return booleanOr({ type: 'object', additionalProperties: false, properties });
 }
@@ -132,35 +184,69 @@ function listReadArgs(fields: DocumentedFields, model: ModelMeta): Record<string
     where: ref(names.where),
     orderBy: { anyOf: [ref(names.orderBy), { type: 'array', items: ref(names.orderBy) }] },
     cursor: ref(names.whereUnique),
-    take: { type: 'integer', minimum: -(2 ** 31), maximum: 2 ** 31 - 1, description: 'Rows to read; negative reads backwards from the cursor.' },
+    take: {
+      type: 'integer',
+      minimum: -(2 ** 31),
+      maximum: 2 ** 31 - 1,
+      description: 'Rows to read; negative reads backwards from the cursor.',
+    },
     skip: { type: 'integer', minimum: 0 },
     distinct: scalarNames(fields, model),
   };
 }
 
 function scalarNames(fields: DocumentedFields, model: ModelMeta): JsonSchema {
-  const name = { enum: fields.all(model).filter((field) => !field.relation).map((field) => field.name) };
+  const name = {
+    enum: fields
+      .all(model)
+      .filter((field) => !field.relation)
+      .map((field) => field.name),
+  };
   return { anyOf: [name, { type: 'array', items: name }] };
 }
 
 function relationCounts(fields: DocumentedFields, model: ModelMeta): JsonSchema {
   const lists = fields.all(model).filter((field) => field.relation && field.isList);
-  const entry = (field: FieldMeta) => booleanOr({ type: 'object', additionalProperties: false, properties: { where: ref(rpcNames(fields.related(field)).where) } });
+  const entry = (field: FieldMeta) =>
+    booleanOr({
+      type: 'object',
+      additionalProperties: false,
+      properties: { where: ref(rpcNames(fields.related(field)).where) },
+    });
   return booleanOr({
     type: 'object',
     additionalProperties: false,
-    properties: { select: { type: 'object', additionalProperties: false, properties: Object.fromEntries(lists.map((field) => [field.name, entry(field)])) } },
+    properties: {
+      select: {
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(lists.map((field) => [field.name, entry(field)])),
+      },
+    },
   });
 }
 
 function selectionSchemas(fields: DocumentedFields, model: ModelMeta): Record<string, JsonSchema> {
   const names = rpcNames(model);
   const all = fields.all(model);
-  const relationEntries = all.filter((field) => field.relation).map((field) => [field.name, relationRead(fields, field)]);
+  const relationEntries = all
+    .filter((field) => field.relation)
+    .map((field) => [field.name, relationRead(fields, field)]);
   const scalarEntries = all.filter((field) => !field.relation).map((field) => [field.name, { type: 'boolean' }]);
   return {
-    [names.select]: { type: 'object', additionalProperties: false, properties: { ...Object.fromEntries([...scalarEntries, ...relationEntries]), _count: relationCounts(fields, model) } },
-    [names.include]: { type: 'object', additionalProperties: false, properties: { ...Object.fromEntries(relationEntries), _count: relationCounts(fields, model) } },
+    [names.select]: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        ...Object.fromEntries([...scalarEntries, ...relationEntries]),
+        _count: relationCounts(fields, model),
+      },
+    },
+    [names.include]: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { ...Object.fromEntries(relationEntries), _count: relationCounts(fields, model) },
+    },
     [names.omit]: { type: 'object', additionalProperties: false, properties: Object.fromEntries(scalarEntries) },
   };
 }
@@ -174,11 +260,24 @@ function orderBySchema(fields: DocumentedFields, model: ModelMeta): JsonSchema {
         : ref(rpcNames(fields.related(field)).orderBy);
     } else if (!field.isList) {
       properties[field.name] = field.isOptional
-        ? { anyOf: [SORT_ORDER, { type: 'object', required: ['sort'], additionalProperties: false, properties: { sort: SORT_ORDER, nulls: { enum: ['first', 'last'] } } }] }
+        ? {
+            anyOf: [
+              SORT_ORDER,
+              {
+                type: 'object',
+                required: ['sort'],
+                additionalProperties: false,
+                properties: { sort: SORT_ORDER, nulls: { enum: ['first', 'last'] } },
+              },
+            ],
+          }
         : SORT_ORDER;
     }
   }
-  properties._relevance = { type: 'object', description: 'Full-text relevance (PostgreSQL, MySQL): { fields, search, sort }.' };
+  properties._relevance = {
+    type: 'object',
+    description: 'Full-text relevance (PostgreSQL, MySQL): { fields, search, sort }.',
+  };
   return { type: 'object', additionalProperties: false, properties };
 }
 
@@ -194,15 +293,23 @@ function dataSchema(fields: DocumentedFields, model: ModelMeta, kind: 'create' |
     }
     const value = fieldValueSchema(field, enums, 'request');
     if (kind === 'create') {
-      properties[field.name] = field.isList ? { anyOf: [value, { type: 'object', additionalProperties: false, properties: { set: value } }] } : value;
+      properties[field.name] = field.isList
+        ? { anyOf: [value, { type: 'object', additionalProperties: false, properties: { set: value } }] }
+        : value;
       continue;
     }
     const operators: Record<string, JsonSchema> = { set: value };
     if (field.isList) operators.push = { anyOf: [value, scalarSchema(field, enums, 'request')] };
-    else if (['Int', 'Float', 'Decimal', 'BigInt'].includes(field.type)) for (const key of ARITHMETIC) operators[key] = scalarSchema(field, enums, 'request');
+    else if (['Int', 'Float', 'Decimal', 'BigInt'].includes(field.type))
+      for (const key of ARITHMETIC) operators[key] = scalarSchema(field, enums, 'request');
     properties[field.name] = { anyOf: [value, { type: 'object', additionalProperties: false, properties: operators }] };
   }
-  return { type: 'object', additionalProperties: false, properties, description: 'Field values in superjson `json` form (dates as ISO strings, BigInt/Decimal as strings with `meta`).' };
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties,
+    description: 'Field values in superjson `json` form (dates as ISO strings, BigInt/Decimal as strings with `meta`).',
+  };
 }
 
 /** One model's RPC components (argument grammar and result rows). */
@@ -230,19 +337,30 @@ export function argumentSchema(fields: DocumentedFields, model: ModelMeta, opera
   const byKey: Record<string, JsonSchema> = {
     ...listArgs,
     where: unique ? ref(names.whereUnique) : ref(names.where),
-    select: operation === 'count' ? booleanOr({ type: 'object', description: '{ _all: true, field: true }: counts per field.' }) : ref(names.select),
+    select:
+      operation === 'count'
+        ? booleanOr({ type: 'object', description: '{ _all: true, field: true }: counts per field.' })
+        : ref(names.select),
     include: ref(names.include),
     omit: ref(names.omit),
-    data: operation.startsWith('create') ? (operation === 'create' ? ref(names.createData) : many(ref(names.createData))) : ref(names.updateData),
+    data: operation.startsWith('create')
+      ? operation === 'create'
+        ? ref(names.createData)
+        : many(ref(names.createData))
+      : ref(names.updateData),
     create: ref(names.createData),
     update: ref(names.updateData),
     skipDuplicates: { type: 'boolean' },
     limit: { type: 'integer', minimum: 0, description: 'Most rows to change.' },
     by: scalarNames(fields, model),
-    having: { type: 'object', description: 'A where on the groups: field filters and aggregate filters (_count, _avg, _sum, _min, _max).' },
+    having: {
+      type: 'object',
+      description: 'A where on the groups: field filters and aggregate filters (_count, _avg, _sum, _min, _max).',
+    },
     ...Object.fromEntries(AGGREGATE_KEYS.map((aggregateKey) => [aggregateKey, aggregate])),
   };
-  if (operation === 'groupBy') byKey.orderBy = many({ type: 'object', description: 'Fields and aggregates ({ _count: { field: "asc" } }).' });
+  if (operation === 'groupBy')
+    byKey.orderBy = many({ type: 'object', description: 'Fields and aggregates ({ _count: { field: "asc" } }).' });
   const schema = byKey[key];
   if (!schema) throw new Error(`No OpenAPI schema for the RPC argument ${key} of ${operation}.`);
   return schema;
@@ -251,11 +369,23 @@ export function argumentSchema(fields: DocumentedFields, model: ModelMeta, opera
 /** What an operation's `data` is, by operation. */
 export function resultSchema(model: ModelMeta, operation: string): JsonSchema {
   const row = ref(rpcNames(model).row);
-  if (['findMany', 'createManyAndReturn', 'updateManyAndReturn'].includes(operation)) return { type: 'array', items: row };
+  if (['findMany', 'createManyAndReturn', 'updateManyAndReturn'].includes(operation))
+    return { type: 'array', items: row };
   if (operation === 'findUnique' || operation === 'findFirst') return nullable(row);
   if (['createMany', 'updateMany', 'deleteMany'].includes(operation)) return ref('BatchCount');
-  if (operation === 'count') return { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'object', additionalProperties: { type: 'integer' } }] };
-  if (operation === 'aggregate') return { type: 'object', description: 'The requested aggregates (_count, _avg, _sum, _min, _max).' };
-  if (operation === 'groupBy') return { type: 'array', items: { type: 'object', description: 'The `by` fields and the requested aggregates of one group.' } };
+  if (operation === 'count')
+    return {
+      anyOf: [
+        { type: 'integer', minimum: 0 },
+        { type: 'object', additionalProperties: { type: 'integer' } },
+      ],
+    };
+  if (operation === 'aggregate')
+    return { type: 'object', description: 'The requested aggregates (_count, _avg, _sum, _min, _max).' };
+  if (operation === 'groupBy')
+    return {
+      type: 'array',
+      items: { type: 'object', description: 'The `by` fields and the requested aggregates of one group.' },
+    };
   return row;
 }

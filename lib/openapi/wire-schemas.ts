@@ -26,15 +26,27 @@ const SCALAR_SCHEMAS: Readonly<Record<string, Record<Direction, JsonSchema>>> = 
       pattern: DECIMAL_OUTPUT,
       description: 'Decimal, as its exact decimal text (SQLite stores a value beyond its range as Infinity).',
     },
-    request: { type: ['string', 'number'], pattern: DECIMAL_TEXT, description: 'Decimal: a decimal string (exact) or a number.' },
+    request: {
+      type: ['string', 'number'],
+      pattern: DECIMAL_TEXT,
+      description: 'Decimal: a decimal string (exact) or a number.',
+    },
   },
   BigInt: {
     response: { type: 'string', pattern: INTEGER_TEXT, description: 'BigInt (64-bit), as its decimal text.' },
-    request: { type: ['string', 'integer'], pattern: INTEGER_TEXT, description: 'BigInt (64-bit): an integer string or a safe integer.' },
+    request: {
+      type: ['string', 'integer'],
+      pattern: INTEGER_TEXT,
+      description: 'BigInt (64-bit): an integer string or a safe integer.',
+    },
   },
   DateTime: {
     response: { type: 'string', format: 'date-time', description: 'DateTime, ISO 8601 in UTC.' },
-    request: { type: 'string', pattern: DATE_TIME_TEXT, description: 'DateTime: ISO 8601 (a date, or a date-time; UTC when no zone), year 0000-9999.' },
+    request: {
+      type: 'string',
+      pattern: DATE_TIME_TEXT,
+      description: 'DateTime: ISO 8601 (a date, or a date-time; UTC when no zone), year 0000-9999.',
+    },
   },
   Bytes: {
     response: { type: 'string', contentEncoding: 'base64', description: 'Bytes, Base64.' },

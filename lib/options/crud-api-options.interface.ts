@@ -1,8 +1,8 @@
+import type { ErrorCode } from '../errors/error-codes.js';
 import type { DataModelMeta, ModelOperationsOption } from '../metadata/model-meta.types.js';
 import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from '../policies/policy.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { PlatformRequest } from '../shared/api-request.js';
-import type { ErrorCode } from '../errors/error-codes.js';
 import type { COUNT_STRATEGIES } from './crud-api.constants.js';
 
 /** The options of one module instance (what `forRootAsync`'s factory returns). */
@@ -64,19 +64,16 @@ export interface CrudApiTransactions {
 }
 
 /** The isolation levels Prisma accepts; which ones work depends on the database (SQLite: Serializable). */
-export type TransactionIsolationLevel = 'ReadUncommitted' | 'ReadCommitted' | 'RepeatableRead' | 'Snapshot' | 'Serializable';
-
-
+export type TransactionIsolationLevel =
+  'ReadUncommitted' | 'ReadCommitted' | 'RepeatableRead' | 'Snapshot' | 'Serializable';
 
 /** A class `forRootAsync({ useClass })` instantiates (or `useExisting` names) to get the options. */
 export interface CrudApiOptionsFactory {
   createCrudApiOptions(): CrudApiOptions | Promise<CrudApiOptions>;
 }
 
-
 /** Per model: the Prisma operations clients may run. */
 export type CrudApiOperations = Record<string, ModelOperationsOption>;
-
 
 export interface CrudApiLimits {
   /** Deepest include path (`a.b.c` is 3). Default 3. */
@@ -101,8 +98,7 @@ export interface CrudApiLimits {
 
 /** The options of one instance with every default applied, mount paths included. */
 export type ResolvedCrudApiOptions = Omit<CrudApiOptions, 'limits' | 'transactions'> &
-  Required<Pick<CrudApiOptions, 'pageSize' | 'count' | 'idDivider' | 'bodyLimit'>> &
-  {
+  Required<Pick<CrudApiOptions, 'pageSize' | 'count' | 'idDivider' | 'bodyLimit'>> & {
     /** Mount paths of the REST and RPC controllers. */
     restPath: string;
     rpcPath: string;

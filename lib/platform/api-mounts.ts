@@ -28,7 +28,10 @@ export class ApiMounts {
 
   kindOf(path: string, globalPrefix = ''): ApiKind | undefined {
     if (this.bases?.prefix !== globalPrefix) {
-      this.bases = { prefix: globalPrefix, paths: this.mounts.map(([kind, mount]) => [kind, joinPath(globalPrefix, mount)]) };
+      this.bases = {
+        prefix: globalPrefix,
+        paths: this.mounts.map(([kind, mount]) => [kind, joinPath(globalPrefix, mount)]),
+      };
     }
     return this.bases.paths.find(([, base]) => path === base || path.startsWith(`${base}/`))?.[0];
   }

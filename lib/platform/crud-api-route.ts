@@ -6,7 +6,10 @@ import { RPC_ERROR_FORMAT } from '../rpc/rpc-errors.js';
 export type ApiKind = 'rest' | 'rpc';
 
 /** The error format of each interface, for errors raised before routing (body parsing). */
-export const ERROR_FORMATS: Readonly<Record<ApiKind, ErrorFormat>> = { rest: JSON_API_ERROR_FORMAT, rpc: RPC_ERROR_FORMAT };
+export const ERROR_FORMATS: Readonly<Record<ApiKind, ErrorFormat>> = {
+  rest: JSON_API_ERROR_FORMAT,
+  rpc: RPC_ERROR_FORMAT,
+};
 
 /** Where Nest's Fastify adapter reads a route's `config` (the metadata key of `@RouteConfig`). */
 export const FASTIFY_ROUTE_CONFIG_METADATA = '__fastify_route_config__';

@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import bodyParser from 'body-parser';
+
 import { type ErrorRendering, sendApiError } from '../filters/send-api-error.js';
 import { toApiRequest } from '../shared/api-request.js';
-import { ERROR_FORMATS } from './crud-api-route.js';
-import type { ApiMounts } from './api-mounts.js';
 import { isJsonMediaType } from '../shared/json-media-type.js';
+import type { ApiMounts } from './api-mounts.js';
+import { ERROR_FORMATS } from './crud-api-route.js';
 
 export interface ExpressJsonBodySettings {
   mounts: ApiMounts;
@@ -23,7 +25,10 @@ type Middleware = (req: Request, res: ServerResponse, next: (error?: unknown) =>
  * already-read body; other routes are left to the application's parsers.
  */
 export function expressJsonBody(settings: ExpressJsonBodySettings): Middleware {
-  const parse = bodyParser.json({ limit: settings.bodyLimit, type: (req) => isJsonMediaType(req.headers['content-type']) });
+  const parse = bodyParser.json({
+    limit: settings.bodyLimit,
+    type: (req) => isJsonMediaType(req.headers['content-type']),
+  });
   return (req, res, next) => {
     // RFC 9112 §6.3: no Transfer-Encoding and no Content-Length, no body (body-parser's own test):
     // a GET passes on without its path being looked at.

@@ -51,20 +51,28 @@ const FASTIFY_BODY_ERRORS: Readonly<Record<string, { code: ErrorCode; message: s
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload-too-large', message: 'The request body exceeds the limit of' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'malformed-json', message: 'The request body is not valid JSON.' },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'malformed-json', message: 'The request body is not valid JSON.' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported-media-type', message: 'The request body media type is not supported.' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid-request', message: 'The request body does not match its Content-Length.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported-media-type',
+    message: 'The request body media type is not supported.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'invalid-request',
+    message: 'The request body does not match its Content-Length.',
+  },
 };
 
 /** A Fastify body error as a `CrudApiError`; anything else as it is. */
 export function fastifyBodyError(error: unknown, bodyLimit: number): unknown {
   const code = (error as { code?: unknown } | null)?.code;
-  const known = typeof code === 'string' && Object.hasOwn(FASTIFY_BODY_ERRORS, code) ? FASTIFY_BODY_ERRORS[code]! : undefined;
+  const known =
+    typeof code === 'string' && Object.hasOwn(FASTIFY_BODY_ERRORS, code) ? FASTIFY_BODY_ERRORS[code]! : undefined;
   if (known) {
     const message = known.code === 'payload-too-large' ? `${known.message} ${bodyLimit} bytes.` : known.message;
     return new CrudApiError(known.code, message);
   }
   // The JSON parser's own failures are SyntaxErrors (matched by name: they may come from another realm).
-  if ((error as Error | null)?.name === 'SyntaxError') return new CrudApiError('malformed-json', 'The request body is not valid JSON.');
+  if ((error as Error | null)?.name === 'SyntaxError')
+    return new CrudApiError('malformed-json', 'The request body is not valid JSON.');
   return error;
 }
 
@@ -73,7 +81,8 @@ const SENT_CONTENT_TYPE = Symbol('sentContentType');
 
 type MarkedRequest = FastifyRequest & { [SENT_CONTENT_TYPE]?: string };
 
-const hooks = (existing: Hook | Hook[] | undefined): Hook[] => (existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]);
+const hooks = (existing: Hook | Hook[] | undefined): Hook[] =>
+  existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
 
 /**
  * Fastify has one `application/json` parser per instance (Nest's, shared with the application's
@@ -82,7 +91,12 @@ const hooks = (existing: Hook | Hook[] | undefined): Hook[] => (existing === und
  * treats an empty body as no body and leaves prototype keys to the module's checks with their
  * pointer), and the header is put back before the handler sees the request.
  */
-function readJsonWithModuleParser(request: MarkedRequest, _reply: unknown, payload: unknown, done: (error: null, payload: unknown) => void): void {
+function readJsonWithModuleParser(
+  request: MarkedRequest,
+  _reply: unknown,
+  payload: unknown,
+  done: (error: null, payload: unknown) => void,
+): void {
   const sent = request.headers['content-type'];
   if (typeof sent === 'string' && sent.split(';')[0]!.trim().toLowerCase() === 'application/json') {
     request[SENT_CONTENT_TYPE] = sent;
@@ -116,7 +130,12 @@ export function installFastifyJsonBody(fastify: FastifyInstance, settings: Fasti
     route.preParsing = [...hooks(route.preParsing), readJsonWithModuleParser];
     route.preValidation = [restoreContentType, ...hooks(route.preValidation)];
     route.errorHandler = (error, request, reply) =>
-      sendApiError(ERROR_FORMATS[mounted.kind], fastifyBodyError(error, settings.bodyLimit), { request: toApiRequest(request), response: reply }, settings.errors);
+      sendApiError(
+        ERROR_FORMATS[mounted.kind],
+        fastifyBodyError(error, settings.bodyLimit),
+        { request: toApiRequest(request), response: reply },
+        settings.errors,
+      );
   });
   if (withJsonApiParser.has(fastify) || fastify.hasContentTypeParser(JSON_API_MEDIA_TYPE)) return;
   withJsonApiParser.add(fastify);
@@ -124,10 +143,13 @@ export function installFastifyJsonBody(fastify: FastifyInstance, settings: Fasti
   const parseJson = fastify.getDefaultJsonParser('ignore', 'ignore');
   fastify.addContentTypeParser(JSON_API_MEDIA_TYPE, { parseAs: 'string' }, (request, body, done) => {
     // An empty body is no body (a DELETE sent with the JSON:API Content-Type), as on Express.
-    if (crudApiRouteOf(request.routeOptions?.config)) return body === '' ? done(null, undefined) : parseJson(request, body, done);
-    done(Object.assign(new Error(`Unsupported Media Type: ${request.headers['content-type']}`), {
-      code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
-      statusCode: 415,
-    }));
+    if (crudApiRouteOf(request.routeOptions?.config))
+      return body === '' ? done(null, undefined) : parseJson(request, body, done);
+    done(
+      Object.assign(new Error(`Unsupported Media Type: ${request.headers['content-type']}`), {
+        code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+        statusCode: 415,
+      }),
+    );
   });
 }

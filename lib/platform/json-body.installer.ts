@@ -1,15 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
+
+import { errorRendering } from '../filters/send-api-error.js';
 import { CRUD_API_MOUNT, CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
-import { errorRendering } from '../filters/send-api-error.js';
 import { RPC_ROUTE } from '../rpc/rpc.controller.js';
+import { globalPrefixOf } from '../shared/global-prefix.js';
 import { ApiMounts } from './api-mounts.js';
 import { bodyLimitBytes } from './body-limit.js';
 import type { CrudApiRoute } from './crud-api-route.js';
 import { expressJsonBody } from './express-json-body.js';
 import { type FastifyInstance, installFastifyJsonBody } from './fastify-json-body.js';
-import { globalPrefixOf } from '../shared/global-prefix.js';
 import { onHttpAdapter } from './on-http-adapter.js';
 
 /**

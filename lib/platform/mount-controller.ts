@@ -1,4 +1,5 @@
 import { Controller, type ExceptionFilter, type Type, UseFilters } from '@nestjs/common';
+
 import { excludeFromSwaggerScan } from '../openapi/swagger-scan.js';
 import { CRUD_API_ROUTE, type CrudApiRoute, FASTIFY_ROUTE_CONFIG_METADATA } from './crud-api-route.js';
 
@@ -10,7 +11,12 @@ const ROUTE_PATH_METADATA = 'path';
  * `filter`. Each route handler is the subclass's own function, marked with `route` in the route
  * config, so that on Fastify the instance's body parsing applies to its routes and to no other's.
  */
-export function mountController<T>(base: Type<T>, path: string, filter: Type<ExceptionFilter>, route: CrudApiRoute): Type<T> {
+export function mountController<T>(
+  base: Type<T>,
+  path: string,
+  filter: Type<ExceptionFilter>,
+  route: CrudApiRoute,
+): Type<T> {
   const Mounted = class extends (base as Type<any>) {} as Type<T>;
   for (const name of Object.getOwnPropertyNames(base.prototype)) {
     const handler: unknown = base.prototype[name];
@@ -18,7 +24,8 @@ export function mountController<T>(base: Type<T>, path: string, filter: Type<Exc
     const own = function (this: T, ...args: unknown[]) {
       return handler.apply(this, args);
     };
-    for (const key of Reflect.getMetadataKeys(handler)) Reflect.defineMetadata(key, Reflect.getMetadata(key, handler), own);
+    for (const key of Reflect.getMetadataKeys(handler))
+      Reflect.defineMetadata(key, Reflect.getMetadata(key, handler), own);
     Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { [CRUD_API_ROUTE]: route }, own);
     Object.defineProperty(Mounted.prototype, name, { value: own, writable: true, configurable: true });
   }

@@ -1,14 +1,14 @@
-import { toTypeName } from '../metadata/model-registry.js';
+import { idSelect } from '../metadata/id-select.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
+import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { expandUnique } from './plan-read.js';
 import { policyViolation } from './policy.error.js';
-import type { PolicySet } from './policy-set.js';
 import type { PolicyAction, PolicyWhere } from './policy.types.js';
+import type { PolicySet } from './policy-set.js';
 import { fieldOf, transformWhere } from './transform-where.js';
-import { idSelect } from '../metadata/id-select.js';
-import type { WriteChecks } from './write-checks.js';
 import { andUniqueWhere, andWhere, anyOfIds, idWhere, isPlainObject, type ResolvedRule } from './where.utils.js';
+import type { WriteChecks } from './write-checks.js';
 
 /** A write in progress: the transaction client, the caller's policies and what the write must prove. */
 export interface WriteScope {
@@ -47,7 +47,12 @@ const delegate = (scope: WriteScope, model: ModelMeta) => scope.tx[toTypeName(mo
  * changes are recorded for the post-update check. `parentRow` selects the row being updated (absent
  * for a create). A nested operation the engine cannot check is refused (403).
  */
-export async function checkWriteData(scope: WriteScope, model: ModelMeta, data: unknown, parentRow?: PolicyWhere): Promise<unknown> {
+export async function checkWriteData(
+  scope: WriteScope,
+  model: ModelMeta,
+  data: unknown,
+  parentRow?: PolicyWhere,
+): Promise<unknown> {
   if (!isPlainObject(data)) return data;
   const protectedFields = scope.set.protectedFields(model.name);
   const out: Data = {};
@@ -64,7 +69,8 @@ export async function checkWriteData(scope: WriteScope, model: ModelMeta, data: 
     const nested: Data = {};
     for (const [op, opValue] of Object.entries(value)) {
       const handler = Object.hasOwn(NESTED_WRITES, op) ? NESTED_WRITES[op] : undefined;
-      if (!handler) throw policyViolation(`The nested "${op}" on ${model.name}.${key} cannot be checked against the access policy`);
+      if (!handler)
+        throw policyViolation(`The nested "${op}" on ${model.name}.${key} cannot be checked against the access policy`);
       nested[op] = await handler(scope, relation, opValue);
     }
     out[key] = nested;
@@ -87,15 +93,21 @@ function checkForeignKeys(scope: WriteScope, model: ModelMeta, data: Data): void
     const keys = field.relation!.fields;
     const written = keys.filter((key) => Object.hasOwn(data, key));
     if (written.length === 0) continue;
-    if (protectedFields.has(field.name)) throw policyViolation(`The access policy does not let you write ${model.name}.${written[0]}`);
+    if (protectedFields.has(field.name))
+      throw policyViolation(`The access policy does not let you write ${model.name}.${written[0]}`);
     const target = scope.set.model(field.relation!.model);
     if (scope.set.rule(target.name, 'read') === true) continue;
     const values = keys.map((key) => foreignKeyValue(data[key]));
     if (values.some((value) => value === null)) continue;
     if (written.length < keys.length || values.some((value) => value === undefined)) {
-      throw policyViolation(`The write of ${model.name}.${written.join(', ')} cannot be checked against the read rule of ${target.name}`);
+      throw policyViolation(
+        `The write of ${model.name}.${written.join(', ')} cannot be checked against the read rule of ${target.name}`,
+      );
     }
-    scope.checks.reference(target, Object.fromEntries(field.relation!.references.map((reference, index) => [reference, values[index]])));
+    scope.checks.reference(
+      target,
+      Object.fromEntries(field.relation!.references.map((reference, index) => [reference, values[index]])),
+    );
   }
 }
 
@@ -110,11 +122,19 @@ function relationWrite(set: PolicySet, parent: ModelMeta, field: FieldMeta, pare
   const oppositeName = field.relation!.oppositeField;
   const opposite = oppositeName ? fieldOf(target, oppositeName) : undefined;
   const implicitManyToMany = field.isList && opposite?.isList === true;
-  const linked = parentRow && opposite ? { [opposite.name]: opposite.isList ? { some: parentRow } : { is: parentRow } } : undefined;
-  return { parent, field, target, changesTarget: (opposite?.relation?.fields.length ?? 0) > 0 || implicitManyToMany, linked };
+  const linked =
+    parentRow && opposite ? { [opposite.name]: opposite.isList ? { some: parentRow } : { is: parentRow } } : undefined;
+  return {
+    parent,
+    field,
+    target,
+    changesTarget: (opposite?.relation?.fields.length ?? 0) > 0 || implicitManyToMany,
+    linked,
+  };
 }
 
-const readRule = (scope: WriteScope, relation: RelationWrite): ResolvedRule => scope.set.rule(relation.target.name, 'read');
+const readRule = (scope: WriteScope, relation: RelationWrite): ResolvedRule =>
+  scope.set.rule(relation.target.name, 'read');
 
 function requireUnconditional(scope: WriteScope, relation: RelationWrite, action: PolicyAction, op: string): void {
   if (scope.set.rule(relation.target.name, action) === true) return;
@@ -136,7 +156,12 @@ async function firstRow(scope: WriteScope, model: ModelMeta, where: PolicyWhere 
  * are left to Prisma's "not found"). A visible row outside `action`'s rule is refused; a row whose
  * link changes is recorded for the post-update check.
  */
-async function selectVisible(scope: WriteScope, relation: RelationWrite, unique: unknown, action?: PolicyAction): Promise<{ where: unknown; row?: Row }> {
+async function selectVisible(
+  scope: WriteScope,
+  relation: RelationWrite,
+  unique: unknown,
+  action?: PolicyAction,
+): Promise<{ where: unknown; row?: Row }> {
   if (!isPlainObject(unique)) return { where: unique };
   const { set } = scope;
   const target = relation.target;
@@ -144,9 +169,13 @@ async function selectVisible(scope: WriteScope, relation: RelationWrite, unique:
   const read = readRule(scope, relation);
   const rule = action ? set.rule(target.name, action) : true;
   // An update needs the row itself: for the post-update check and as the parent of its nested writes.
-  const row = rule !== true || action === 'update' ? await firstRow(scope, target, andWhere(expandUnique(target, where), read)) : undefined;
+  const row =
+    rule !== true || action === 'update'
+      ? await firstRow(scope, target, andWhere(expandUnique(target, where), read))
+      : undefined;
   if (row && rule !== true) {
-    const permitted = !set.denies(target.name, action!) && (await firstRow(scope, target, { AND: [idWhere(target, row), rule] }));
+    const permitted =
+      !set.denies(target.name, action!) && (await firstRow(scope, target, { AND: [idWhere(target, row), rule] }));
     if (!permitted) throw policyViolation(`The access policy does not let you ${action} this ${target.name}`);
   }
   if (row && action === 'update') scope.checks.updatedRows(target, [row]);
@@ -157,7 +186,8 @@ const visibleWhere = async (scope: WriteScope, relation: RelationWrite, unique: 
   (await selectVisible(scope, relation, unique, action)).where;
 
 /** The action a link change needs on the related rows. */
-const linkAction = (relation: RelationWrite): PolicyAction | undefined => (relation.changesTarget ? 'update' : undefined);
+const linkAction = (relation: RelationWrite): PolicyAction | undefined =>
+  relation.changesTarget ? 'update' : undefined;
 
 /** A full `where` over related rows restricted to those the caller may read and `action` on. */
 function restrictMany(scope: WriteScope, relation: RelationWrite, where: unknown, action: PolicyAction): unknown {
@@ -171,7 +201,12 @@ function restrictMany(scope: WriteScope, relation: RelationWrite, where: unknown
  * relation filter there, so when the rules need one the permitted related rows are looked up first
  * and named by primary key; those are also the rows an update changes.
  */
-async function restrictBulk(scope: WriteScope, relation: RelationWrite, where: unknown, action: PolicyAction): Promise<{ where: unknown; rows?: Row[] }> {
+async function restrictBulk(
+  scope: WriteScope,
+  relation: RelationWrite,
+  where: unknown,
+  action: PolicyAction,
+): Promise<{ where: unknown; rows?: Row[] }> {
   const { set } = scope;
   const target = relation.target;
   const own = transformWhere(set, target, where);
@@ -197,10 +232,20 @@ const isWhereDataForm = (relation: RelationWrite, value: unknown): value is Data
 async function updateToOne(scope: WriteScope, relation: RelationWrite, value: unknown): Promise<unknown> {
   const { where, data } = isWhereDataForm(relation, value) ? value : { where: undefined, data: value };
   const restricted = restrictMany(scope, relation, where, 'update');
-  const row = relation.linked && (await firstRow(scope, relation.target, andWhere(restricted === true ? undefined : (restricted as PolicyWhere), relation.linked)));
+  const row =
+    relation.linked &&
+    (await firstRow(
+      scope,
+      relation.target,
+      andWhere(restricted === true ? undefined : (restricted as PolicyWhere), relation.linked),
+    ));
   if (row) scope.checks.updatedRows(relation.target, [row]);
-  else if (scope.set.rule(relation.target.name, 'postUpdate') !== true) requireUnconditional(scope, relation, 'postUpdate', 'update');
-  return { where: restricted, data: await checkWriteData(scope, relation.target, data, row ? idWhere(relation.target, row) : undefined) };
+  else if (scope.set.rule(relation.target.name, 'postUpdate') !== true)
+    requireUnconditional(scope, relation, 'postUpdate', 'update');
+  return {
+    where: restricted,
+    data: await checkWriteData(scope, relation.target, data, row ? idWhere(relation.target, row) : undefined),
+  };
 }
 
 const NESTED_WRITES: Record<string, NestedHandler> = {
@@ -215,7 +260,8 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
       where: await visibleWhere(scope, relation, item.where, linkAction(relation)),
       create: await createData(scope, relation, item.create, 'connectOrCreate'),
     })),
-  connect: (scope, relation, value) => mapMany(value, (item) => visibleWhere(scope, relation, item, linkAction(relation))),
+  connect: (scope, relation, value) =>
+    mapMany(value, (item) => visibleWhere(scope, relation, item, linkAction(relation))),
   set: (scope, relation, value) => {
     // `set` also unlinks every current related row, which the caller may not even see.
     if (relation.changesTarget) requireUnconditional(scope, relation, 'update', 'set');
@@ -232,7 +278,10 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
     if (!relation.field.isList) return updateToOne(scope, relation, value);
     return mapMany(value, async (item: Data) => {
       const { where, row } = await selectVisible(scope, relation, item.where, 'update');
-      return { where, data: await checkWriteData(scope, relation.target, item.data, row ? idWhere(relation.target, row) : undefined) };
+      return {
+        where,
+        data: await checkWriteData(scope, relation.target, item.data, row ? idWhere(relation.target, row) : undefined),
+      };
     });
   },
   updateMany: (scope, relation, value) =>
@@ -251,7 +300,9 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
         update: await checkWriteData(scope, relation.target, item.update),
       };
       if (item.where !== undefined) {
-        checked.where = relation.field.isList ? await visibleWhere(scope, relation, item.where) : restrictMany(scope, relation, item.where, 'update');
+        checked.where = relation.field.isList
+          ? await visibleWhere(scope, relation, item.where)
+          : restrictMany(scope, relation, item.where, 'update');
       }
       return checked;
     }),
@@ -260,7 +311,9 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
     return mapMany(value, (item) => visibleWhere(scope, relation, item, 'delete'));
   },
   deleteMany: async (scope, relation, value) => {
-    const wheres = await Promise.all(many(value).map(async (item) => (await restrictBulk(scope, relation, item, 'delete')).where));
+    const wheres = await Promise.all(
+      many(value).map(async (item) => (await restrictBulk(scope, relation, item, 'delete')).where),
+    );
     return Array.isArray(value) ? wheres : wheres[0];
   },
 };

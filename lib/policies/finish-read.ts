@@ -1,9 +1,9 @@
-import { toTypeName } from '../metadata/model-registry.js';
+import { idSelect } from '../metadata/id-select.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
+import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ResultShape } from './plan-read.js';
 import type { PolicySet } from './policy-set.js';
-import { idSelect } from '../metadata/id-select.js';
 import { anyOfIds } from './where.utils.js';
 
 type Row = Record<string, any>;
@@ -23,7 +23,12 @@ function keyOf(model: ModelMeta, row: Row): string {
  * `null` (one query per include path, whatever the number of rows), then hidden fields and the
  * keys the engine added are removed. Mutates and returns the result.
  */
-export async function finishRead<T>(client: PrismaClientLike, set: PolicySet, shape: ResultShape, result: T): Promise<T> {
+export async function finishRead<T>(
+  client: PrismaClientLike,
+  set: PolicySet,
+  shape: ResultShape,
+  result: T,
+): Promise<T> {
   await hideInvisibleToOne(client, shape, rowsOf(result));
   stripFields(set, shape, rowsOf(result));
   return result;
@@ -42,12 +47,21 @@ async function hideInvisibleToOne(client: PrismaClientLike, shape: ResultShape, 
         if (row[field] && !keys.has(keyOf(child.model, row[field]))) row[field] = null;
       }
     }
-    await hideInvisibleToOne(client, child, rows.flatMap((row) => rowsOf(row[field])));
+    await hideInvisibleToOne(
+      client,
+      child,
+      rows.flatMap((row) => rowsOf(row[field])),
+    );
   }
 }
 
 function stripFields(set: PolicySet, shape: ResultShape, rows: Row[]): void {
   const remove = [...set.hiddenFields(shape.model.name), ...shape.added];
   for (const row of rows) for (const field of remove) delete row[field];
-  for (const [field, child] of shape.relations) stripFields(set, child, rows.flatMap((row) => rowsOf(row[field])));
+  for (const [field, child] of shape.relations)
+    stripFields(
+      set,
+      child,
+      rows.flatMap((row) => rowsOf(row[field])),
+    );
 }

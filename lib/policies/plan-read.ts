@@ -1,7 +1,7 @@
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { policyViolation, unknownField } from './policy.error.js';
-import type { PolicySet } from './policy-set.js';
 import type { PolicyWhere } from './policy.types.js';
+import type { PolicySet } from './policy-set.js';
 import { fieldOf, transformWhere } from './transform-where.js';
 import { andUniqueWhere, andWhere, isPlainObject, ruleWhere } from './where.utils.js';
 
@@ -30,7 +30,12 @@ const FIND_UNIQUE = new Set(['findUnique', 'findUniqueOrThrow']);
 const AGGREGATE_SELECTIONS = ['_count', '_sum', '_avg', '_min', '_max'] as const;
 
 /** The arguments of a read operation restricted to what the caller may read. */
-export function planRead(set: PolicySet, model: ModelMeta, operation: string, args: Record<string, any> = {}): ReadPlan {
+export function planRead(
+  set: PolicySet,
+  model: ModelMeta,
+  operation: string,
+  args: Record<string, any> = {},
+): ReadPlan {
   const rule = set.rule(model.name, 'read');
   const out: Record<string, any> = { ...args };
   const where = transformWhere(set, model, args.where);
@@ -46,10 +51,20 @@ export function planRead(set: PolicySet, model: ModelMeta, operation: string, ar
     checkFieldList(set, model, args.by);
     checkHaving(set, model, args.having);
   }
-  if (operation === 'count' && isPlainObject(args.select)) checkFieldList(set, model, Object.keys(args.select).filter((k) => k !== '_all'));
+  if (operation === 'count' && isPlainObject(args.select))
+    checkFieldList(
+      set,
+      model,
+      Object.keys(args.select).filter((k) => k !== '_all'),
+    );
   if (operation === 'aggregate' || operation === 'groupBy') {
     for (const key of AGGREGATE_SELECTIONS) {
-      if (isPlainObject(args[key])) checkFieldList(set, model, Object.keys(args[key]).filter((k) => k !== '_all'));
+      if (isPlainObject(args[key]))
+        checkFieldList(
+          set,
+          model,
+          Object.keys(args[key]).filter((k) => k !== '_all'),
+        );
     }
     return { args: out, cursor };
   }
@@ -64,7 +79,12 @@ export function planRead(set: PolicySet, model: ModelMeta, operation: string, ar
  * `select`/`include`/`omit` of a model restricted to what the caller may read, recording the
  * result's shape. Used for reads and for reading back the result of a write.
  */
-export function planSelection(set: PolicySet, model: ModelMeta, args: Record<string, any>, shape: ResultShape): Record<string, any> {
+export function planSelection(
+  set: PolicySet,
+  model: ModelMeta,
+  args: Record<string, any>,
+  shape: ResultShape,
+): Record<string, any> {
   const out: Record<string, any> = {};
   const hidden = set.hiddenFields(model.name);
   if (isPlainObject(args.omit)) {
@@ -101,7 +121,9 @@ export function planSelection(set: PolicySet, model: ModelMeta, args: Record<str
       const target = set.model(field.relation.model);
       const rule = set.rule(target.name, 'read');
       const nested: Record<string, any> = value === true ? {} : { ...value };
-      const child = { model: target, added: [], relations: new Map(), toOne: !field.isList } as ResultShape & { toOne: boolean };
+      const child = { model: target, added: [], relations: new Map(), toOne: !field.isList } as ResultShape & {
+        toOne: boolean;
+      };
       if (field.isList) {
         const where = andWhere(transformWhere(set, target, nested.where), rule);
         if (where) nested.where = where;
@@ -110,7 +132,8 @@ export function planSelection(set: PolicySet, model: ModelMeta, args: Record<str
         if (nested.cursor !== undefined) {
           checkUniqueKeys(set, target, nested.cursor);
           // Prisma cannot restrict a nested cursor; an invisible cursor row must not anchor a page.
-          if (rule !== true) throw policyViolation(`A cursor on ${model.name}.${key} cannot be checked against the access policy`);
+          if (rule !== true)
+            throw policyViolation(`A cursor on ${model.name}.${key} cannot be checked against the access policy`);
         }
       } else {
         const visible = ruleWhere(rule);
@@ -216,7 +239,9 @@ function checkUniqueKeys(set: PolicySet, model: ModelMeta, where: unknown): void
 export function expandUnique(model: ModelMeta, where: Record<string, any>): PolicyWhere {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(where)) {
-    const compound = model.uniqueConstraints.find((constraint) => constraint.name === key && constraint.fields.length > 1);
+    const compound = model.uniqueConstraints.find(
+      (constraint) => constraint.name === key && constraint.fields.length > 1,
+    );
     if (compound && isPlainObject(value)) Object.assign(out, value);
     else out[key] = value;
   }

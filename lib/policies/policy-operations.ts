@@ -1,19 +1,19 @@
-import { toTypeName } from '../metadata/model-registry.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
+import { idSelect } from '../metadata/id-select.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
+import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { RETURNING } from '../prisma/provider-capabilities.js';
 import { checkWriteData } from './check-write-data.js';
-import { WriteChecks } from './write-checks.js';
-import type { PolicyWhere } from './policy.types.js';
 import { finishRead } from './finish-read.js';
 import { expandUnique, planRead } from './plan-read.js';
 import { isResultNotReadable, policyViolation, resultNotReadable } from './policy.error.js';
-import type { PolicySet } from './policy-set.js';
+import type { PolicyWhere } from './policy.types.js';
 import type { PolicyAction } from './policy.types.js';
+import type { PolicySet } from './policy-set.js';
 import { transformWhere } from './transform-where.js';
-import { idSelect } from '../metadata/id-select.js';
 import { andUniqueWhere, andWhere, anyOfIds, idWhere, noRows } from './where.utils.js';
+import { WriteChecks } from './write-checks.js';
 
 /** Where an operation runs: the client (a transaction client inside a transaction) and the caller's policies. */
 export interface OperationScope {
@@ -32,7 +32,11 @@ const delegate = (client: PrismaClientLike, model: ModelMeta) => client[toTypeNa
  * An interactive transaction in which an unreadable result does not undo the write: the
  * RESULT_NOT_READABLE error leaves the callback, the transaction commits, then the error is thrown.
  */
-export async function runTransaction<T>(client: PrismaClientLike, fn: (tx: PrismaClientLike) => Promise<T>, options?: unknown): Promise<T> {
+export async function runTransaction<T>(
+  client: PrismaClientLike,
+  fn: (tx: PrismaClientLike) => Promise<T>,
+  options?: unknown,
+): Promise<T> {
   let deferred: unknown;
   const result = await client.$transaction(async (tx: PrismaClientLike) => {
     try {
@@ -73,10 +77,19 @@ async function read(scope: OperationScope, model: ModelMeta, operation: string, 
 }
 
 /** The written rows as the caller may read them, in the order given; throws RESULT_NOT_READABLE otherwise. */
-async function readBack(scope: OperationScope, tx: PrismaClientLike, model: ModelMeta, rows: Row[], args: Args): Promise<Row[]> {
+async function readBack(
+  scope: OperationScope,
+  tx: PrismaClientLike,
+  model: ModelMeta,
+  rows: Row[],
+  args: Args,
+): Promise<Row[]> {
   if (rows.length === 0) return [];
   const selection = { select: args.select, include: args.include, omit: args.omit };
-  const found = (await read({ ...scope, client: tx }, model, 'findMany', { where: anyOfIds(model, rows), ...selection })) as Row[];
+  const found = (await read({ ...scope, client: tx }, model, 'findMany', {
+    where: anyOfIds(model, rows),
+    ...selection,
+  })) as Row[];
   if (found.length < rows.length) throw resultNotReadable(model.name);
   const key = (row: Row) => model.idFields.map((field) => String(row[field])).join('\u0000');
   const byKey = new Map(found.map((row) => [key(row), row]));
@@ -88,27 +101,47 @@ async function readBack(scope: OperationScope, tx: PrismaClientLike, model: Mode
 function assertUnique(model: ModelMeta, where: unknown): void {
   const given = where !== null && typeof where === 'object' ? (where as Args) : {};
   const named = model.uniqueConstraints.some(
-    (constraint) => given[constraint.name] !== undefined || constraint.fields.every((field) => given[field] !== undefined),
+    (constraint) =>
+      given[constraint.name] !== undefined || constraint.fields.every((field) => given[field] !== undefined),
   );
   if (!named) throw new CrudApiError('invalid-argument', `where must name a unique field or key of ${model.name}`);
 }
 
 /** The readable row a unique selector names, after checking `action`'s rule on it. */
-async function locate(scope: OperationScope, tx: PrismaClientLike, model: ModelMeta, unique: Args, action: PolicyAction): Promise<Row | undefined> {
+async function locate(
+  scope: OperationScope,
+  tx: PrismaClientLike,
+  model: ModelMeta,
+  unique: Args,
+  action: PolicyAction,
+): Promise<Row | undefined> {
   assertUnique(model, unique);
   const where = transformWhere(scope.set, model, unique);
-  const row = await delegate(tx, model).findFirst({ where: andWhere(expandUnique(model, where), scope.set.rule(model.name, 'read')), select: idSelect(model) });
+  const row = await delegate(tx, model).findFirst({
+    where: andWhere(expandUnique(model, where), scope.set.rule(model.name, 'read')),
+    select: idSelect(model),
+  });
   if (!row) return undefined;
   const rule = scope.set.rule(model.name, action);
   const permitted =
-    rule === true || (!scope.set.denies(model.name, action) && (await delegate(tx, model).findFirst({ where: { AND: [idWhere(model, row), rule] }, select: idSelect(model) })));
+    rule === true ||
+    (!scope.set.denies(model.name, action) &&
+      (await delegate(tx, model).findFirst({ where: { AND: [idWhere(model, row), rule] }, select: idSelect(model) })));
   if (!permitted) throw policyViolation(`The access policy does not let you ${action} this ${model.name}`);
   return row;
 }
 
 /** Lets Prisma answer "record not found" for a row the caller cannot see, exactly as for a missing one. */
-function notFound(tx: PrismaClientLike, model: ModelMeta, operation: 'update' | 'delete', unique: Args): Promise<never> {
-  return delegate(tx, model)[operation]({ where: andUniqueWhere(unique, noRows(model)), ...(operation === 'update' ? { data: {} } : {}) });
+function notFound(
+  tx: PrismaClientLike,
+  model: ModelMeta,
+  operation: 'update' | 'delete',
+  unique: Args,
+): Promise<never> {
+  return delegate(tx, model)[operation]({
+    where: andUniqueWhere(unique, noRows(model)),
+    ...(operation === 'update' ? { data: {} } : {}),
+  });
 }
 
 /**
@@ -144,13 +177,16 @@ async function checkCreated(scope: OperationScope, tx: PrismaClientLike, model: 
 }
 
 function assertMayCreate(scope: OperationScope, model: ModelMeta): void {
-  if (scope.set.denies(model.name, 'create')) throw policyViolation(`The access policy does not let you create ${model.name} rows`);
+  if (scope.set.denies(model.name, 'create'))
+    throw policyViolation(`The access policy does not let you create ${model.name} rows`);
 }
 
 async function create(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
   assertMayCreate(scope, model);
   return inTransaction(scope, async (tx) => {
-    const row: Row = await checkedWrite(scope, tx, model, args.data, (data) => delegate(tx, model).create({ data, select: idSelect(model) }));
+    const row: Row = await checkedWrite(scope, tx, model, args.data, (data) =>
+      delegate(tx, model).create({ data, select: idSelect(model) }),
+    );
     await checkCreated(scope, tx, model, [row]);
     return (await readBack(scope, tx, model, [row], args))[0];
   });
@@ -161,7 +197,8 @@ async function createMany(scope: OperationScope, model: ModelMeta, args: Args, r
   const conditional = scope.set.rule(model.name, 'create') !== true;
   return inTransaction(scope, async (tx) => {
     const items = Array.isArray(args.data) ? args.data : [args.data];
-    if (!conditional && !returning) return checkedWrite(scope, tx, model, items, (data) => delegate(tx, model).createMany({ ...args, data }));
+    if (!conditional && !returning)
+      return checkedWrite(scope, tx, model, items, (data) => delegate(tx, model).createMany({ ...args, data }));
     // The created rows are checked by id, which only createManyAndReturn reports (not on MySQL).
     const provider = scope.set.modelMeta.provider;
     if (!RETURNING.supports(provider) || typeof delegate(tx, model).createManyAndReturn !== 'function') {
@@ -233,7 +270,14 @@ async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, r
     const before: Row[] = tracked ? await delegate(tx, model).findMany({ where, select: idSelect(model) }) : [];
     if (tracked) where = { AND: [where, anyOfIds(model, before)] };
     if (!returning) {
-      return checkedWrite(scope, tx, model, args.data, (data) => delegate(tx, model).updateMany({ ...args, where, data }), { changed: () => before });
+      return checkedWrite(
+        scope,
+        tx,
+        model,
+        args.data,
+        (data) => delegate(tx, model).updateMany({ ...args, where, data }),
+        { changed: () => before },
+      );
     }
     const { select: _select, include: _include, omit: _omit, ...rest } = args;
     const rows: Row[] = await checkedWrite(

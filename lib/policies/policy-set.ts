@@ -1,5 +1,12 @@
 import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
-import type { CrudApiPolicies, DefaultPolicy, FieldRule, PolicyAction, PolicyContext, PolicyWhere } from './policy.types.js';
+import type {
+  CrudApiPolicies,
+  DefaultPolicy,
+  FieldRule,
+  PolicyAction,
+  PolicyContext,
+  PolicyWhere,
+} from './policy.types.js';
 import { isPlainObject, noRows, type ResolvedRule } from './where.utils.js';
 
 export const DEFAULT_POLICY: DefaultPolicy = 'deny';

@@ -29,5 +29,8 @@ export function unknownField(model: string, field: string): CrudApiError {
 
 /** Prototype keys are refused wherever they stand: a copy would turn them into a prototype the checks never see. */
 export function prototypeKey(path: readonly string[]): CrudApiError {
-  return new CrudApiError('invalid-argument', `The key "${path.at(-1)}" is not allowed in query arguments (at ${path.join('.')}).`);
+  return new CrudApiError(
+    'invalid-argument',
+    `The key "${path.at(-1)}" is not allowed in query arguments (at ${path.join('.')}).`,
+  );
 }

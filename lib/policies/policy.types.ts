@@ -70,8 +70,7 @@ type WhereOf<Delegate> = Delegate extends { findMany(args?: infer Args): unknown
  * model's `WhereInput`. `const policies: PoliciesFor<PrismaClient, { user?: User }> = { Post: {...} }`.
  */
 export type PoliciesFor<Client, Ctx = PolicyContext> = {
-  [Key in keyof Client as Key extends `$${string}` ? never : Key extends string ? Capitalize<Key> : never]?: ModelPolicy<
-    WhereOf<Client[Key]>,
-    Ctx
-  >;
+  [
+    Key in keyof Client as Key extends `$${string}` ? never : Key extends string ? Capitalize<Key> : never
+  ]?: ModelPolicy<WhereOf<Client[Key]>, Ctx>;
 };

@@ -5,7 +5,11 @@ import { transformWhere } from './transform-where.js';
 
 const postRule = { published: true };
 const set = new PolicySet(
-  { policies: { Post: { read: postRule }, User: { read: true, fields: { read: { passwordHash: false } } } }, defaultPolicy: 'allow', modelMeta },
+  {
+    policies: { Post: { read: postRule }, User: { read: true, fields: { read: { passwordHash: false } } } },
+    defaultPolicy: 'allow',
+    modelMeta,
+  },
   {},
 );
 const User = modelMeta.models.User;
@@ -14,19 +18,29 @@ const Comment = modelMeta.models.Comment;
 describe('transformWhere', () => {
   it('joins the related read rule to some/none and lets every ignore unreadable rows', () => {
     expect(transformWhere(set, User, { posts: { some: { title: 'a' }, none: {}, every: { rating: 1 } } })).toEqual({
-      posts: { some: { AND: [{ title: 'a' }, postRule] }, none: postRule, every: { OR: [{ rating: 1 }, { NOT: postRule }] } },
+      posts: {
+        some: { AND: [{ title: 'a' }, postRule] },
+        none: postRule,
+        every: { OR: [{ rating: 1 }, { NOT: postRule }] },
+      },
     });
   });
 
   it('treats an unreadable to-one row as no row', () => {
-    expect(transformWhere(set, Comment, { post: { title: 'a' } })).toEqual({ post: { is: { AND: [{ title: 'a' }, postRule] } } });
+    expect(transformWhere(set, Comment, { post: { title: 'a' } })).toEqual({
+      post: { is: { AND: [{ title: 'a' }, postRule] } },
+    });
     expect(transformWhere(set, Comment, { post: null })).toEqual({ AND: [{ NOT: { post: { is: postRule } } }] });
     expect(transformWhere(set, Comment, { post: { isNot: null } })).toEqual({ post: { is: postRule } });
   });
 
   it('rewrites inside AND/OR/NOT and refuses hidden fields as unknown', () => {
-    expect(transformWhere(set, User, { OR: [{ posts: { some: {} } }] })).toEqual({ OR: [{ posts: { some: postRule } }] });
-    expect(() => transformWhere(set, User, { NOT: { passwordHash: 'x' } })).toThrow('Unknown field "passwordHash" on model User');
+    expect(transformWhere(set, User, { OR: [{ posts: { some: {} } }] })).toEqual({
+      OR: [{ posts: { some: postRule } }],
+    });
+    expect(() => transformWhere(set, User, { NOT: { passwordHash: 'x' } })).toThrow(
+      'Unknown field "passwordHash" on model User',
+    );
   });
 });
 
@@ -43,6 +57,9 @@ describe('planRead', () => {
   });
 
   it('uses the unique input form for findUnique', () => {
-    expect(planRead(set, modelMeta.models.Post, 'findUnique', { where: { id: 1 } }).args.where).toEqual({ id: 1, AND: [postRule] });
+    expect(planRead(set, modelMeta.models.Post, 'findUnique', { where: { id: 1 } }).args.where).toEqual({
+      id: 1,
+      AND: [postRule],
+    });
   });
 });

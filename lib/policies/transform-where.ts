@@ -1,8 +1,8 @@
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { unknownField } from './policy.error.js';
-import type { PolicySet } from './policy-set.js';
 import type { PolicyWhere } from './policy.types.js';
-import { andWhere, isPlainObject, ruleWhere, type ResolvedRule } from './where.utils.js';
+import type { PolicySet } from './policy-set.js';
+import { andWhere, isPlainObject, type ResolvedRule, ruleWhere } from './where.utils.js';
 
 const LOGICAL = new Set(['AND', 'OR', 'NOT']);
 
@@ -24,12 +24,16 @@ export function transformWhere(set: PolicySet, model: ModelMeta, where: unknown)
   const extra: PolicyWhere[] = [];
   for (const [key, value] of Object.entries(where)) {
     if (LOGICAL.has(key)) {
-      out[key] = Array.isArray(value) ? value.map((item) => transformWhere(set, model, item)) : transformWhere(set, model, value);
+      out[key] = Array.isArray(value)
+        ? value.map((item) => transformWhere(set, model, item))
+        : transformWhere(set, model, value);
       continue;
     }
     const field = fieldOf(model, key);
     if (field && hidden.has(key)) throw unknownField(model.name, key);
-    const compound = model.uniqueConstraints.find((constraint) => constraint.name === key && constraint.fields.length > 1);
+    const compound = model.uniqueConstraints.find(
+      (constraint) => constraint.name === key && constraint.fields.length > 1,
+    );
     for (const part of compound?.fields ?? []) if (hidden.has(part)) throw unknownField(model.name, part);
     if (!field?.relation) {
       out[key] = value;

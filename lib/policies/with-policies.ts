@@ -1,11 +1,11 @@
-import { toTypeName } from '../metadata/model-registry.js';
 import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
+import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
-import { POLICY_OPERATIONS, runTransaction, type OperationScope } from './policy-operations.js';
-import { PolicySet, validatePolicies, type PolicyConfig } from './policy-set.js';
-import type { PolicyContext } from './policy.types.js';
-import { prototypeKey } from './policy.error.js';
 import { findPrototypeKey } from '../shared/prototype-keys.js';
+import { prototypeKey } from './policy.error.js';
+import type { PolicyContext } from './policy.types.js';
+import { type OperationScope, POLICY_OPERATIONS, runTransaction } from './policy-operations.js';
+import { type PolicyConfig, PolicySet, validatePolicies } from './policy-set.js';
 
 /** What services that build queries themselves (REST's `select` of every attribute) need to know. */
 export interface PolicyInspector {
@@ -79,7 +79,8 @@ function policyClient(client: PrismaClientLike, set: PolicySet, inTransaction: b
         return delegate;
       }
       if (property === '$transaction') return transaction;
-      if (property === '$extends') return (...args: unknown[]) => policyClient(target.$extends(...args), set, inTransaction);
+      if (property === '$extends')
+        return (...args: unknown[]) => policyClient(target.$extends(...args), set, inTransaction);
       const value = Reflect.get(target, property);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -90,7 +91,9 @@ function policyClient(client: PrismaClientLike, set: PolicySet, inTransaction: b
   });
   function transaction(fn: unknown, options?: unknown): Promise<unknown> {
     if (typeof fn !== 'function') {
-      return Promise.reject(new Error('A policy client supports interactive transactions only: $transaction(async (tx) => ...)'));
+      return Promise.reject(
+        new Error('A policy client supports interactive transactions only: $transaction(async (tx) => ...)'),
+      );
     }
     if (inTransaction) return fn(self);
     return runTransaction(client, (tx) => fn(policyClient(tx, set, true)), options);

@@ -1,10 +1,11 @@
 import { PrismaClientKnownRequestError } from '@prisma/client/runtime/client';
-import { toTypeName } from '../metadata/model-registry.js';
+
 import type { ModelMeta } from '../metadata/model-meta.types.js';
+import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { policyViolation } from './policy.error.js';
-import type { PolicySet } from './policy-set.js';
 import type { PolicyWhere } from './policy.types.js';
+import type { PolicySet } from './policy-set.js';
 import { anyOfIds } from './where.utils.js';
 
 type Row = Record<string, unknown>;
@@ -43,7 +44,9 @@ export class WriteChecks {
   async verifyReferences(tx: PrismaClientLike, set: PolicySet): Promise<void> {
     for (const [target, byKey] of this.references) {
       const wheres = [...byKey.values()];
-      const found: number = await tx[toTypeName(target.name)].count({ where: { AND: [{ OR: wheres }, set.rule(target.name, 'read')] } });
+      const found: number = await tx[toTypeName(target.name)].count({
+        where: { AND: [{ OR: wheres }, set.rule(target.name, 'read')] },
+      });
       if (found < wheres.length) throw foreignKeyViolation(target);
     }
     this.references.clear();
@@ -57,7 +60,8 @@ export class WriteChecks {
       const distinct = anyOfIds(model, rows);
       const expected: number = await tx[toTypeName(model.name)].count({ where: distinct });
       const permitted: number = await tx[toTypeName(model.name)].count({ where: { AND: [distinct, rule] } });
-      if (permitted < expected) throw policyViolation(`The access policy does not let you update a ${model.name} into this state`);
+      if (permitted < expected)
+        throw policyViolation(`The access policy does not let you update a ${model.name} into this state`);
     }
     this.updated.clear();
   }

@@ -1,12 +1,24 @@
 import fc from 'fast-check';
-import { RETURNING, supportsFullTextSearch, supportsInsensitiveMode, toFullTextQuery } from './provider-capabilities.js';
+
+import {
+  RETURNING,
+  supportsFullTextSearch,
+  supportsInsensitiveMode,
+  toFullTextQuery,
+} from './provider-capabilities.js';
 
 const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 17);
 
 describe('provider capabilities', () => {
   it('tells which databases have RETURNING, insensitive mode and full-text search', () => {
-    expect(['sqlite', 'postgresql', 'mysql'].map((p) => [RETURNING.supports(p), supportsInsensitiveMode(p), supportsFullTextSearch(p)])).toEqual([
+    expect(
+      ['sqlite', 'postgresql', 'mysql'].map((p) => [
+        RETURNING.supports(p),
+        supportsInsensitiveMode(p),
+        supportsFullTextSearch(p),
+      ]),
+    ).toEqual([
       [true, false, false],
       [true, true, true],
       [false, false, true],
@@ -24,11 +36,15 @@ describe('provider capabilities', () => {
     const words = /^([\p{L}\p{N}]+( & [\p{L}\p{N}]+)*)?$/u;
     const required = /^(\+[\p{L}\p{N}]+( \+[\p{L}\p{N}]+)*)?$/u;
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme-ascii', maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 20 }), (ascii, unicode) => {
-        const text = ascii + unicode;
-        expect(toFullTextQuery(text, 'postgresql')).toMatch(words);
-        expect(toFullTextQuery(text, 'mysql')).toMatch(required);
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme-ascii', maxLength: 60 }),
+        fc.string({ unit: 'binary', maxLength: 20 }),
+        (ascii, unicode) => {
+          const text = ascii + unicode;
+          expect(toFullTextQuery(text, 'postgresql')).toMatch(words);
+          expect(toFullTextQuery(text, 'mysql')).toMatch(required);
+        },
+      ),
       { numRuns: FUZZ_RUNS, seed: FUZZ_SEED },
     );
   });

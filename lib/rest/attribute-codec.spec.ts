@@ -18,7 +18,9 @@ describe('attribute codec', () => {
   });
 
   it('decodes the same forms from request bodies', () => {
-    expect(decodeAttribute(Post.fields.publishedAt, '2024-01-02T00:00:00Z', enums, '/p')).toEqual(new Date('2024-01-02T00:00:00Z'));
+    expect(decodeAttribute(Post.fields.publishedAt, '2024-01-02T00:00:00Z', enums, '/p')).toEqual(
+      new Date('2024-01-02T00:00:00Z'),
+    );
     expect(decodeAttribute(Post.fields.views, '9007199254740993', enums, '/p')).toBe(9007199254740993n);
     expect(decodeAttribute(Post.fields.price, 1.5, enums, '/p')).toBe('1.5');
     expect(decodeAttribute(Profile.fields.avatar, 'AQL/', enums, '/p')).toEqual(new Uint8Array([1, 2, 255]));
@@ -37,7 +39,10 @@ describe('attribute codec', () => {
     ['metadata', null],
   ] as const)('rejects %s = %p with a pointer', (name, value) => {
     expect(() => decodeAttribute(Post.fields[name], value, enums, `/data/attributes/${name}`)).toThrow(
-      expect.objectContaining({ code: 'invalid-payload', options: { source: { pointer: `/data/attributes/${name}` } } }),
+      expect.objectContaining({
+        code: 'invalid-payload',
+        options: { source: { pointer: `/data/attributes/${name}` } },
+      }),
     );
   });
 
@@ -45,7 +50,10 @@ describe('attribute codec', () => {
     expect(parseQueryValue(Post.fields.published, 'false', enums, 'p')).toBe(false);
     expect(parseQueryValue(Post.fields.metadata, '{"a":1}', enums, 'p')).toEqual({ a: 1 });
     expect(() => parseQueryValue(Post.fields.rating, 'abc', enums, 'filter[rating]')).toThrow(
-      expect.objectContaining({ code: 'invalid-query-parameter', options: { source: { parameter: 'filter[rating]' } } }),
+      expect.objectContaining({
+        code: 'invalid-query-parameter',
+        options: { source: { parameter: 'filter[rating]' } },
+      }),
     );
   });
 
@@ -70,13 +78,19 @@ describe('attribute codec', () => {
     const { User } = modelMeta.models;
     expect(decodeAttribute(User.fields.id, 2 ** 31 - 1, enums, '/p')).toBe(2 ** 31 - 1);
     expect(decodeAttribute(User.fields.id, -(2 ** 31), enums, '/p')).toBe(-(2 ** 31));
-    expect(() => decodeAttribute(User.fields.id, 2 ** 31, enums, '/p')).toThrow(expect.objectContaining({ code: 'invalid-payload' }));
-    expect(() => parseQueryValue(User.fields.id, '2147483648', enums, 'filter[id]')).toThrow(expect.objectContaining({ code: 'invalid-query-parameter' }));
+    expect(() => decodeAttribute(User.fields.id, 2 ** 31, enums, '/p')).toThrow(
+      expect.objectContaining({ code: 'invalid-payload' }),
+    );
+    expect(() => parseQueryValue(User.fields.id, '2147483648', enums, 'filter[id]')).toThrow(
+      expect.objectContaining({ code: 'invalid-query-parameter' }),
+    );
     expect(parseQueryValue(User.fields.id, '-2147483648', enums, 'filter[id]')).toBe(-(2 ** 31));
   });
 
   it('refuses non-finite floats in filters', () => {
-    expect(() => parseQueryValue(Post.fields.rating, '1e999', enums, 'filter[rating]')).toThrow(expect.objectContaining({ code: 'invalid-query-parameter' }));
+    expect(() => parseQueryValue(Post.fields.rating, '1e999', enums, 'filter[rating]')).toThrow(
+      expect.objectContaining({ code: 'invalid-query-parameter' }),
+    );
     expect(parseQueryValue(Post.fields.rating, '1e3', enums, 'filter[rating]')).toBe(1000);
   });
 });

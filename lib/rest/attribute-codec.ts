@@ -22,7 +22,9 @@ function toDate(value: unknown): Converted {
 }
 
 function toInt(value: unknown): Converted {
-  return typeof value === 'number' && Number.isInteger(value) && value >= INT_RANGE[0] && value <= INT_RANGE[1] ? value : INVALID;
+  return typeof value === 'number' && Number.isInteger(value) && value >= INT_RANGE[0] && value <= INT_RANGE[1]
+    ? value
+    : INVALID;
 }
 
 function toFloat(value: unknown): Converted {
@@ -34,7 +36,8 @@ const MAX_BIGINT_TEXT = 20;
 
 function toBigInt(value: unknown): Converted {
   const isText = typeof value === 'string' && value.length <= MAX_BIGINT_TEXT && INTEGER.test(value);
-  const integer = typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : isText ? BigInt(value) : undefined;
+  const integer =
+    typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : isText ? BigInt(value) : undefined;
   return integer !== undefined && integer >= BIGINT_RANGE[0] && integer <= BIGINT_RANGE[1] ? integer : INVALID;
 }
 
@@ -115,7 +118,12 @@ function expected(field: FieldMeta, enums: Readonly<Record<string, readonly stri
   return forms[field.type] ?? `a ${field.type.toLowerCase()}`;
 }
 
-function invalid(field: FieldMeta, enums: Readonly<Record<string, readonly string[]>>, source: ErrorSource, status: 'body' | 'query') {
+function invalid(
+  field: FieldMeta,
+  enums: Readonly<Record<string, readonly string[]>>,
+  source: ErrorSource,
+  status: 'body' | 'query',
+) {
   const code = status === 'body' ? 'invalid-payload' : 'invalid-query-parameter';
   return new CrudApiError(code, `"${field.name}" must be ${expected(field, enums)}.`, { source });
 }
@@ -133,7 +141,8 @@ export function attributeEncoder(field: FieldMeta): AttributeEncoder {
   if (!codec) throw new CrudApiError('internal-error', `No codec for field type ${field.type}.`);
   const encode = codec.encode;
   if (encode === identity) return identity;
-  if (field.isList) return (value) => (value == null ? null : Array.isArray(value) ? value.map((item) => encode(item)) : encode(value));
+  if (field.isList)
+    return (value) => (value == null ? null : Array.isArray(value) ? value.map((item) => encode(item)) : encode(value));
   return (value) => (value == null ? null : encode(value));
 }
 
@@ -163,7 +172,8 @@ export function decodeAttribute(
     return converted;
   };
   if (field.isList) {
-    if (!Array.isArray(value)) throw new CrudApiError('invalid-payload', `"${field.name}" must be an array.`, { source: { pointer } });
+    if (!Array.isArray(value))
+      throw new CrudApiError('invalid-payload', `"${field.name}" must be an array.`, { source: { pointer } });
     return value.map(convert);
   }
   return convert(value);

@@ -1,6 +1,6 @@
 import { CrudApiError } from '../errors/crud-api.error.js';
-import type { ApiRequest } from '../shared/api-request.js';
 import { quoteInput } from '../errors/quote-input.js';
+import type { ApiRequest } from '../shared/api-request.js';
 import { JSON_API_MEDIA_TYPE } from './json-api.constants.js';
 
 interface MediaRange {
@@ -39,7 +39,9 @@ function isPlainJsonApi(range: MediaRange): boolean {
 export function checkContentType(method: string, contentType: string | undefined): void {
   if (contentType === undefined) {
     if (!METHODS_WITH_BODY.has(method)) return;
-    throw new CrudApiError('unsupported-media-type', `Send the request body as ${JSON_API_MEDIA_TYPE}.`, { source: { header: 'Content-Type' } });
+    throw new CrudApiError('unsupported-media-type', `Send the request body as ${JSON_API_MEDIA_TYPE}.`, {
+      source: { header: 'Content-Type' },
+    });
   }
   const range = parseMediaRange(contentType);
   if (range.type === 'application/json') return;
@@ -54,13 +56,22 @@ export function checkContentType(method: string, contentType: string | undefined
 /** 406 when `Accept` allows no JSON:API response (JSON:API instances all carry foreign parameters). */
 export function checkAccept(accept: string | undefined): void {
   if (!accept?.trim()) return;
-  const ranges = accept.split(',').map(parseMediaRange).filter((range) => range.q > 0);
+  const ranges = accept
+    .split(',')
+    .map(parseMediaRange)
+    .filter((range) => range.q > 0);
   const jsonApi = ranges.filter((range) => range.type === JSON_API_MEDIA_TYPE);
-  const acceptable = jsonApi.length ? jsonApi.some(isPlainJsonApi) : ranges.some((range) => GENERIC_ACCEPTS.has(range.type));
+  const acceptable = jsonApi.length
+    ? jsonApi.some(isPlainJsonApi)
+    : ranges.some((range) => GENERIC_ACCEPTS.has(range.type));
   if (!acceptable) {
-    throw new CrudApiError('not-acceptable', `Accept must allow ${JSON_API_MEDIA_TYPE} without parameters other than "profile".`, {
-      source: { header: 'Accept' },
-    });
+    throw new CrudApiError(
+      'not-acceptable',
+      `Accept must allow ${JSON_API_MEDIA_TYPE} without parameters other than "profile".`,
+      {
+        source: { header: 'Accept' },
+      },
+    );
   }
 }
 

@@ -1,4 +1,5 @@
 import { Catch, Injectable } from '@nestjs/common';
+
 import { CrudApiExceptionFilter } from '../filters/crud-api-exception.filter.js';
 import type { ErrorDescription } from '../filters/error-description.js';
 import type { ErrorFormat } from '../filters/send-api-error.js';
@@ -14,7 +15,10 @@ function errorSource({ source, index }: ErrorDescription): ErrorDescription['sou
 /** JSON:API error document; `self` is the request URL (JSON:API: top-level `links.self` is always present). */
 export function renderJsonApiError(error: ErrorDescription, self?: string): object {
   const source = errorSource(error);
-  const meta = { ...(error.reason ? { reason: error.reason } : {}), ...(error.ormCode ? { prismaCode: error.ormCode } : {}) };
+  const meta = {
+    ...(error.reason ? { reason: error.reason } : {}),
+    ...(error.ormCode ? { prismaCode: error.ormCode } : {}),
+  };
   return {
     ...(self === undefined ? {} : { links: { self } }),
     errors: [
@@ -33,7 +37,8 @@ export function renderJsonApiError(error: ErrorDescription, self?: string): obje
 /** The REST interface's error format: a JSON:API error document whose `links.self` is the request URL. */
 export const JSON_API_ERROR_FORMAT: ErrorFormat = {
   contentType: JSON_API_MEDIA_TYPE,
-  render: (error, request, { endpoint, restPath }) => renderJsonApiError(error, errorSelfUrl(endpoint, restPath, request)),
+  render: (error, request, { endpoint, restPath }) =>
+    renderJsonApiError(error, errorSelfUrl(endpoint, restPath, request)),
 };
 
 /** JSON:API error documents on the REST routes. */

@@ -47,7 +47,8 @@ export function parseResourceId(model: ModelMeta, typeName: string, raw: string 
 export function uniqueWhere(model: ModelMeta, values: IdValues): Record<string, unknown> {
   if (model.idFields.length === 1) return values;
   const constraint = model.uniqueConstraints.find(
-    (candidate) => candidate.fields.length === model.idFields.length && candidate.fields.every((f, i) => f === model.idFields[i]),
+    (candidate) =>
+      candidate.fields.length === model.idFields.length && candidate.fields.every((f, i) => f === model.idFields[i]),
   );
   return { [constraint?.name ?? model.idFields.join('_')]: values };
 }
@@ -55,7 +56,12 @@ export function uniqueWhere(model: ModelMeta, values: IdValues): Record<string, 
 /** The JSON:API id of a row: a number for a single integer id, else the id fields joined by the divider. */
 export function formatResourceId(model: ModelMeta, row: Record<string, unknown>, divider: string): string | number {
   const names = model.idFields;
-  return names.length === 1 ? formatIdValue(row[names[0]!]) : formatIdParts(names.map((name) => row[name]), divider);
+  return names.length === 1
+    ? formatIdValue(row[names[0]!])
+    : formatIdParts(
+        names.map((name) => row[name]),
+        divider,
+      );
 }
 
 /** The JSON:API id of id values given in id-field order (as a row's foreign key holds them). */

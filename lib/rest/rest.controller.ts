@@ -1,12 +1,13 @@
 import { Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
+
 import { type ApiRequest, toApiRequest } from '../shared/api-request.js';
 import { type ApiResponse, type PlatformResponse, sendApiResponse } from '../shared/api-response.js';
-import { negotiate } from './content-negotiation.js';
-import { JSON_API_MEDIA_TYPE } from './json-api.constants.js';
-import { RestService } from './rest.service.js';
 import { ATOMIC_MEDIA_TYPE, ATOMIC_ROUTE } from './atomic/atomic.constants.js';
 import { negotiateAtomic } from './atomic/atomic-negotiation.js';
 import { AtomicOperationsService } from './atomic/atomic-operations.service.js';
+import { negotiate } from './content-negotiation.js';
+import { JSON_API_MEDIA_TYPE } from './json-api.constants.js';
+import { RestService } from './rest.service.js';
 
 type Params = Record<string, string>;
 
@@ -95,7 +96,11 @@ export class RestController {
   }
 
   /** Negotiates the media types before the service runs, then writes its response. */
-  private async send(req: any, res: PlatformResponse, run: (request: ApiRequest) => Promise<ApiResponse>): Promise<void> {
+  private async send(
+    req: any,
+    res: PlatformResponse,
+    run: (request: ApiRequest) => Promise<ApiResponse>,
+  ): Promise<void> {
     const request = toApiRequest(req);
     negotiate(request);
     sendApiResponse(res, await run(request), JSON_API_MEDIA_TYPE);

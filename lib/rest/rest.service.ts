@@ -1,30 +1,37 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
-import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+
+import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
-import { isPrismaKnownRequestError } from '../filters/error-description.js';
 import { quoteInput } from '../errors/quote-input.js';
-import type { ApiRequest } from '../shared/api-request.js';
-import type { ApiResponse } from '../shared/api-response.js';
+import { isPrismaKnownRequestError } from '../filters/error-description.js';
+import { idSelect } from '../metadata/id-select.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry, toTypeName } from '../metadata/model-registry.js';
-import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
-import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
-import { type ReadQuery, readQuery } from './query/read-query.js';
-import { idSelect } from '../metadata/id-select.js';
-import { formatResourceId, type IdValues, parseResourceId, uniqueWhere } from './resource-id.js';
+import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { policiesOf } from '../policies/with-policies.js';
-import { buildSelection, type Selection } from './serialize/build-selection.js';
-import { CompoundDocument } from './serialize/compound-document.js';
-import { type CollectionPage, collectionHeaders, collectionMeta, loadCollectionPage, type PageSource } from './pagination/collection-page.js';
+import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import type { ApiRequest } from '../shared/api-request.js';
+import type { ApiResponse } from '../shared/api-response.js';
+import {
+  collectionHeaders,
+  collectionMeta,
+  type CollectionPage,
+  loadCollectionPage,
+  type PageSource,
+} from './pagination/collection-page.js';
 import { chooseCount, type CountChoice } from './pagination/count-strategy.js';
 import { estimateTableRows, estimationAllowed } from './pagination/estimate-count.js';
 import { withItemCursors, withKeysetFields } from './pagination/keyset-rows.js';
+import { type ReadQuery, readQuery } from './query/read-query.js';
+import { formatResourceId, type IdValues, parseResourceId, uniqueWhere } from './resource-id.js';
+import { buildSelection, type Selection } from './serialize/build-selection.js';
+import { CompoundDocument } from './serialize/compound-document.js';
 import { relationshipLinks, requestUrl, resourceUrl } from './serialize/resource-links.js';
 import { relationshipFields } from './serialize/resource-members.js';
+import { VisibleFields } from './visible-fields.js';
 import { documentData, parseResourceDocument } from './write/parse-resource-document.js';
 import { parseLinkage, type RelatedReference, relationshipData, type WriteScope } from './write/relationship-data.js';
-import { VisibleFields } from './visible-fields.js';
 
 export type RelationshipChange = 'add' | 'replace' | 'remove';
 
@@ -74,10 +81,23 @@ export class RestService {
     const row = await this.findResource(client, target, this.selection(client, target.model, query));
     const document = this.compound(query);
     const data = document.primaryResource(target.model, row, query.include);
-    return { status: 200, body: document.document(data, { self: requestUrl(this.options.endpoint, `${type}/${id}`, query.search) }, query.include) };
+    return {
+      status: 200,
+      body: document.document(
+        data,
+        { self: requestUrl(this.options.endpoint, `${type}/${id}`, query.search) },
+        query.include,
+      ),
+    };
   }
 
-  async fetchRelated(req: ApiRequest, type: string, id: string, relationship: string, relatedId?: string): Promise<ApiResponse> {
+  async fetchRelated(
+    req: ApiRequest,
+    type: string,
+    id: string,
+    relationship: string,
+    relatedId?: string,
+  ): Promise<ApiResponse> {
     const target = this.target(type, id, 'findUnique');
     const field = this.relationship(target, relationship, relatedId);
     const related = this.relatedModel(field);
@@ -85,15 +105,29 @@ export class RestService {
     const query = this.query(req, client, related, field.isList);
     const path = [type, id, relationship, ...(relatedId === undefined ? [] : [relatedId])].join('/');
     if (field.isList) {
-      return this.collection(related, await this.loadToMany(req, client, target, field, query, this.selection(client, related, query), path), query, path);
+      return this.collection(
+        related,
+        await this.loadToMany(req, client, target, field, query, this.selection(client, related, query), path),
+        query,
+        path,
+      );
     }
     const row = await this.loadToOne(client, target, field, relatedId, this.selection(client, related, query));
     const document = this.compound(query);
     const data = row ? document.primaryResource(related, row, query.include) : null;
-    return { status: 200, body: document.document(data, { self: requestUrl(this.options.endpoint, path, query.search) }, query.include) };
+    return {
+      status: 200,
+      body: document.document(data, { self: requestUrl(this.options.endpoint, path, query.search) }, query.include),
+    };
   }
 
-  async fetchRelationship(req: ApiRequest, type: string, id: string, relationship: string, relatedId?: string): Promise<ApiResponse> {
+  async fetchRelationship(
+    req: ApiRequest,
+    type: string,
+    id: string,
+    relationship: string,
+    relatedId?: string,
+  ): Promise<ApiResponse> {
     const target = this.target(type, id, 'findUnique');
     const field = this.relationship(target, relationship, relatedId);
     return this.linkage(req, await this.clients.forRequest(req), target, field, relatedId);
@@ -110,7 +144,11 @@ export class RestService {
     );
     const document = this.compound(query);
     const data = document.primaryResource(model, row, query.include);
-    return { status: 201, headers: { Location: data.links.self }, body: document.document(data, { self: data.links.self }, query.include) };
+    return {
+      status: 201,
+      headers: { Location: data.links.self },
+      body: document.document(data, { self: data.links.self }, query.include),
+    };
   }
 
   async update(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
@@ -120,11 +158,22 @@ export class RestService {
     const write = parseResourceDocument(this.writeScope(client), target.model, req.body, target.id);
     const selection = this.selection(client, target.model, query);
     const row = await this.write(client, { model: target.model, target, references: write.references }, () =>
-      this.delegate(client, target.model).update!({ where: uniqueWhere(target.model, target.id), data: write.data, ...selection }),
+      this.delegate(client, target.model).update!({
+        where: uniqueWhere(target.model, target.id),
+        data: write.data,
+        ...selection,
+      }),
     );
     const document = this.compound(query);
     const data = document.primaryResource(target.model, row, query.include);
-    return { status: 200, body: document.document(data, { self: requestUrl(this.options.endpoint, `${type}/${id}`, query.search) }, query.include) };
+    return {
+      status: 200,
+      body: document.document(
+        data,
+        { self: requestUrl(this.options.endpoint, `${type}/${id}`, query.search) },
+        query.include,
+      ),
+    };
   }
 
   async delete(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
@@ -132,12 +181,21 @@ export class RestService {
     const client = await this.clients.forRequest(req);
     this.query(req, client, target.model, false);
     await this.write(client, { model: target.model, target, references: [] }, () =>
-      this.delegate(client, target.model).delete!({ where: uniqueWhere(target.model, target.id), select: idSelect(target.model) }),
+      this.delegate(client, target.model).delete!({
+        where: uniqueWhere(target.model, target.id),
+        select: idSelect(target.model),
+      }),
     );
     return { status: 204 };
   }
 
-  async changeRelationship(req: ApiRequest, change: RelationshipChange, type: string, id: string, relationship: string): Promise<ApiResponse> {
+  async changeRelationship(
+    req: ApiRequest,
+    change: RelationshipChange,
+    type: string,
+    id: string,
+    relationship: string,
+  ): Promise<ApiResponse> {
     const target = this.target(type, id, 'update');
     const field = this.relationship(target, relationship);
     if (change !== 'replace' && !field.isList) {
@@ -149,30 +207,72 @@ export class RestService {
     const data = relationshipData(scope, field, ids, change, '/data');
     return client.$transaction(async (tx) => {
       await this.findResource(tx, target, { select: idSelect(target.model) });
-      await this.assertReferencesExist(tx, ids?.length ? [{ model: this.relatedModel(field), ids, pointer: '/data' }] : []);
-      await this.delegate(tx, target.model).update!({ where: uniqueWhere(target.model, target.id), data, select: idSelect(target.model) });
+      await this.assertReferencesExist(
+        tx,
+        ids?.length ? [{ model: this.relatedModel(field), ids, pointer: '/data' }] : [],
+      );
+      await this.delegate(tx, target.model).update!({
+        where: uniqueWhere(target.model, target.id),
+        data,
+        select: idSelect(target.model),
+      });
       return this.linkage(req, tx, target, field);
     });
   }
 
   /** The relationship document: linkage of a to-one, or a paginated page of to-many linkage. */
-  private async linkage(req: ApiRequest, client: PrismaClientLike, target: Target, field: FieldMeta, relatedId?: string): Promise<ApiResponse> {
+  private async linkage(
+    req: ApiRequest,
+    client: PrismaClientLike,
+    target: Target,
+    field: FieldMeta,
+    relatedId?: string,
+  ): Promise<ApiResponse> {
     const related = this.relatedModel(field);
     const query = this.query(req, client, related, field.isList);
     if (query.include.size) {
-      throw new CrudApiError('invalid-query-parameter', 'Relationship endpoints return linkage only; use the related resource URL to include.', {
-        source: { parameter: 'include' },
-      });
+      throw new CrudApiError(
+        'invalid-query-parameter',
+        'Relationship endpoints return linkage only; use the related resource URL to include.',
+        {
+          source: { parameter: 'include' },
+        },
+      );
     }
-    const resourceSelf = resourceUrl(this.options.endpoint, target.type, formatResourceId(target.model, target.id, this.options.idDivider));
+    const resourceSelf = resourceUrl(
+      this.options.endpoint,
+      target.type,
+      formatResourceId(target.model, target.id, this.options.idDivider),
+    );
     const document = this.compound(query);
-    const path = [target.type, target.rawId, 'relationships', field.name, ...(relatedId === undefined ? [] : [relatedId])].join('/');
+    const path = [
+      target.type,
+      target.rawId,
+      'relationships',
+      field.name,
+      ...(relatedId === undefined ? [] : [relatedId]),
+    ].join('/');
     const self = requestUrl(this.options.endpoint, path, query.search);
     if (field.isList) {
-      const page = await this.loadToMany(req, client, target, field, query, { select: withKeysetFields(idSelect(related), query.keyset) }, path);
-      const data = withItemCursors(page.rows.map((row) => document.identifier(related, row)), page.cursors);
+      const page = await this.loadToMany(
+        req,
+        client,
+        target,
+        field,
+        query,
+        { select: withKeysetFields(idSelect(related), query.keyset) },
+        path,
+      );
+      const data = withItemCursors(
+        page.rows.map((row) => document.identifier(related, row)),
+        page.cursors,
+      );
       const links = { self, related: relationshipLinks(resourceSelf, field.name).related, ...page.links };
-      return { status: 200, headers: collectionHeaders(page, page.choice), body: document.document(data, links, query.include, collectionMeta(page, page.choice)) };
+      return {
+        status: 200,
+        headers: collectionHeaders(page, page.choice),
+        body: document.document(data, links, query.include, collectionMeta(page, page.choice)),
+      };
     }
     const row = await this.loadToOne(client, target, field, relatedId, { select: idSelect(related) });
     const data = row ? document.identifier(related, row) : null;
@@ -181,11 +281,20 @@ export class RestService {
   }
 
   /** One page of a to-many relationship's related resources, plus their total. */
-  private async loadToMany(req: ApiRequest, client: PrismaClientLike, target: Target, field: FieldMeta, query: ReadQuery, selection: Selection, path: string) {
+  private async loadToMany(
+    req: ApiRequest,
+    client: PrismaClientLike,
+    target: Target,
+    field: FieldMeta,
+    query: ReadQuery,
+    selection: Selection,
+    path: string,
+  ) {
     const related = this.relatedModel(field);
     this.allow(related, 'findMany');
     const opposite = this.registry.findField(related, field.relation!.oppositeField ?? '');
-    if (!opposite) throw new CrudApiError('internal-error', `Relation ${target.model.name}.${field.name} has no opposite field.`);
+    if (!opposite)
+      throw new CrudApiError('internal-error', `Relation ${target.model.name}.${field.name} has no opposite field.`);
     const back = { [opposite.name]: opposite.isList ? { some: target.id } : { is: target.id } };
     const where = query.where ? { AND: [back, query.where] } : back;
     const page = await this.page(req, client, related, query, where, selection, path);
@@ -195,11 +304,23 @@ export class RestService {
   }
 
   /** One page of a collection (offset or cursor), counted as the request and the `count` option ask (lib/rest/pagination). */
-  private async page(req: ApiRequest, client: PrismaClientLike, model: ModelMeta, query: ReadQuery, where: Row | undefined, selection: Selection, path: string) {
+  private async page(
+    req: ApiRequest,
+    client: PrismaClientLike,
+    model: ModelMeta,
+    query: ReadQuery,
+    where: Row | undefined,
+    selection: Selection,
+    path: string,
+  ) {
     const choice = chooseCount(req.headers.prefer, this.options.count, query.page.kind === 'cursor');
     const delegate = this.delegate(client, model);
     const rowsMayBeHidden = Boolean(this.options.policies || this.options.getPrisma || policiesOf(client));
-    const estimate = estimationAllowed({ provider: this.registry.provider, rowsMayBeHidden, filtered: where !== undefined });
+    const estimate = estimationAllowed({
+      provider: this.registry.provider,
+      rowsMayBeHidden,
+      filtered: where !== undefined,
+    });
     const source: PageSource = {
       findMany: (args) => delegate.findMany!(args),
       count: (args) => delegate.count!(args),
@@ -211,25 +332,54 @@ export class RestService {
   }
 
   /** The related row of a to-one relationship; with `relatedId` (the link form ending in the id) it must match. */
-  private async loadToOne(client: PrismaClientLike, target: Target, field: FieldMeta, relatedId: string | undefined, selection: Selection): Promise<Row | null> {
+  private async loadToOne(
+    client: PrismaClientLike,
+    target: Target,
+    field: FieldMeta,
+    relatedId: string | undefined,
+    selection: Selection,
+  ): Promise<Row | null> {
     const related = this.relatedModel(field);
-    const parent = await this.findResource(client, target, { select: { [field.name]: Object.keys(selection).length ? selection : true } });
+    const parent = await this.findResource(client, target, {
+      select: { [field.name]: Object.keys(selection).length ? selection : true },
+    });
     const row = parent[field.name] as Row | null;
-    if (relatedId !== undefined && (!row || String(formatResourceId(related, row, this.options.idDivider)) !== relatedId)) {
-      throw new CrudApiError('not-found', `${target.type} ${quoteInput(target.rawId)} is not related to ${toTypeName(related.name)} ${quoteInput(relatedId)} through "${field.name}".`);
+    if (
+      relatedId !== undefined &&
+      (!row || String(formatResourceId(related, row, this.options.idDivider)) !== relatedId)
+    ) {
+      throw new CrudApiError(
+        'not-found',
+        `${target.type} ${quoteInput(target.rawId)} is not related to ${toTypeName(related.name)} ${quoteInput(relatedId)} through "${field.name}".`,
+      );
     }
     return row;
   }
 
-  private collection(model: ModelMeta, page: CollectionPage & { choice: CountChoice }, query: ReadQuery, path: string): ApiResponse {
+  private collection(
+    model: ModelMeta,
+    page: CollectionPage & { choice: CountChoice },
+    query: ReadQuery,
+    path: string,
+  ): ApiResponse {
     const document = this.compound(query);
-    const data = withItemCursors(page.rows.map((row) => document.primaryResource(model, row, query.include)), page.cursors);
+    const data = withItemCursors(
+      page.rows.map((row) => document.primaryResource(model, row, query.include)),
+      page.cursors,
+    );
     const links = { self: requestUrl(this.options.endpoint, path, query.search), ...page.links };
-    return { status: 200, headers: collectionHeaders(page, page.choice), body: document.document(data, links, query.include, collectionMeta(page, page.choice)) };
+    return {
+      status: 200,
+      headers: collectionHeaders(page, page.choice),
+      body: document.document(data, links, query.include, collectionMeta(page, page.choice)),
+    };
   }
 
   private async findResource(client: PrismaClientLike, target: Target, selection: Selection): Promise<Row> {
-    const row = await this.delegate(client, target.model).findUnique!({ where: uniqueWhere(target.model, target.id), ...selection });
+    const row = await this.delegate(client, target.model).findUnique!({
+      where: uniqueWhere(target.model, target.id),
+      ...selection,
+    });
     if (!row) throw this.notFound(target);
     return row as Row;
   }
@@ -250,8 +400,17 @@ export class RestService {
     } catch (error) {
       if (!isPrismaKnownRequestError(error)) throw error;
       const { model, clientId, target, references } = about;
-      if (error.code === 'P2002' && clientId && (await this.delegate(client, model).findUnique!({ where: uniqueWhere(model, clientId), select: idSelect(model) }))) {
-        throw new CrudApiError('conflict', `A ${toTypeName(model.name)} with this id already exists.`, { source: { pointer: '/data/id' } });
+      if (
+        error.code === 'P2002' &&
+        clientId &&
+        (await this.delegate(client, model).findUnique!({
+          where: uniqueWhere(model, clientId),
+          select: idSelect(model),
+        }))
+      ) {
+        throw new CrudApiError('conflict', `A ${toTypeName(model.name)} with this id already exists.`, {
+          source: { pointer: '/data/id' },
+        });
       }
       if (MISSING_RECORD_ERRORS.has(error.code)) {
         await this.assertReferencesExist(client, references);
@@ -262,13 +421,25 @@ export class RestService {
   }
 
   /** 404 for the first referenced related resource that does not exist. */
-  private async assertReferencesExist(client: PrismaClientLike, references: readonly RelatedReference[]): Promise<void> {
+  private async assertReferencesExist(
+    client: PrismaClientLike,
+    references: readonly RelatedReference[],
+  ): Promise<void> {
     for (const reference of references) {
-      const found = (await this.delegate(client, reference.model).findMany!({ where: { OR: reference.ids }, select: idSelect(reference.model) })) as Row[];
-      const foundIds = new Set(found.map((row) => String(formatResourceId(reference.model, row, this.options.idDivider))));
-      const missing = reference.ids.map((ids) => String(formatResourceId(reference.model, ids, this.options.idDivider))).find((id) => !foundIds.has(id));
+      const found = (await this.delegate(client, reference.model).findMany!({
+        where: { OR: reference.ids },
+        select: idSelect(reference.model),
+      })) as Row[];
+      const foundIds = new Set(
+        found.map((row) => String(formatResourceId(reference.model, row, this.options.idDivider))),
+      );
+      const missing = reference.ids
+        .map((ids) => String(formatResourceId(reference.model, ids, this.options.idDivider)))
+        .find((id) => !foundIds.has(id));
       if (missing !== undefined) {
-        throw new CrudApiError('not-found', `No ${toTypeName(reference.model.name)} with id ${quoteInput(missing)}.`, { source: { pointer: reference.pointer } });
+        throw new CrudApiError('not-found', `No ${toTypeName(reference.model.name)} with id ${quoteInput(missing)}.`, {
+          source: { pointer: reference.pointer },
+        });
       }
     }
   }
@@ -295,7 +466,10 @@ export class RestService {
   private relationship(target: Target, name: string, relatedId?: string): FieldMeta {
     const field = relationshipFields(this.registry, target.model).find((candidate) => candidate.name === name);
     if (!field || (relatedId !== undefined && field.isList)) {
-      throw new CrudApiError('unknown-relationship', `${target.type} has no relationship ${quoteInput(name)}${relatedId === undefined ? '' : ` with an id form`}.`);
+      throw new CrudApiError(
+        'unknown-relationship',
+        `${target.type} has no relationship ${quoteInput(name)}${relatedId === undefined ? '' : ` with an id form`}.`,
+      );
     }
     return field;
   }
@@ -315,11 +489,20 @@ export class RestService {
   }
 
   private compound(query: ReadQuery): CompoundDocument {
-    return new CompoundDocument({ registry: this.registry, endpoint: this.options.endpoint, idDivider: this.options.idDivider, fieldsets: query.fieldsets });
+    return new CompoundDocument({
+      registry: this.registry,
+      endpoint: this.options.endpoint,
+      idDivider: this.options.idDivider,
+      fieldsets: query.fieldsets,
+    });
   }
 
   private writeScope(client: PrismaClientLike): WriteScope {
-    return { fields: this.visibleFields(client), idDivider: this.options.idDivider, maxJsonDepth: this.options.limits.maxJsonDepth };
+    return {
+      fields: this.visibleFields(client),
+      idDivider: this.options.idDivider,
+      maxJsonDepth: this.options.limits.maxJsonDepth,
+    };
   }
 
   private visibleFields(client: PrismaClientLike): VisibleFields {

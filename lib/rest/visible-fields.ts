@@ -21,12 +21,18 @@ export class VisibleFields {
 
   /** A field rendered as an attribute (never `id` or `type`). */
   attribute(model: ModelMeta, name: string): FieldMeta | undefined {
-    return this.visible(model, attributeFields(this.registry, model).find((field) => field.name === name));
+    return this.visible(
+      model,
+      attributeFields(this.registry, model).find((field) => field.name === name),
+    );
   }
 
   /** A field rendered as a relationship. */
   relationship(model: ModelMeta, name: string): FieldMeta | undefined {
-    return this.visible(model, relationshipFields(this.registry, model).find((field) => field.name === name));
+    return this.visible(
+      model,
+      relationshipFields(this.registry, model).find((field) => field.name === name),
+    );
   }
 
   private visible(model: ModelMeta, field: FieldMeta | undefined): FieldMeta | undefined {

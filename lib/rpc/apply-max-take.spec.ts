@@ -1,5 +1,5 @@
-import { ModelRegistry } from '../metadata/model-registry.js';
 import { modelMeta } from '../../sample-app/generated/sqlite/crud-api/index.js';
+import { ModelRegistry } from '../metadata/model-registry.js';
 import { applyMaxTake } from './apply-max-take.js';
 
 const registry = new ModelRegistry(modelMeta);

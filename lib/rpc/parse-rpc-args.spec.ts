@@ -1,4 +1,5 @@
 import { Decimal } from '@prisma/client/runtime/client';
+
 import { CrudApiError } from '../errors/crud-api.error.js';
 import { parseRpcArgs } from './parse-rpc-args.js';
 import { rpcSuperJSON } from './rpc-superjson.js';
@@ -15,7 +16,8 @@ function errorOf(fn: () => unknown): { code: string; message: string; source: un
   try {
     fn();
   } catch (error) {
-    if (error instanceof CrudApiError) return { code: error.code, message: error.message, source: error.options.source };
+    if (error instanceof CrudApiError)
+      return { code: error.code, message: error.message, source: error.options.source };
     throw error;
   }
   throw new Error('expected a CrudApiError');
@@ -66,24 +68,59 @@ describe('parseRpcArgs', () => {
     [{ q: '[1]' }, 'Query parameter "q" must be a JSON object of query arguments.'],
     [{ q: 'null' }, 'Query parameter "q" must be a JSON object of query arguments.'],
     [{ q: ['{}', '{}'] }, 'Query parameter "q" must be given once, as a string.'],
-    [{ q: '{}', meta: '{"values":{}}' }, 'Query parameter "meta" must be an object { "serialization": <superjson meta> }.'],
-    [{ q: '{"a":"x"}', meta: '{"serialization":{"values":{"a":[["custom","Nope"]]}}}' }, 'Query parameter "meta" names the type "["custom","Nope"]", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).'],
-    [{ q: '{"a":"x"}', meta: '{"serialization":{"values":{"__proto__.polluted":["Date"]}}}' }, 'Query parameter "meta" names the path "__proto__.polluted", which is not allowed.'],
-    [{ q: '{"a":"x"}', meta: '{"serialization":{"values":{"a":["regexp"]}}}' }, 'Query parameter "meta" names the type "regexp", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).'],
-    [{ q: '{"a":[1]}', meta: '{"serialization":{"values":{"a":["set"]}}}' }, 'Query parameter "meta" names the type "set", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).'],
-    [{ q: '{"a":"NaN"}', meta: '{"serialization":{"values":{"a":["number"]}}}' }, 'Query parameter "meta" names the type "number", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).'],
-    [{ q: '{"a":{}}', meta: '{"serialization":{"values":{"a":[["class","Foo"]]}}}' }, 'Query parameter "meta" names the type "["class","Foo"]", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).'],
-    [{ q: '{"a":{"message":"x"}}', meta: '{"serialization":{"values":{"a":["Error"]}}}' }, 'Query parameter "meta" names the type "Error", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).'],
-    [{ q: '{"a":"x"}', meta: '{"serialization":{"values":{"a.constructor":["Date"]}}}' }, 'Query parameter "meta" names the path "a.constructor", which is not allowed.'],
-    [{ q: '{"a":"x"}', meta: '{"serialization":{"values":"Date"}}' }, 'Query parameter "meta" has a malformed "values" tree.'],
-    [{ q: '{"a":"not base64!"}', meta: '{"serialization":{"values":{"a":[["custom","Bytes"]]}}}' }, 'Query parameter "meta" does not describe the arguments it was sent with.'],
+    [
+      { q: '{}', meta: '{"values":{}}' },
+      'Query parameter "meta" must be an object { "serialization": <superjson meta> }.',
+    ],
+    [
+      { q: '{"a":"x"}', meta: '{"serialization":{"values":{"a":[["custom","Nope"]]}}}' },
+      'Query parameter "meta" names the type "["custom","Nope"]", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).',
+    ],
+    [
+      { q: '{"a":"x"}', meta: '{"serialization":{"values":{"__proto__.polluted":["Date"]}}}' },
+      'Query parameter "meta" names the path "__proto__.polluted", which is not allowed.',
+    ],
+    [
+      { q: '{"a":"x"}', meta: '{"serialization":{"values":{"a":["regexp"]}}}' },
+      'Query parameter "meta" names the type "regexp", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).',
+    ],
+    [
+      { q: '{"a":[1]}', meta: '{"serialization":{"values":{"a":["set"]}}}' },
+      'Query parameter "meta" names the type "set", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).',
+    ],
+    [
+      { q: '{"a":"NaN"}', meta: '{"serialization":{"values":{"a":["number"]}}}' },
+      'Query parameter "meta" names the type "number", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).',
+    ],
+    [
+      { q: '{"a":{}}', meta: '{"serialization":{"values":{"a":[["class","Foo"]]}}}' },
+      'Query parameter "meta" names the type "["class","Foo"]", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).',
+    ],
+    [
+      { q: '{"a":{"message":"x"}}', meta: '{"serialization":{"values":{"a":["Error"]}}}' },
+      'Query parameter "meta" names the type "Error", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).',
+    ],
+    [
+      { q: '{"a":"x"}', meta: '{"serialization":{"values":{"a.constructor":["Date"]}}}' },
+      'Query parameter "meta" names the path "a.constructor", which is not allowed.',
+    ],
+    [
+      { q: '{"a":"x"}', meta: '{"serialization":{"values":"Date"}}' },
+      'Query parameter "meta" has a malformed "values" tree.',
+    ],
+    [
+      { q: '{"a":"not base64!"}', meta: '{"serialization":{"values":{"a":[["custom","Bytes"]]}}}' },
+      'Query parameter "meta" does not describe the arguments it was sent with.',
+    ],
   ])('rejects %j', (query, message) => {
     expect(errorOf(() => get(query)).message).toBe(message);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('accepts the annotations the wire format needs: Date, bigint, undefined, Decimal and Bytes', () => {
-    const args = { where: { at: new Date(5), n: 3n, price: new Decimal('1.5'), bytes: new Uint8Array([1]), gone: undefined } };
+    const args = {
+      where: { at: new Date(5), n: 3n, price: new Decimal('1.5'), bytes: new Uint8Array([1]), gone: undefined },
+    };
     const { json, meta } = rpcSuperJSON.serialize(args);
     expect(get({ q: JSON.stringify(json), meta: JSON.stringify({ serialization: meta }) })).toEqual(args);
   });
@@ -91,21 +128,39 @@ describe('parseRpcArgs', () => {
   it('checks size, depth and prototype keys before superjson copies the arguments', () => {
     const limits = { maxArgumentDepth: 3, maxArgumentNodes: 5 };
     const deep = JSON.stringify({ a: { b: { c: { d: 1 } } } });
-    expect(errorOf(() => parseRpcArgs({ method: 'GET', query: { q: deep, meta: '{"serialization":{"values":{"a.b.c.d":["bigint"]}}}' }, body: undefined }, limits))).toEqual({
+    expect(
+      errorOf(() =>
+        parseRpcArgs(
+          {
+            method: 'GET',
+            query: { q: deep, meta: '{"serialization":{"values":{"a.b.c.d":["bigint"]}}}' },
+            body: undefined,
+          },
+          limits,
+        ),
+      ),
+    ).toEqual({
       code: 'invalid-argument',
       message: 'Invalid argument at "/a/b/c": nested deeper than 3 levels (limit maxArgumentDepth).',
       source: { parameter: 'q' },
     });
-    expect(errorOf(() => parseRpcArgs({ method: 'POST', query: {}, body: { data: [1, 2, 3, 4, 5] } }, limits))).toEqual({
-      code: 'invalid-argument',
-      message: 'Invalid argument at "/data": more than 5 values in all (limit maxArgumentNodes).',
-      source: { pointer: '/data' },
-    });
-    expect(errorOf(() => post(JSON.parse('{"where":{"__proto__":{"id":9}}}'))).source).toEqual({ pointer: '/where/__proto__' });
-    const wideMeta = JSON.stringify({ serialization: { values: Object.fromEntries([...Array(10).keys()].map((i) => [`k${i}`, ['Date']])) } });
-    expect(errorOf(() => parseRpcArgs({ method: 'GET', query: { q: '{}', meta: wideMeta }, body: undefined }, limits)).message).toBe(
-      'Query parameter "meta" is too large or nested too deeply.',
+    expect(errorOf(() => parseRpcArgs({ method: 'POST', query: {}, body: { data: [1, 2, 3, 4, 5] } }, limits))).toEqual(
+      {
+        code: 'invalid-argument',
+        message: 'Invalid argument at "/data": more than 5 values in all (limit maxArgumentNodes).',
+        source: { pointer: '/data' },
+      },
     );
+    expect(errorOf(() => post(JSON.parse('{"where":{"__proto__":{"id":9}}}'))).source).toEqual({
+      pointer: '/where/__proto__',
+    });
+    const wideMeta = JSON.stringify({
+      serialization: { values: Object.fromEntries([...Array(10).keys()].map((i) => [`k${i}`, ['Date']])) },
+    });
+    expect(
+      errorOf(() => parseRpcArgs({ method: 'GET', query: { q: '{}', meta: wideMeta }, body: undefined }, limits))
+        .message,
+    ).toBe('Query parameter "meta" is too large or nested too deeply.');
   });
 
   it('rejects bodies that are not argument objects and body meta of the wrong shape', () => {

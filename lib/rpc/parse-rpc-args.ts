@@ -1,9 +1,10 @@
 import type { SuperJSON } from 'superjson';
-import { DEFAULT_LIMITS } from '../options/crud-api.constants.js';
+
 import { CrudApiError } from '../errors/crud-api.error.js';
 import type { ErrorCode } from '../errors/error-codes.js';
-import { type ArgumentLimits, assertArgumentLimits } from './args/argument-limits.js';
+import { DEFAULT_LIMITS } from '../options/crud-api.constants.js';
 import { argsError, type ArgsOrigin } from './args/args.error.js';
+import { type ArgumentLimits, assertArgumentLimits } from './args/argument-limits.js';
 import { readsArgsFromQuery } from './rpc-operations.js';
 import { rpcSuperJSON } from './rpc-superjson.js';
 import { serializationValuesProblem } from './serialization-values.js';
@@ -25,10 +26,25 @@ interface Part {
   source: { parameter: string } | { pointer: string };
 }
 
-const Q: Part = { origin: 'query', label: 'Query parameter "q"', code: 'invalid-query-parameter', source: { parameter: 'q' } };
-const META: Part = { origin: 'query', label: 'Query parameter "meta"', code: 'invalid-query-parameter', source: { parameter: 'meta' } };
+const Q: Part = {
+  origin: 'query',
+  label: 'Query parameter "q"',
+  code: 'invalid-query-parameter',
+  source: { parameter: 'q' },
+};
+const META: Part = {
+  origin: 'query',
+  label: 'Query parameter "meta"',
+  code: 'invalid-query-parameter',
+  source: { parameter: 'meta' },
+};
 const BODY: Part = { origin: 'body', label: 'The request body', code: 'invalid-payload', source: { pointer: '' } };
-const BODY_META: Part = { origin: 'body', label: 'The body field "meta"', code: 'invalid-payload', source: { pointer: '/meta' } };
+const BODY_META: Part = {
+  origin: 'body',
+  label: 'The body field "meta"',
+  code: 'invalid-payload',
+  source: { pointer: '/meta' },
+};
 
 function fail(part: Part, problem: string, code: ErrorCode = part.code): never {
   throw new CrudApiError(code, `${part.label} ${problem}`, { source: part.source });
@@ -58,7 +74,11 @@ function parseJson(text: string, part: Part): unknown {
  * version) are kept: `referentialEqualities` could make the arguments cyclic, and identity
  * means nothing to Prisma since superjson's `json` part already holds every value.
  */
-function serializationMeta(wrapper: unknown, part: Part, limits: ArgumentLimits): { values?: unknown; v?: unknown } | undefined {
+function serializationMeta(
+  wrapper: unknown,
+  part: Part,
+  limits: ArgumentLimits,
+): { values?: unknown; v?: unknown } | undefined {
   if (wrapper === undefined) return undefined;
   if (!isPlainObject(wrapper) || !isPlainObject(wrapper.serialization)) {
     return fail(part, 'must be an object { "serialization": <superjson meta> }.');
@@ -78,7 +98,13 @@ function checkLimits(json: unknown, part: Part, limits: ArgumentLimits): unknown
   return json;
 }
 
-function restore(json: unknown, meta: ReturnType<typeof serializationMeta>, argsPart: Part, metaPart: Part, serializer: SuperJSON): RpcArgs {
+function restore(
+  json: unknown,
+  meta: ReturnType<typeof serializationMeta>,
+  argsPart: Part,
+  metaPart: Part,
+  serializer: SuperJSON,
+): RpcArgs {
   if (!isPlainObject(json)) return fail(argsPart, 'must be a JSON object of query arguments.');
   if (!meta) return json;
   try {

@@ -1,4 +1,5 @@
 import { Catch, Injectable } from '@nestjs/common';
+
 import { CrudApiExceptionFilter } from '../filters/crud-api-exception.filter.js';
 import type { ErrorDescription } from '../filters/error-description.js';
 import type { ErrorFormat } from '../filters/send-api-error.js';

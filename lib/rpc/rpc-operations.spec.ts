@@ -3,9 +3,21 @@ import { findRpcOperation, missingOperationMessage, readsArgsFromQuery, RPC_OPER
 describe('RPC operation table', () => {
   it('offers the thirteen operations of the specification with its methods', () => {
     const methods = Object.fromEntries(
-      ['findMany', 'findUnique', 'findFirst', 'count', 'aggregate', 'groupBy', 'create', 'createMany', 'update', 'updateMany', 'upsert', 'delete', 'deleteMany'].map(
-        (name) => [name, RPC_OPERATIONS.get(name)?.methods],
-      ),
+      [
+        'findMany',
+        'findUnique',
+        'findFirst',
+        'count',
+        'aggregate',
+        'groupBy',
+        'create',
+        'createMany',
+        'update',
+        'updateMany',
+        'upsert',
+        'delete',
+        'deleteMany',
+      ].map((name) => [name, RPC_OPERATIONS.get(name)?.methods]),
     );
     expect(methods).toEqual({
       findMany: ['GET'],
@@ -46,10 +58,18 @@ describe('RPC operation table', () => {
 
   it('says why an operation is missing: an unknown name, or the database feature it lacks', () => {
     expect(missingOperationMessage('nope', 'mysql')).toBe('Unknown operation "nope".');
-    expect(missingOperationMessage('updateManyAndReturn', 'mysql')).toMatch(/^"updateManyAndReturn" is not available on mysql: the database has no RETURNING clause/);
+    expect(missingOperationMessage('updateManyAndReturn', 'mysql')).toMatch(
+      /^"updateManyAndReturn" is not available on mysql: the database has no RETURNING clause/,
+    );
   });
 
   it('reads GET and DELETE arguments from the query string', () => {
-    expect(['GET', 'DELETE', 'POST', 'PATCH', 'PUT'].map(readsArgsFromQuery)).toEqual([true, true, false, false, false]);
+    expect(['GET', 'DELETE', 'POST', 'PATCH', 'PUT'].map(readsArgsFromQuery)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import fc from 'fast-check';
+
 import { rpcResultArbitrary } from '../../test/support/rpc-result-arbitraries.js';
 import { pathSegmentCount, walkRpcResult } from './rpc-result-walk.js';
 import { rpcSuperJSON } from './rpc-superjson.js';
@@ -51,7 +52,10 @@ describe('walkRpcResult', () => {
 
   it('lists equal bigints and a Date reached twice as referential equalities, as superjson does', () => {
     const when = new Date(5);
-    const result = [{ views: 7n, at: when, rows: [{ views: 7n }] }, { views: 7n, at: when }];
+    const result = [
+      { views: 7n, at: when, rows: [{ views: 7n }] },
+      { views: 7n, at: when },
+    ];
     const walked = walkRpcResult(result);
     expect(walked?.meta?.referentialEqualities).toEqual({ '0.views': ['1.views', '0.rows.0.views'], '0.at': ['1.at'] });
     expect(JSON.stringify(walked)).toBe(JSON.stringify(rpcSuperJSON.serialize(result)));
@@ -75,7 +79,12 @@ describe('walkRpcResult', () => {
   });
 
   it('writes Decimal, Bytes and far dates in their superjson forms', () => {
-    const value = { price: new Decimal('-1e-9'), avatar: Buffer.from([0, 255]), ancient: new Date(Date.UTC(-50, 0, 1)), far: new Date(8.64e15) };
+    const value = {
+      price: new Decimal('-1e-9'),
+      avatar: Buffer.from([0, 255]),
+      ancient: new Date(Date.UTC(-50, 0, 1)),
+      far: new Date(8.64e15),
+    };
     expect(JSON.stringify(walkRpcResult(value))).toBe(JSON.stringify(rpcSuperJSON.serialize(value)));
   });
 

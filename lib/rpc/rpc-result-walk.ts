@@ -1,4 +1,5 @@
 import type { SuperJSONResult } from 'superjson';
+
 import { toIsoString } from '../shared/iso-date.js';
 import { isDecimalLike } from './rpc-superjson.js';
 

@@ -1,5 +1,6 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import { SuperJSON } from 'superjson';
+
 import { registerPrismaTypes } from './prisma-superjson-types.js';
 
 export { isDecimalLike, registerPrismaTypes, type DecimalConstructor } from './prisma-superjson-types.js';

@@ -1,4 +1,5 @@
 import { All, Inject, Param, Post, Req, Res } from '@nestjs/common';
+
 import { toApiRequest } from '../shared/api-request.js';
 import { type PlatformResponse, sendApiResponse } from '../shared/api-response.js';
 import { RpcService } from './rpc.service.js';

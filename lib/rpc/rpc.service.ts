@@ -1,26 +1,33 @@
 import { Inject, Injectable } from '@nestjs/common';
+
+import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
+import { runInBatchTransaction, runInTransaction } from '../data/run-in-transaction.js';
+import { atStepSync } from '../data/step-failure.error.js';
+import { CrudApiError } from '../errors/crud-api.error.js';
+import { quoteInput } from '../errors/quote-input.js';
+import type { ModelMeta } from '../metadata/model-meta.types.js';
+import { ModelRegistry } from '../metadata/model-registry.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
-import { CrudApiError } from '../errors/crud-api.error.js';
+import { policiesOf } from '../policies/with-policies.js';
+import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { type ApiRequest, queryParameters } from '../shared/api-request.js';
 import type { ApiResponse } from '../shared/api-response.js';
 import { isJsonMediaType } from '../shared/json-media-type.js';
-import type { ModelMeta } from '../metadata/model-meta.types.js';
-import { ModelRegistry } from '../metadata/model-registry.js';
-import { policiesOf } from '../policies/with-policies.js';
-import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
 import { applyMaxTake } from './apply-max-take.js';
-import { validateRpcArgs } from './args/validate-rpc-args.js';
-import { findRpcOperation, missingOperationMessage, RPC_OPERATIONS, type RpcOperation, readsArgsFromQuery } from './rpc-operations.js';
-import { serializeRpcResult } from './serialize-rpc-result.js';
 import type { ArgsOrigin } from './args/args.error.js';
+import { validateRpcArgs } from './args/validate-rpc-args.js';
 import { parseRpcArgs, type RpcArgs } from './parse-rpc-args.js';
+import {
+  findRpcOperation,
+  missingOperationMessage,
+  readsArgsFromQuery,
+  RPC_OPERATIONS,
+  type RpcOperation,
+} from './rpc-operations.js';
+import { serializeRpcResult } from './serialize-rpc-result.js';
 import { parseTransactionBody, type TransactionStep } from './transaction/parse-transaction-body.js';
 import { SEQUENTIAL, TRANSACTION_SEGMENT } from './transaction/transaction-route.js';
-import { quoteInput } from '../errors/quote-input.js';
-import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
-import { runInBatchTransaction, runInTransaction } from '../data/run-in-transaction.js';
-import { atStepSync } from '../data/step-failure.error.js';
 
 /** Runs one Prisma operation per request. Replace it with a provider of your own to customize it. */
 @Injectable()
@@ -37,7 +44,10 @@ export class RpcService {
     if (!model) throw new CrudApiError('unknown-type', `Unknown model "${modelName}".`);
     const operation = this.resolveOperation(model, operationName, req.method);
     this.checkBodyType(req);
-    const parsed = parseRpcArgs({ method: req.method, query: queryParameters(req.query), body: req.body }, this.options.limits);
+    const parsed = parseRpcArgs(
+      { method: req.method, query: queryParameters(req.query), body: req.body },
+      this.options.limits,
+    );
     const client = await this.clients.forRequest(req);
     const origin = readsArgsFromQuery(req.method) ? 'query' : 'body';
     const call = this.prepareCall(client, model, operationName, operation, parsed, origin);
@@ -65,7 +75,10 @@ export class RpcService {
   }
 
   /** One transaction step as a call: any operation the model offers, whatever method it takes alone. */
-  protected prepareStep(client: PrismaClientLike, step: TransactionStep): (client: PrismaClientLike) => Promise<unknown> {
+  protected prepareStep(
+    client: PrismaClientLike,
+    step: TransactionStep,
+  ): (client: PrismaClientLike) => Promise<unknown> {
     const model = this.registry.findByModelName(step.model) ?? this.registry.findByTypeName(step.model);
     if (!model) throw new CrudApiError('unknown-type', `Unknown model ${quoteInput(step.model)}.`);
     const operation = this.resolveOperation(model, step.op);
@@ -83,7 +96,14 @@ export class RpcService {
   ): (client: PrismaClientLike) => Promise<unknown> {
     const { registry, options } = this;
     const hiddenFields = policiesOf(client)?.hiddenFields;
-    const valid = validateRpcArgs(parsed, { registry, model, operation: operationName, origin, limits: options.limits, hiddenFields });
+    const valid = validateRpcArgs(parsed, {
+      registry,
+      model,
+      operation: operationName,
+      origin,
+      limits: options.limits,
+      hiddenFields,
+    });
     const args = applyMaxTake(valid, operation.take, options.maxTake, model, registry);
     // Both names come from the model metadata and the operation table, never from the URL as such.
     return (target) => target[registry.delegateName(model)][operationName](args);
@@ -91,8 +111,11 @@ export class RpcService {
 
   /** `$transaction/sequential` with a method other than POST, or another transaction kind. */
   protected refuseTransactionRoute(kind: string): never {
-    if (kind !== SEQUENTIAL) throw new CrudApiError('unknown-operation', `Unknown transaction kind ${quoteInput(kind)}; use "${SEQUENTIAL}".`);
-    throw new CrudApiError('method-not-allowed', 'A sequential transaction is sent with POST.', { headers: { Allow: 'POST' } });
+    if (kind !== SEQUENTIAL)
+      throw new CrudApiError('unknown-operation', `Unknown transaction kind ${quoteInput(kind)}; use "${SEQUENTIAL}".`);
+    throw new CrudApiError('method-not-allowed', 'A sequential transaction is sent with POST.', {
+      headers: { Allow: 'POST' },
+    });
   }
 
   /** The operation, if the model offers it and (when given) the method is one of its methods. */

@@ -34,7 +34,8 @@ export function serializationValuesProblem(values: unknown): string | undefined 
     if (tree === undefined) continue;
     if (Array.isArray(tree)) {
       const [annotation, children] = tree;
-      if (!isAllowedAnnotation(annotation)) return `names the type ${quoteInput(typeof annotation === 'string' ? annotation : JSON.stringify(annotation))}, which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes)`;
+      if (!isAllowedAnnotation(annotation))
+        return `names the type ${quoteInput(typeof annotation === 'string' ? annotation : JSON.stringify(annotation))}, which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes)`;
       stack.push(children);
       continue;
     }

@@ -1,10 +1,13 @@
 import { Decimal } from '@prisma/client/runtime/client';
+
 import { rpcSuperJSON } from './rpc-superjson.js';
 import { serializeRpcResult } from './serialize-rpc-result.js';
 
 describe('serializeRpcResult', () => {
   it('is plain JSON without meta when only simple types are involved', () => {
-    expect(serializeRpcResult([{ id: 1, title: 'a', tags: ['x'] }])).toEqual({ data: [{ id: 1, title: 'a', tags: ['x'] }] });
+    expect(serializeRpcResult([{ id: 1, title: 'a', tags: ['x'] }])).toEqual({
+      data: [{ id: 1, title: 'a', tags: ['x'] }],
+    });
     expect(serializeRpcResult(null)).toEqual({ data: null });
   });
 
@@ -29,7 +32,10 @@ describe('serializeRpcResult', () => {
   it('round-trips through superjson with the same registrations', () => {
     const value = { price: new Decimal('-0.000000001'), bytes: new Uint8Array([7, 8]), big: -5n, when: new Date(0) };
     const body = serializeRpcResult(value);
-    const restored = rpcSuperJSON.deserialize<typeof value>({ json: body.data as never, meta: body.meta!.serialization as never });
+    const restored = rpcSuperJSON.deserialize<typeof value>({
+      json: body.data as never,
+      meta: body.meta!.serialization as never,
+    });
     expect(restored.price).toBeInstanceOf(Decimal);
     expect(restored.price.toString()).toBe('-1e-9');
     expect(restored).toEqual(value);

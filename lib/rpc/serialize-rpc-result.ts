@@ -1,4 +1,5 @@
 import type { SuperJSON } from 'superjson';
+
 import { walkRpcResult } from './rpc-result-walk.js';
 import { rpcSuperJSON } from './rpc-superjson.js';
 
@@ -14,6 +15,7 @@ export interface RpcResultBody {
  * superjson for what it does not cover); another instance may carry other registrations.
  */
 export function serializeRpcResult(result: unknown, serializer: SuperJSON = rpcSuperJSON): RpcResultBody {
-  const { json, meta } = (serializer === rpcSuperJSON ? walkRpcResult(result) : undefined) ?? serializer.serialize(result);
+  const { json, meta } =
+    (serializer === rpcSuperJSON ? walkRpcResult(result) : undefined) ?? serializer.serialize(result);
   return meta ? { data: json, meta: { serialization: meta } } : { data: json ?? null };
 }

@@ -38,13 +38,27 @@ export function isResponseSent(response: PlatformResponse): boolean {
  * `contentType`: neither platform then adds `charset=utf-8`, which JSON:API forbids (media type
  * parameters other than `ext` and `profile`) and JSON does not need (it is UTF-8 by definition).
  */
-export function sendApiResponse(response: PlatformResponse, { status, body, headers }: ApiResponse, contentType: string): void {
+export function sendApiResponse(
+  response: PlatformResponse,
+  { status, body, headers }: ApiResponse,
+  contentType: string,
+): void {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  sendBytes(response, status, payload === undefined ? { ...headers } : { ...headers, 'Content-Type': contentType }, payload);
+  sendBytes(
+    response,
+    status,
+    payload === undefined ? { ...headers } : { ...headers, 'Content-Type': contentType },
+    payload,
+  );
 }
 
 /** Writes status, headers and bytes as they are, on either platform. */
-export function sendBytes(response: PlatformResponse, status: number, headers: Record<string, string>, payload: Buffer | undefined): void {
+export function sendBytes(
+  response: PlatformResponse,
+  status: number,
+  headers: Record<string, string>,
+  payload: Buffer | undefined,
+): void {
   if (isFastifyReply(response)) {
     response.status(status).headers(headers).send(payload);
     return;

@@ -7,7 +7,8 @@ function nestedArrays(depth: number): unknown {
   return value;
 }
 
-const refusal = (pointer: string) => expect.objectContaining({ code: 'invalid-payload', options: { source: { pointer } } });
+const refusal = (pointer: string) =>
+  expect.objectContaining({ code: 'invalid-payload', options: { source: { pointer } } });
 
 describe('assertJsonDepth', () => {
   it('accepts values up to the limit, scalars not counted', () => {
@@ -18,11 +19,15 @@ describe('assertJsonDepth', () => {
 
   it('refuses the first container past the limit, pointing at it', () => {
     expect(() => assertJsonDepth(nestedArrays(4), 3)).toThrow(refusal('/0/0/0'));
-    expect(() => assertJsonDepth({ data: { attributes: { metadata: { a: {} } } } }, 4)).toThrow(refusal('/data/attributes/metadata/a'));
+    expect(() => assertJsonDepth({ data: { attributes: { metadata: { a: {} } } } }, 4)).toThrow(
+      refusal('/data/attributes/metadata/a'),
+    );
   });
 
   it('walks a million levels without overflowing the stack', () => {
-    expect(() => assertJsonDepth(nestedArrays(1_000_000), 32)).toThrow(expect.objectContaining({ code: 'invalid-payload' }));
+    expect(() => assertJsonDepth(nestedArrays(1_000_000), 32)).toThrow(
+      expect.objectContaining({ code: 'invalid-payload' }),
+    );
   });
 
   it('prefixes pointers with the path given', () => {

@@ -32,7 +32,9 @@ export function assertJsonDepth(value: unknown, maxDepth: number, options: JsonD
     if (typeof visit.value !== 'object' || visit.value === null) continue;
     if (visit.depth > maxDepth) {
       const pointer = jsonPointer(pathOf(visit, base));
-      throw new CrudApiError('invalid-payload', `The request body is nested deeper than ${maxDepth} levels.`, { source: { pointer } });
+      throw new CrudApiError('invalid-payload', `The request body is nested deeper than ${maxDepth} levels.`, {
+        source: { pointer },
+      });
     }
     const entries = Array.isArray(visit.value) ? visit.value.entries() : Object.entries(visit.value);
     for (const [key, child] of entries) stack.push({ value: child, depth: visit.depth + 1, parent: visit, key });

@@ -1,6 +1,7 @@
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaMariaDb } from '@prisma/adapter-mariadb';
 import { PrismaPg } from '@prisma/adapter-pg';
+
 import { modelMeta as mysqlModelMeta } from '../generated/mysql/crud-api/index.js';
 import { PrismaClient as MysqlPrismaClient } from '../generated/mysql/prisma/client.js';
 import { modelMeta as postgresModelMeta } from '../generated/postgresql/crud-api/index.js';

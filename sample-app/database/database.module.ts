@@ -1,4 +1,5 @@
 import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+
 import { createSampleDatabase, type SampleDatabase } from './create-prisma-client.js';
 import { DEFAULT_DATABASE_URL } from './database-url.js';
 import { pushSchemaIfEmpty } from './prepare-database.js';

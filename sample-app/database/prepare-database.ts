@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
+
 import Database from 'better-sqlite3';
 import mariadb from 'mariadb';
 import pg from 'pg';
+
 import { createAdapter } from './create-prisma-client.js';
 import { type DatabaseProvider, providerOf } from './database-url.js';
 import { SAMPLE_MYSQL_DDL, sampleSchemas } from './sample-schemas.js';
@@ -38,7 +40,9 @@ const PUSH_IF_EMPTY: Record<DatabaseProvider, (url: string, ddl: string) => Prom
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const result = await client.query('SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = current_schema()');
+      const result = await client.query(
+        'SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = current_schema()',
+      );
       if (result.rows[0].n > 0) return false;
       await client.query(ddl);
       return true;
@@ -48,7 +52,9 @@ const PUSH_IF_EMPTY: Record<DatabaseProvider, (url: string, ddl: string) => Prom
   },
   mysql: (url, ddl) =>
     withMysql(url, async (connection) => {
-      const [row] = await connection.query<{ n: number }[]>('SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = database()');
+      const [row] = await connection.query<{ n: number }[]>(
+        'SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = database()',
+      );
       if (Number(row!.n) > 0) return false;
       await connection.query(ddl);
       return true;

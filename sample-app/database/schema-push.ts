@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
+
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 
 /**
  * An offline `prisma db push` for an empty database: Prisma's schema engine compiled to

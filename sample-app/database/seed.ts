@@ -40,10 +40,17 @@ export async function seedIfEmpty(prisma: SamplePrismaClient): Promise<boolean> 
       },
     });
     await tx.post.create({
-      data: { title: 'Draft: indexing tips', content: 'Work in progress.', authorId: bob.id, tags: { connect: [{ id: howto!.id }] } },
+      data: {
+        title: 'Draft: indexing tips',
+        content: 'Work in progress.',
+        authorId: bob.id,
+        tags: { connect: [{ id: howto!.id }] },
+      },
     });
     const first = await tx.comment.create({ data: { body: 'Great start!', postId: hello.id, authorId: bob.id } });
-    await tx.comment.create({ data: { body: 'Thanks, Bob.', postId: hello.id, authorId: alice.id, parentId: first.id } });
+    await tx.comment.create({
+      data: { body: 'Thanks, Bob.', postId: hello.id, authorId: alice.id, parentId: first.id },
+    });
     await tx.like.create({ data: { userId: bob.id, postId: hello.id } });
   });
   return true;

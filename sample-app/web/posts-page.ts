@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 // The sample app's page (served at /): the typed RPC client and its TanStack Query hooks in a browser.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createElement as h, useState, type FormEvent } from 'react';
+import { createElement as h, type FormEvent, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+
 import { createRpcClient } from '../../lib/client/index.js';
 import { createRpcHooks } from '../../lib/client/react/index.js';
 import { modelMeta } from '../generated/sqlite/crud-api/index.js';
@@ -11,13 +12,20 @@ import type { PrismaClient } from '../generated/sqlite/prisma/client.js';
 // Demo authentication (see demo-auth.ts): the page acts as the seeded user 1.
 const DEMO_USER_ID = '1';
 
-const client = createRpcClient<PrismaClient>({ baseUrl: `${location.origin}/api/rpc`, headers: { 'x-user-id': DEMO_USER_ID } });
+const client = createRpcClient<PrismaClient>({
+  baseUrl: `${location.origin}/api/rpc`,
+  headers: { 'x-user-id': DEMO_USER_ID },
+});
 const { useRpcQuery, useRpcMutation } = createRpcHooks({ modelMeta });
 
 function Posts() {
   const [title, setTitle] = useState('');
-  const posts = useRpcQuery(client.post.findMany({ include: { author: { select: { name: true } } }, orderBy: { id: 'desc' }, take: 10 }));
-  const create = useRpcMutation((newTitle: string) => client.post.create({ data: { title: newTitle, author: { connect: { id: Number(DEMO_USER_ID) } } } }));
+  const posts = useRpcQuery(
+    client.post.findMany({ include: { author: { select: { name: true } } }, orderBy: { id: 'desc' }, take: 10 }),
+  );
+  const create = useRpcMutation((newTitle: string) =>
+    client.post.create({ data: { title: newTitle, author: { connect: { id: Number(DEMO_USER_ID) } } } }),
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate(title, { onSuccess: () => setTitle('') });
@@ -26,9 +34,20 @@ function Posts() {
     'main',
     null,
     h('h1', null, 'Posts'),
-    h('form', { onSubmit: submit }, h('input', { name: 'title', value: title, onChange: (e) => setTitle(e.currentTarget.value) }), h('button', { type: 'submit' }, 'Add')),
+    h(
+      'form',
+      { onSubmit: submit },
+      h('input', { name: 'title', value: title, onChange: (e) => setTitle(e.currentTarget.value) }),
+      h('button', { type: 'submit' }, 'Add'),
+    ),
     create.error && h('p', { role: 'alert' }, `${create.error.status}: ${create.error.message}`),
-    posts.isPending ? h('p', null, 'Loading…') : h('ul', { id: 'posts' }, posts.data?.map((post) => h('li', { key: post.id }, `${post.title} — ${post.author.name}`))),
+    posts.isPending
+      ? h('p', null, 'Loading…')
+      : h(
+          'ul',
+          { id: 'posts' },
+          posts.data?.map((post) => h('li', { key: post.id }, `${post.title} — ${post.author.name}`)),
+        ),
   );
 }
 

@@ -1,4 +1,5 @@
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
+
 import { bundlePostsPage, servePostsPage } from '../../sample-app/web/serve-posts-page.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -15,7 +16,10 @@ describe('RPC client hooks in a browser page', () => {
     await t.db.prisma.post.createMany({ data: ['first', 'second'].map((title) => ({ title, authorId: author.id })) });
     await t.app.listen(0, '127.0.0.1');
     origin = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox'],
+    });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,6 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
+
 import type { Browser } from 'playwright-core';
+
 import { launchChromium, listenOnLoopback } from '../support/browser.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -9,7 +11,10 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
  * `npm test` leaves the work tree clean; `UPDATE_SCREENSHOTS=1` writes the ones the README shows.
  */
 const SCREENSHOT_DIR = process.env.UPDATE_SCREENSHOTS === '1' ? path.resolve('docs/images') : os.tmpdir();
-const SCREENSHOTS = { page: path.join(SCREENSHOT_DIR, 'swagger-ui.png'), tryItOut: path.join(SCREENSHOT_DIR, 'swagger-ui-try-it-out.png') };
+const SCREENSHOTS = {
+  page: path.join(SCREENSHOT_DIR, 'swagger-ui.png'),
+  tryItOut: path.join(SCREENSHOT_DIR, 'swagger-ui-try-it-out.png'),
+};
 
 // Swagger UI as the module serves it (swagger-ui-dist, no CDN), in headless Debian Chromium, against the module on SQLite.
 describe('Swagger UI', () => {
@@ -43,10 +48,14 @@ describe('Swagger UI', () => {
     await page.goto(`${origin}/api/docs`);
     await page.locator('.information-container .title', { hasText: 'Sample blog API' }).waitFor();
 
-    const list = page.locator('.opblock-get', { has: page.locator('.opblock-summary-path[data-path="/api/rest/post"]') });
+    const list = page.locator('.opblock-get', {
+      has: page.locator('.opblock-summary-path[data-path="/api/rest/post"]'),
+    });
     await list.waitFor();
     const postOperations = await page.locator('[id^="operations-post-"] .opblock-summary-path').allTextContents();
-    expect(postOperations).toEqual(expect.arrayContaining(['/api/rest/post', '/api/rest/post/{id}', '/api/rest/post/{id}/author']));
+    expect(postOperations).toEqual(
+      expect.arrayContaining(['/api/rest/post', '/api/rest/post/{id}', '/api/rest/post/{id}/author']),
+    );
     await page.screenshot({ path: SCREENSHOTS.page });
 
     await list.locator('.opblock-summary').click();

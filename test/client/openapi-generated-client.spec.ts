@@ -2,8 +2,10 @@ import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
+
 import { listenOnLoopback } from '../support/browser.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -42,7 +44,9 @@ function compile(files: string[]): string[] {
     types: ['node'],
     skipLibCheck: true,
   });
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
 }
 
 // openapi-typescript's types and openapi-fetch, as an application would use them, against the sample schema.
@@ -64,11 +68,22 @@ describe('a client generated from the REST document', () => {
     await writeFile(path.join(folder, 'client.ts'), CLIENT);
     expect(compile([path.join(folder, 'client.ts')])).toEqual([]);
 
-    const js = ts.transpileModule(CLIENT, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText;
+    const js = ts.transpileModule(CLIENT, {
+      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
     await writeFile(path.join(folder, 'client.js'), js);
-    const { stdout } = await promisify(execFile)(process.execPath, [path.join(folder, 'client.js')], { env: { ...process.env, BASE_URL: origin } });
+    const { stdout } = await promisify(execFile)(process.execPath, [path.join(folder, 'client.js')], {
+      env: { ...process.env, BASE_URL: origin },
+    });
     const result = JSON.parse(stdout);
-    expect(result).toEqual({ status: [201, 201, 200], userId: expect.any(Number), price: '9.5', titles: ['Typed'], included: ['Ada'], total: 1 });
+    expect(result).toEqual({
+      status: [201, 201, 200],
+      userId: expect.any(Number),
+      price: '9.5',
+      titles: ['Typed'],
+      included: ['Ada'],
+      total: 1,
+    });
     expect(await t.db.prisma.post.count({ where: { title: 'Typed', authorId: result.userId } })).toBe(1);
   }, 60_000);
 });

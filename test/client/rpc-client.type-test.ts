@@ -1,8 +1,8 @@
 /* eslint-disable @typescript-eslint/no-unused-vars -- each declaration is a type assertion */
 // Type expectations of the RPC client, checked by `tsc` (npm run typecheck), never run: the client's
 // arguments and results are the generated Prisma client's own, for the sample schema.
-import type { Prisma, PrismaClient } from '../../sample-app/generated/sqlite/prisma/client.js';
 import type { RpcClient } from '../../lib/client/index.js';
+import type { Prisma, PrismaClient } from '../../sample-app/generated/sqlite/prisma/client.js';
 import { expectTypeEqual } from './type-equality.js';
 
 declare const prisma: PrismaClient;
@@ -12,11 +12,16 @@ type Result<P> = Awaited<P>;
 
 export async function readsMatchPrisma() {
   const included = client.post.findMany({ include: { author: true, tags: true } });
-  expectTypeEqual<Result<typeof included>, Result<ReturnType<typeof prisma.post.findMany<{ include: { author: true; tags: true } }>>>>();
+  expectTypeEqual<
+    Result<typeof included>,
+    Result<ReturnType<typeof prisma.post.findMany<{ include: { author: true; tags: true } }>>>
+  >();
   const rows = await included;
   expectTypeEqual<(typeof rows)[number]['author']['email'], string>();
 
-  const selected = await client.post.findFirst({ select: { id: true, price: true, author: { select: { name: true } } } });
+  const selected = await client.post.findFirst({
+    select: { id: true, price: true, author: { select: { name: true } } },
+  });
   expectTypeEqual<typeof selected, { id: number; price: Prisma.Decimal; author: { name: string } } | null>();
 
   const omitted = await client.user.findUniqueOrThrow({ where: { id: 1 }, omit: { passwordHash: true } });
@@ -27,7 +32,10 @@ export async function readsMatchPrisma() {
   expectTypeEqual<Result<ReturnType<typeof client.post.count>>, number>();
 
   const aggregated = await client.post.aggregate({ _sum: { views: true }, _max: { createdAt: true } });
-  expectTypeEqual<typeof aggregated, Result<ReturnType<typeof prisma.post.aggregate<{ _sum: { views: true }; _max: { createdAt: true } }>>>>();
+  expectTypeEqual<
+    typeof aggregated,
+    Result<ReturnType<typeof prisma.post.aggregate<{ _sum: { views: true }; _max: { createdAt: true } }>>>
+  >();
   expectTypeEqual<typeof aggregated._sum.views, bigint | null>();
 
   const grouped = await client.post.groupBy({ by: ['authorId'], _count: { _all: true } });
@@ -49,11 +57,22 @@ export async function writesMatchPrisma() {
   expectTypeEqual<Result<ReturnType<typeof client.post.updateMany>>, Prisma.BatchPayload>();
   expectTypeEqual<Result<ReturnType<typeof client.post.deleteMany>>, Prisma.BatchPayload>();
 
-  const upserted = await client.profile.upsert({ where: { userId: 1 }, create: { userId: 1 }, update: {}, select: { avatar: true } });
+  const upserted = await client.profile.upsert({
+    where: { userId: 1 },
+    create: { userId: 1 },
+    update: {},
+    select: { avatar: true },
+  });
   expectTypeEqual<typeof upserted, { avatar: Uint8Array<ArrayBuffer> | null }>();
 
-  const [post, count] = await client.$transaction([client.post.create({ data: { title: 't', authorId: 1 } }), client.post.count()]);
-  expectTypeEqual<typeof post, Result<ReturnType<typeof prisma.post.create<{ data: { title: string; authorId: number } }>>>>();
+  const [post, count] = await client.$transaction([
+    client.post.create({ data: { title: 't', authorId: 1 } }),
+    client.post.count(),
+  ]);
+  expectTypeEqual<
+    typeof post,
+    Result<ReturnType<typeof prisma.post.create<{ data: { title: string; authorId: number } }>>>
+  >();
   expectTypeEqual<typeof count, number>();
 }
 

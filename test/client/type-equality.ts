@@ -2,4 +2,6 @@
 export type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 
 /** Compiles only when `Actual` and `Expected` are the same type; does nothing at run time. */
-export function expectTypeEqual<Actual, Expected>(..._proof: Equal<Actual, Expected> extends true ? [] : [never]): void {}
+export function expectTypeEqual<Actual, Expected>(
+  ..._proof: Equal<Actual, Expected> extends true ? [] : [never]
+): void {}

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+
 import type { DMMF } from '@prisma/generator-helper';
+
 import { withMysql } from '../../sample-app/database/prepare-database.js';
 import { sampleSchemas } from '../../sample-app/database/sample-schemas.js';
-import { createTestDatabase, testProviders, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
 
 /**
  * The MySQL DDL kept in sample-app/prisma/mysql/schema.sql (the offline schema engine has no MySQL
@@ -13,8 +15,9 @@ import { createTestDatabase, testProviders, type TestDatabase } from '../support
 
 // Prisma's own schema parser (WebAssembly, on npm) gives the DMMF a generator receives.
 const schemaWasm = createRequire(import.meta.url)('@prisma/prisma-schema-wasm') as { get_dmmf(params: string): string };
-const dmmf = JSON.parse(schemaWasm.get_dmmf(JSON.stringify({ prismaSchema: [['schema.prisma', readFileSync(sampleSchemas.mysql, 'utf8')]] })))
-  .datamodel as DMMF.Datamodel & { indexes: { model: string; type: string; fields: { name: string }[] }[] };
+const dmmf = JSON.parse(
+  schemaWasm.get_dmmf(JSON.stringify({ prismaSchema: [['schema.prisma', readFileSync(sampleSchemas.mysql, 'utf8')]] })),
+).datamodel as DMMF.Datamodel & { indexes: { model: string; type: string; fields: { name: string }[] }[] };
 
 /** The column type `prisma db push` gives each Prisma type on MySQL/MariaDB (Json is LONGTEXT with a CHECK on MariaDB). */
 const COLUMN_TYPES: Record<string, string[]> = {
@@ -44,13 +47,18 @@ function expectedColumns(): Column[] {
       .map((field) => ({
         table: model.dbName ?? model.name,
         column: field.dbName ?? field.name,
-        type: field.kind === 'enum' ? 'enum' : nativeType(field) ?? COLUMN_TYPES[field.type]![0]!,
+        type: field.kind === 'enum' ? 'enum' : (nativeType(field) ?? COLUMN_TYPES[field.type]![0]!),
         nullable: !field.isRequired,
       })),
   );
   const implicit = new Set(
     dmmf.models.flatMap((model) =>
-      model.fields.filter((field) => field.kind === 'object' && field.isList && field.relationFromFields?.length === 0 && isManyToMany(field)).map((field) => field.relationName!),
+      model.fields
+        .filter(
+          (field) =>
+            field.kind === 'object' && field.isList && field.relationFromFields?.length === 0 && isManyToMany(field),
+        )
+        .map((field) => field.relationName!),
     ),
   );
   for (const relation of implicit) {
@@ -67,7 +75,9 @@ function nativeType(field: DMMF.Field): string | undefined {
 /** A list relation whose other side is a list too (an implicit many-to-many table). */
 function isManyToMany(field: DMMF.Field): boolean {
   const other = dmmf.models.find((model) => model.name === field.type)!;
-  return other.fields.some((candidate) => candidate !== field && candidate.relationName === field.relationName && candidate.isList);
+  return other.fields.some(
+    (candidate) => candidate !== field && candidate.relationName === field.relationName && candidate.isList,
+  );
 }
 
 const byName = (a: Column, b: Column) => `${a.table}.${a.column}`.localeCompare(`${b.table}.${b.column}`);
@@ -89,11 +99,16 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
     );
     const actual = rows.map((row) => ({ ...row, nullable: row.nullable === 'YES' })).sort(byName);
     const expected = expectedColumns();
-    expect(actual.map(({ table, column, nullable }) => ({ table, column, nullable }))).toEqual(expected.map(({ table, column, nullable }) => ({ table, column, nullable })));
+    expect(actual.map(({ table, column, nullable }) => ({ table, column, nullable }))).toEqual(
+      expected.map(({ table, column, nullable }) => ({ table, column, nullable })),
+    );
     for (const [index, column] of actual.entries()) {
       const type = expected[index]!.type;
       const accepted = Object.values(COLUMN_TYPES).find((types) => types[0] === type) ?? [type];
-      expect({ column: `${column.table}.${column.column}`, type: accepted.includes(column.type) }).toEqual({ column: `${column.table}.${column.column}`, type: true });
+      expect({ column: `${column.table}.${column.column}`, type: accepted.includes(column.type) }).toEqual({
+        column: `${column.table}.${column.column}`,
+        type: true,
+      });
     }
   });
 
@@ -101,8 +116,14 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
     const rows = await query<{ table: string; name: string; unique: number; kind: string; columns: string }[]>(
       "SELECT table_name AS `table`, index_name AS name, 1 - MIN(non_unique) AS `unique`, MIN(index_type) AS kind, GROUP_CONCAT(column_name ORDER BY seq_in_index) AS columns FROM information_schema.statistics WHERE table_schema = database() AND table_name NOT LIKE '\\_%' GROUP BY table_name, index_name",
     );
-    const actual = new Set(rows.map((row) => `${row.table}(${row.columns}) ${row.name === 'PRIMARY' ? 'id' : row.kind === 'FULLTEXT' ? 'fulltext' : Number(row.unique) ? 'unique' : 'normal'}`));
-    const columnOf = (model: DMMF.Model, name: string) => model.fields.find((field) => field.name === name)!.dbName ?? name;
+    const actual = new Set(
+      rows.map(
+        (row) =>
+          `${row.table}(${row.columns}) ${row.name === 'PRIMARY' ? 'id' : row.kind === 'FULLTEXT' ? 'fulltext' : Number(row.unique) ? 'unique' : 'normal'}`,
+      ),
+    );
+    const columnOf = (model: DMMF.Model, name: string) =>
+      model.fields.find((field) => field.name === name)!.dbName ?? name;
     for (const index of dmmf.indexes) {
       const model = dmmf.models.find((candidate) => candidate.name === index.model)!;
       const key = `${model.dbName ?? model.name}(${index.fields.map((field) => columnOf(model, field.name)).join(',')}) ${index.type}`;
@@ -114,12 +135,26 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
     const { prisma } = db;
     const written: Record<string, Record<string, unknown>> = {};
     const alice = await prisma.user.create({
-      data: { email: 'Alice@Example.com', name: 'Ålice 🦊', role: 'ADMIN', passwordHash: 'h', createdAt: new Date('2001-02-03T04:05:06.789Z') },
+      data: {
+        email: 'Alice@Example.com',
+        name: 'Ålice 🦊',
+        role: 'ADMIN',
+        passwordHash: 'h',
+        createdAt: new Date('2001-02-03T04:05:06.789Z'),
+      },
     });
     written.User = alice;
-    const bob = await prisma.user.create({ data: { email: 'bob@example.com', name: 'Bob', following: { connect: { id: alice.id } } } });
+    const bob = await prisma.user.create({
+      data: { email: 'bob@example.com', name: 'Bob', following: { connect: { id: alice.id } } },
+    });
     written.Profile = await prisma.profile.create({
-      data: { id: 'profile-1', bio: 'x'.repeat(191), avatar: new Uint8Array([0, 1, 127, 128, 255]), settings: { deep: [1, 'two', null, { three: true }] }, userId: alice.id },
+      data: {
+        id: 'profile-1',
+        bio: 'x'.repeat(191),
+        avatar: new Uint8Array([0, 1, 127, 128, 255]),
+        settings: { deep: [1, 'two', null, { three: true }] },
+        userId: alice.id,
+      },
     });
     const tag = await prisma.tag.create({ data: { name: 'tag' } });
     written.Tag = tag;
@@ -140,14 +175,23 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
       },
     });
     written.Post = post;
-    const comment = await prisma.comment.create({ data: { id: 'c1', body: 'B', postId: post.id, authorId: bob.id, createdAt: new Date('2026-01-01T00:00:00Z') } });
-    written.Comment = await prisma.comment.create({ data: { id: 'c2', body: 'R', postId: post.id, authorId: null, parentId: comment.id } });
-    written.Like = await prisma.like.create({ data: { userId: bob.id, postId: post.id, createdAt: new Date('2026-01-01T00:00:00Z') } });
+    const comment = await prisma.comment.create({
+      data: { id: 'c1', body: 'B', postId: post.id, authorId: bob.id, createdAt: new Date('2026-01-01T00:00:00Z') },
+    });
+    written.Comment = await prisma.comment.create({
+      data: { id: 'c2', body: 'R', postId: post.id, authorId: null, parentId: comment.id },
+    });
+    written.Like = await prisma.like.create({
+      data: { userId: bob.id, postId: post.id, createdAt: new Date('2026-01-01T00:00:00Z') },
+    });
 
     // Every scalar field of every model was written (so a field added to the schema fails here until the DDL has it).
     for (const model of dmmf.models) {
       const fields = model.fields.filter((field) => field.kind !== 'object').map((field) => field.name);
-      expect({ model: model.name, fields: Object.keys(written[model.name] ?? {}).sort() }).toEqual({ model: model.name, fields: fields.sort() });
+      expect({ model: model.name, fields: Object.keys(written[model.name] ?? {}).sort() }).toEqual({
+        model: model.name,
+        fields: fields.sort(),
+      });
     }
     const read = {
       User: await prisma.user.findUniqueOrThrow({ where: { id: alice.id } }),
@@ -159,11 +203,24 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
     };
     expect(read).toEqual(written);
     expect(read.Post.price.toFixed(30)).toBe('12345678901234567890.123456789012345678901234567890');
-    expect(await prisma.user.findUniqueOrThrow({ where: { id: bob.id }, select: { following: { select: { id: true } }, likes: { select: { postId: true } } } })).toEqual({
+    expect(
+      await prisma.user.findUniqueOrThrow({
+        where: { id: bob.id },
+        select: { following: { select: { id: true } }, likes: { select: { postId: true } } },
+      }),
+    ).toEqual({
       following: [{ id: alice.id }],
       likes: [{ postId: post.id }],
     });
-    expect(await prisma.post.findUniqueOrThrow({ where: { id: post.id }, select: { tags: { select: { id: true } }, comments: { select: { id: true, replies: { select: { id: true } } }, orderBy: { id: 'asc' } } } })).toEqual({
+    expect(
+      await prisma.post.findUniqueOrThrow({
+        where: { id: post.id },
+        select: {
+          tags: { select: { id: true } },
+          comments: { select: { id: true, replies: { select: { id: true } } }, orderBy: { id: 'asc' } },
+        },
+      }),
+    ).toEqual({
       tags: [{ id: tag.id }],
       comments: [
         { id: 'c1', replies: [{ id: 'c2' }] },

@@ -13,6 +13,7 @@ import {
 import { APP_GUARD, APP_PIPE, NestFactory } from '@nestjs/core';
 import type { Request } from 'express';
 import request from 'supertest';
+
 import { type ApiRequest, type ApiResponse, CrudApiModule, RestService, RpcService } from '../../lib/index.js';
 import { createTestApp, TEST_ENDPOINT, type TestApp } from '../support/test-app.js';
 import { createTestDatabase, testProviders } from '../support/test-database.js';
@@ -60,7 +61,11 @@ class RejectBadParamPipe implements PipeTransform {
 }
 
 const probes = (builder: any) =>
-  builder.overrideProvider(RpcService).useClass(BodySizeRpcService).overrideProvider(RestService).useClass(BodySizeRestService);
+  builder
+    .overrideProvider(RpcService)
+    .useClass(BodySizeRpcService)
+    .overrideProvider(RestService)
+    .useClass(BodySizeRestService);
 
 /** A JSON document of about `bytes` bytes. */
 function documentOf(bytes: number): string {
@@ -92,7 +97,12 @@ describe.each(testProviders())('HTTP errors around the routes (%s)', (provider) 
       expect(rest.body).toEqual({
         links: { self: `${TEST_ENDPOINT}/post` },
         errors: [
-          { status: '413', code: 'payload-too-large', title: 'Payload too large', detail: 'The request body exceeds the limit of 1048576 bytes.' },
+          {
+            status: '413',
+            code: 'payload-too-large',
+            title: 'Payload too large',
+            detail: 'The request body exceeds the limit of 1048576 bytes.',
+          },
         ],
       });
       const rpc = await t.http().post('/api/rpc/post/create').set('content-type', type).send(body).expect(413);
@@ -100,20 +110,43 @@ describe.each(testProviders())('HTTP errors around the routes (%s)', (provider) 
       expect(rpc.body).toEqual({ error: { message: 'The request body exceeds the limit of 1048576 bytes.' } });
     });
 
-    it.each([['application/json'], [JSON_API]])('answers malformed %s with 400 malformed-json in each format', async (type) => {
-      const rest = await t.http().post('/api/rest/post').set('content-type', type).send('{"data": {').expect(400);
-      expect(rest.headers['content-type']).toBe(JSON_API);
-      expect(rest.body.errors).toEqual([
-        { status: '400', code: 'malformed-json', title: 'Malformed JSON', detail: 'The request body is not valid JSON.' },
-      ]);
-      const rpc = await t.http().post('/api/rpc/post/create').set('content-type', type).send('{"data": {').expect(400);
-      expect(rpc.body).toEqual({ error: { message: 'The request body is not valid JSON.' } });
-    });
+    it.each([['application/json'], [JSON_API]])(
+      'answers malformed %s with 400 malformed-json in each format',
+      async (type) => {
+        const rest = await t.http().post('/api/rest/post').set('content-type', type).send('{"data": {').expect(400);
+        expect(rest.headers['content-type']).toBe(JSON_API);
+        expect(rest.body.errors).toEqual([
+          {
+            status: '400',
+            code: 'malformed-json',
+            title: 'Malformed JSON',
+            detail: 'The request body is not valid JSON.',
+          },
+        ]);
+        const rpc = await t
+          .http()
+          .post('/api/rpc/post/create')
+          .set('content-type', type)
+          .send('{"data": {')
+          .expect(400);
+        expect(rpc.body).toEqual({ error: { message: 'The request body is not valid JSON.' } });
+      },
+    );
 
     it('leaves the application’s own routes to Nest’s parser, limit and error format', async () => {
-      const small = await t.http().post('/own').set('content-type', 'application/json').send(documentOf(1000)).expect(201);
+      const small = await t
+        .http()
+        .post('/own')
+        .set('content-type', 'application/json')
+        .send(documentOf(1000))
+        .expect(201);
       expect(small.body.bytes).toBeGreaterThan(1000);
-      const large = await t.http().post('/own').set('content-type', 'application/json').send(documentOf(1_100_000)).expect(413); // past Nest's 100kb (Express) and Fastify's 1MiB
+      const large = await t
+        .http()
+        .post('/own')
+        .set('content-type', 'application/json')
+        .send(documentOf(1_100_000))
+        .expect(413); // past Nest's 100kb (Express) and Fastify's 1MiB
       expect(large.body).toMatchObject({ statusCode: 413 });
       const malformed = await t.http().post('/own').set('content-type', 'application/json').send('{').expect(400);
       expect(malformed.body).toMatchObject({ statusCode: 400 });
@@ -138,7 +171,10 @@ describe.each(testProviders())('HTTP errors around the routes (%s)', (provider) 
     it.each([['application/json'], [JSON_API]])('applies the option to %s bodies', async (type) => {
       await t.http().post('/api/rpc/post/create').set('content-type', type).send(documentOf(5_000)).expect(200);
       const res = await t.http().post('/api/rest/post').set('content-type', type).send(documentOf(20_000)).expect(413);
-      expect(res.body.errors[0]).toMatchObject({ code: 'payload-too-large', detail: 'The request body exceeds the limit of 10240 bytes.' });
+      expect(res.body.errors[0]).toMatchObject({
+        code: 'payload-too-large',
+        detail: 'The request body exceeds the limit of 10240 bytes.',
+      });
     });
   });
 
@@ -170,7 +206,11 @@ describe.each(testProviders())('HTTP errors around the routes (%s)', (provider) 
 
     it('renders a pipe’s 400 in each interface’s format', async () => {
       const rest = await t.http().post('/api/rest/bad').set('authorization', 'Bearer ok').send({}).expect(400);
-      expect(rest.body.errors[0]).toMatchObject({ status: '400', code: 'invalid-request', detail: 'The parameter "bad" is refused.' });
+      expect(rest.body.errors[0]).toMatchObject({
+        status: '400',
+        code: 'invalid-request',
+        detail: 'The parameter "bad" is refused.',
+      });
       const rpc = await t.http().post('/api/rpc/bad/create').set('authorization', 'Bearer ok').send({}).expect(400);
       expect(rpc.body).toEqual({ error: { message: 'The parameter "bad" is refused.' } });
     });

@@ -1,8 +1,9 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import type { Request } from 'express';
-import { Prisma } from '../../sample-app/generated/sqlite/prisma/client.js';
+
 import type { PrismaClientLike } from '../../lib/index.js';
+import { Prisma } from '../../sample-app/generated/sqlite/prisma/client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
@@ -16,9 +17,12 @@ function prismaMessage(summary: string): string {
 /** What the data layer throws for a request carrying `x-fail-with` (see `failingClient`). */
 function failureFor(header: string): Error {
   if (header === 'validation') {
-    return new Prisma.PrismaClientValidationError(prismaMessage('Unknown argument `nope`. Available options are marked with ?.'), {
-      clientVersion: Prisma.prismaVersion.client,
-    });
+    return new Prisma.PrismaClientValidationError(
+      prismaMessage('Unknown argument `nope`. Available options are marked with ?.'),
+      {
+        clientVersion: Prisma.prismaVersion.client,
+      },
+    );
   }
   if (header === 'plain') return new Error('secret internals at /etc/x');
   const [code, reason] = header.split(':');
@@ -57,7 +61,12 @@ const ROWS: Array<[string, number, string, Record<string, unknown>?]> = [
   ['P2011', 400, 'constraint-violation'],
   ['P2012', 400, 'constraint-violation'],
   ['P2014', 400, 'constraint-violation'],
-  ['P2004:ACCESS_POLICY_VIOLATION', 403, 'rejected-by-policy', { rejectedByPolicy: true, reason: 'ACCESS_POLICY_VIOLATION' }],
+  [
+    'P2004:ACCESS_POLICY_VIOLATION',
+    403,
+    'rejected-by-policy',
+    { rejectedByPolicy: true, reason: 'ACCESS_POLICY_VIOLATION' },
+  ],
   ['P2004', 400, 'data-layer-error'],
   ['P2021', 400, 'data-layer-error'],
   ['P1008', 503, 'service-unavailable'],
@@ -89,7 +98,8 @@ describe.each(testProviders())('data-layer errors (%s)', (provider) => {
       const res = await t.http().get('/api/rpc/post/findMany').set('x-fail-with', header).expect(status);
       const message = code === 'data-layer-error' ? 'Data layer rejected the request' : `The ${ormCode} summary.`;
       expect(res.body).toEqual({ error: { message: expect.any(String), orm: true, code: ormCode, ...extra } });
-      if (!['P2002', 'P2003', 'P2000', 'P2011', 'P1008', 'P2028', 'P2034'].includes(ormCode!)) expect(res.body.error.message).toBe(message);
+      if (!['P2002', 'P2003', 'P2000', 'P2011', 'P1008', 'P2028', 'P2034'].includes(ormCode!))
+        expect(res.body.error.message).toBe(message);
       expectNoInternals(res.body);
     });
 
@@ -107,7 +117,11 @@ describe.each(testProviders())('data-layer errors (%s)', (provider) => {
     const rpc = await t.http().get('/api/rpc/post/findMany').set('x-fail-with', 'validation').expect(400);
     expect(rpc.body).toEqual({ error: { message: 'Unknown argument `nope`.' } });
     const rest = await t.http().get('/api/rest/post').set('x-fail-with', 'validation').expect(400);
-    expect(rest.body.errors[0]).toMatchObject({ status: '400', code: 'invalid-argument', detail: 'Unknown argument `nope`.' });
+    expect(rest.body.errors[0]).toMatchObject({
+      status: '400',
+      code: 'invalid-argument',
+      detail: 'Unknown argument `nope`.',
+    });
   });
 
   describe('an unexpected error', () => {
@@ -124,7 +138,14 @@ describe.each(testProviders())('data-layer errors (%s)', (provider) => {
         '/api/rest/post',
         {
           links: { self: 'http://localhost/api/rest/post' },
-          errors: [{ status: '500', code: 'internal-error', title: 'Internal server error', detail: 'An unexpected error occurred.' }],
+          errors: [
+            {
+              status: '500',
+              code: 'internal-error',
+              title: 'Internal server error',
+              detail: 'An unexpected error occurred.',
+            },
+          ],
         },
       ],
     ])('is a generic 500 on %s, with the real error in the log', async (_label, path, body) => {
@@ -138,9 +159,19 @@ describe.each(testProviders())('data-layer errors (%s)', (provider) => {
   });
 
   it('maps real constraint violations and missing records on RPC', async () => {
-    const duplicate = await t.http().post('/api/rpc/user/create').send({ data: { email: 'taken@example.com', name: 'Again' } }).expect(400);
-    expect(duplicate.body).toEqual({ error: { message: 'A record with the same unique value already exists.', orm: true, code: 'P2002' } });
-    const missing = await t.http().put('/api/rpc/user/update').send({ where: { id: 999 }, data: { name: 'x' } }).expect(404);
+    const duplicate = await t
+      .http()
+      .post('/api/rpc/user/create')
+      .send({ data: { email: 'taken@example.com', name: 'Again' } })
+      .expect(400);
+    expect(duplicate.body).toEqual({
+      error: { message: 'A record with the same unique value already exists.', orm: true, code: 'P2002' },
+    });
+    const missing = await t
+      .http()
+      .put('/api/rpc/user/update')
+      .send({ where: { id: 999 }, data: { name: 'x' } })
+      .expect(404);
     expect(missing.body.error).toMatchObject({ orm: true, code: 'P2025' });
     expectNoInternals(missing.body);
   });
@@ -152,20 +183,30 @@ describe.each(testProviders())('data-layer errors (%s)', (provider) => {
       .set('content-type', JSON_API)
       .send({ data: { type: 'user', attributes: { email: 'taken@example.com', name: 'Again' } } })
       .expect(400);
-    expect(res.body.errors[0]).toMatchObject({ status: '400', code: 'constraint-violation', meta: { prismaCode: 'P2002' } });
+    expect(res.body.errors[0]).toMatchObject({
+      status: '400',
+      code: 'constraint-violation',
+      meta: { prismaCode: 'P2002' },
+    });
   });
 });
 
 describe.each(testProviders())('the prismaErrorMap option (%s)', (provider) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(provider, { options: { prismaErrorMap: { P2002: { status: 409, code: 'conflict', message: 'Taken.' } } } });
+    t = await createTestApp(provider, {
+      options: { prismaErrorMap: { P2002: { status: 409, code: 'conflict', message: 'Taken.' } } },
+    });
     await t.db.prisma.user.create({ data: { email: 'taken@example.com', name: 'Taken' } });
   });
   afterAll(() => t.close());
 
   it('overrides a default row on both interfaces', async () => {
-    const rpc = await t.http().post('/api/rpc/user/create').send({ data: { email: 'taken@example.com', name: 'Again' } }).expect(409);
+    const rpc = await t
+      .http()
+      .post('/api/rpc/user/create')
+      .send({ data: { email: 'taken@example.com', name: 'Again' } })
+      .expect(409);
     expect(rpc.body).toEqual({ error: { message: 'Taken.', orm: true, code: 'P2002' } });
     const rest = await t
       .http()
@@ -177,6 +218,10 @@ describe.each(testProviders())('the prismaErrorMap option (%s)', (provider) => {
   });
 
   it('keeps the other default rows', async () => {
-    await t.http().put('/api/rpc/user/update').send({ where: { id: 999 }, data: { name: 'x' } }).expect(404);
+    await t
+      .http()
+      .put('/api/rpc/user/update')
+      .send({ where: { id: 999 }, data: { name: 'x' } })
+      .expect(404);
   });
 });

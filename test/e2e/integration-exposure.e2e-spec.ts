@@ -11,8 +11,12 @@ describe.each(testProviders())('exposure options on both interfaces (%s)', (prov
     let postId: number;
     beforeAll(async () => {
       t = await createTestApp(provider, { options: { models: ['User', 'post'] } });
-      const user = await t.db.prisma.user.create({ data: { email: 'a@example.com', name: 'A', profile: { create: { bio: 'hidden' } } } });
-      const post = await t.db.prisma.post.create({ data: { title: 'P', authorId: user.id, tags: { create: [{ name: 'hidden' }] } } });
+      const user = await t.db.prisma.user.create({
+        data: { email: 'a@example.com', name: 'A', profile: { create: { bio: 'hidden' } } },
+      });
+      const post = await t.db.prisma.post.create({
+        data: { title: 'P', authorId: user.id, tags: { create: [{ name: 'hidden' }] } },
+      });
       const tag = await t.db.prisma.tag.findFirstOrThrow();
       userId = user.id;
       postId = post.id;
@@ -27,10 +31,22 @@ describe.each(testProviders())('exposure options on both interfaces (%s)', (prov
     });
 
     it('refuses RPC arguments that reach a hidden model through a relation', async () => {
-      const include = await t.http().get(`/api/rpc/user/findMany?q=${q({ include: { profile: true } })}`).expect(400);
-      expect(include.body).toEqual({ error: { message: 'Invalid argument at "/include/profile": unknown key "profile".' } });
-      await t.http().get(`/api/rpc/post/count?q=${q({ where: { tags: { some: { name: 'hidden' } } } })}`).expect(400);
-      await t.http().post('/api/rpc/user/create').send({ data: { email: 'b@example.com', name: 'B', profile: { create: {} } } }).expect(400);
+      const include = await t
+        .http()
+        .get(`/api/rpc/user/findMany?q=${q({ include: { profile: true } })}`)
+        .expect(400);
+      expect(include.body).toEqual({
+        error: { message: 'Invalid argument at "/include/profile": unknown key "profile".' },
+      });
+      await t
+        .http()
+        .get(`/api/rpc/post/count?q=${q({ where: { tags: { some: { name: 'hidden' } } } })}`)
+        .expect(400);
+      await t
+        .http()
+        .post('/api/rpc/user/create')
+        .send({ data: { email: 'b@example.com', name: 'B', profile: { create: {} } } })
+        .expect(400);
       expect(await t.db.prisma.user.count({ where: { email: 'b@example.com' } })).toBe(0);
     });
 
@@ -64,10 +80,14 @@ describe.each(testProviders())('exposure options on both interfaces (%s)', (prov
     let tagId: number;
     let postIds: number[];
     beforeAll(async () => {
-      t = await createTestApp(provider, { options: { operations: { Tag: { readOnly: true }, post: { exclude: ['deleteMany'] } } } });
+      t = await createTestApp(provider, {
+        options: { operations: { Tag: { readOnly: true }, post: { exclude: ['deleteMany'] } } },
+      });
       const user = await t.db.prisma.user.create({ data: { email: 'a@example.com', name: 'A' } });
       tagId = (await t.db.prisma.tag.create({ data: { name: 'kept' } })).id;
-      postIds = await Promise.all(['a', 'b'].map(async (title) => (await t.db.prisma.post.create({ data: { title, authorId: user.id } })).id));
+      postIds = await Promise.all(
+        ['a', 'b'].map(async (title) => (await t.db.prisma.post.create({ data: { title, authorId: user.id } })).id),
+      );
     });
     afterAll(() => t.close());
 
@@ -77,9 +97,16 @@ describe.each(testProviders())('exposure options on both interfaces (%s)', (prov
     });
 
     it('refuses writes to a read-only model on RPC (400) and REST (403)', async () => {
-      const rpc = await t.http().post('/api/rpc/tag/create').send({ data: { name: 'new' } }).expect(400);
+      const rpc = await t
+        .http()
+        .post('/api/rpc/tag/create')
+        .send({ data: { name: 'new' } })
+        .expect(400);
       expect(rpc.body.error.message).toMatch(/not available/);
-      await t.http().delete(`/api/rpc/tag/delete?q=${q({ where: { id: tagId } })}`).expect(400);
+      await t
+        .http()
+        .delete(`/api/rpc/tag/delete?q=${q({ where: { id: tagId } })}`)
+        .expect(400);
       const rest = await t
         .http()
         .post('/api/rest/tag')
@@ -98,10 +125,16 @@ describe.each(testProviders())('exposure options on both interfaces (%s)', (prov
     });
 
     it('drops only the excluded operation', async () => {
-      const rpc = await t.http().delete(`/api/rpc/post/deleteMany?q=${q({})}`).expect(400);
+      const rpc = await t
+        .http()
+        .delete(`/api/rpc/post/deleteMany?q=${q({})}`)
+        .expect(400);
       expect(rpc.body.error.message).toMatch(/deleteMany/);
       expect(await t.db.prisma.post.count()).toBe(2);
-      await t.http().delete(`/api/rpc/post/delete?q=${q({ where: { id: postIds[0] } })}`).expect(200);
+      await t
+        .http()
+        .delete(`/api/rpc/post/delete?q=${q({ where: { id: postIds[0] } })}`)
+        .expect(200);
       await t.http().delete(`/api/rest/post/${postIds[1]}`).expect(204);
       expect(await t.db.prisma.post.count()).toBe(0);
     });

@@ -1,14 +1,9 @@
-import {
-  type CallHandler,
-  type ExecutionContext,
-  Injectable,
-  Module,
-  type NestInterceptor,
-} from '@nestjs/common';
+import { type CallHandler, type ExecutionContext, Injectable, Module, type NestInterceptor } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import type { Request } from 'express';
 import request from 'supertest';
+
 import {
   type ApiRequest,
   type ApiResponse,
@@ -55,18 +50,27 @@ describe.each(testProviders())('Nest integration (%s)', (provider) => {
   describe('with RestService and RpcService replaced through the restService and rpcService extras', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await createTestApp(provider, { options: { restService: ReplacedRestService, rpcService: ReplacedRpcService } });
+      t = await createTestApp(provider, {
+        options: { restService: ReplacedRestService, rpcService: ReplacedRpcService },
+      });
     });
     afterAll(() => t.close());
 
     it('routes both interfaces to the replacements', async () => {
       expect((await t.http().get('/api/rest/post/7').expect(200)).body).toEqual({ meta: { replacedRest: 'post/7' } });
-      expect((await t.http().get('/api/rpc/post/findMany').expect(200)).body).toEqual({ data: { replacedRpc: 'post.findMany' } });
+      expect((await t.http().get('/api/rpc/post/findMany').expect(200)).body).toEqual({
+        data: { replacedRpc: 'post.findMany' },
+      });
     });
 
     it('renders their errors in the interface formats, without the internal message', async () => {
-      expect((await t.http().get('/api/rest/post').expect(500)).body.errors[0]).toMatchObject({ status: '500', code: 'internal-error' });
-      expect((await t.http().get('/api/rpc/post/fail').expect(500)).body).toEqual({ error: { message: 'An unexpected error occurred.' } });
+      expect((await t.http().get('/api/rest/post').expect(500)).body.errors[0]).toMatchObject({
+        status: '500',
+        code: 'internal-error',
+      });
+      expect((await t.http().get('/api/rpc/post/fail').expect(500)).body).toEqual({
+        error: { message: 'An unexpected error occurred.' },
+      });
     });
   });
 
@@ -107,7 +111,10 @@ describe.each(testProviders())('Nest integration (%s)', (provider) => {
       await t
         .http()
         .post('/api/rpc/user/create')
-        .send({ data: { email: 'nested@example.com', name: 'N', posts: { create: [{ title: 'a' }, { title: 'b' }] } }, include: { posts: true } })
+        .send({
+          data: { email: 'nested@example.com', name: 'N', posts: { create: [{ title: 'a' }, { title: 'b' }] } },
+          include: { posts: true },
+        })
         .expect(201);
       expect(t.db.queries.length).toBeGreaterThan(2);
       expect(getPrismaCalls).toBe(1);
@@ -135,7 +142,9 @@ class TenantClients {
   forRequest(req: Request): PrismaClientLike {
     const tenant = String(req.headers['x-tenant'] ?? 'anonymous');
     this.tenantsSeen.push(tenant);
-    return this.base.$extends({ result: { user: { tenant: { needs: {}, compute: () => tenant } } } }) as unknown as PrismaClientLike;
+    return this.base.$extends({
+      result: { user: { tenant: { needs: {}, compute: () => tenant } } },
+    }) as unknown as PrismaClientLike;
   }
 }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { CrudApiModule, RestService, type ApiRequest, type ApiResponse } from '../../lib/index.js';
+
+import { type ApiRequest, type ApiResponse, CrudApiModule, RestService } from '../../lib/index.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
@@ -71,7 +72,11 @@ describe('forRootAsync', () => {
     const builder = Test.createTestingModule({
       imports: [
         CrudApiModule.forRootAsync({
-          useFactory: () => ({ endpoint: 'not a url', modelMeta: { provider: 'sqlite', models: {}, enums: {} }, prisma: {} as never }),
+          useFactory: () => ({
+            endpoint: 'not a url',
+            modelMeta: { provider: 'sqlite', models: {}, enums: {} },
+            prisma: {} as never,
+          }),
         }),
       ],
     });

@@ -11,6 +11,7 @@ import {
 import { APP_FILTER } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
+
 import {
   CrudApiModule,
   type CrudApiOptions,
@@ -49,13 +50,23 @@ class OwnController {
 
   @Post('posts')
   createPost(@Body() body: { title: string }) {
-    const client = withPolicies(OwnController.db.prisma, { policies: posts, defaultPolicy: 'allow', modelMeta: OwnController.db.modelMeta, context: {} });
+    const client = withPolicies(OwnController.db.prisma, {
+      policies: posts,
+      defaultPolicy: 'allow',
+      modelMeta: OwnController.db.modelMeta,
+      context: {},
+    });
     return client.post.create({ data: { title: body.title, authorId: 1 } });
   }
 
   @Get('posts')
   listPosts() {
-    const client = withPolicies(OwnController.db.prisma, { policies: posts, defaultPolicy: 'allow', modelMeta: OwnController.db.modelMeta, context: {} });
+    const client = withPolicies(OwnController.db.prisma, {
+      policies: posts,
+      defaultPolicy: 'allow',
+      modelMeta: OwnController.db.modelMeta,
+      context: {},
+    });
     // A prototype key in query arguments: the policy engine refuses it (400).
     return client.post.findMany({ where: JSON.parse('{"__proto__": {"title": "x"}}') });
   }
@@ -66,7 +77,12 @@ class OwnController {
   }
 }
 
-async function appWith(db: TestDatabase, imports: any[], configure?: Parameters<typeof createPlatformApp>[1], providers: any[] = []) {
+async function appWith(
+  db: TestDatabase,
+  imports: any[],
+  configure?: Parameters<typeof createPlatformApp>[1],
+  providers: any[] = [],
+) {
   const moduleRef = await Test.createTestingModule({ imports, controllers: [OwnController], providers }).compile();
   const app = await createPlatformApp(moduleRef, configure);
   return { app, http: () => request(app.getHttpServer()) };
@@ -99,8 +115,14 @@ describe.each(testProviders())('a good Nest citizen (%s)', (provider) => {
       const rest = await http().get('/api/rest/nothing').expect(404);
       expect(rest.headers['content-type']).toBe(JSON_API);
       expect(rest.body.errors[0]).toMatchObject({ code: 'unknown-type' });
-      expect((await http().get('/api/rpc/tag/nope').expect(400)).body).toEqual({ error: { message: 'Unknown operation "nope".' } });
-      const malformed = await http().post('/api/rpc/tag/create').set('content-type', 'application/json').send('{"data":').expect(400);
+      expect((await http().get('/api/rpc/tag/nope').expect(400)).body).toEqual({
+        error: { message: 'Unknown operation "nope".' },
+      });
+      const malformed = await http()
+        .post('/api/rpc/tag/create')
+        .set('content-type', 'application/json')
+        .send('{"data":')
+        .expect(400);
       expect(malformed.body).toEqual({ error: { message: 'The request body is not valid JSON.' } });
     } finally {
       await app.close();
@@ -110,7 +132,14 @@ describe.each(testProviders())('a good Nest citizen (%s)', (provider) => {
   it('serves two instances with their own paths, page sizes and models', async () => {
     const { app, http } = await appWith(db, [
       CrudApiModule.forRoot({ ...base(), pageSize: 2 }),
-      CrudApiModule.forRoot({ ...base(), endpoint: 'http://localhost/admin/rest', restPath: 'admin/rest', rpcPath: 'admin/rpc', pageSize: 1, models: ['Tag'] }),
+      CrudApiModule.forRoot({
+        ...base(),
+        endpoint: 'http://localhost/admin/rest',
+        restPath: 'admin/rest',
+        rpcPath: 'admin/rpc',
+        pageSize: 1,
+        models: ['Tag'],
+      }),
     ]);
     try {
       expect((await http().get('/api/rest/tag').expect(200)).body.data).toHaveLength(2);
@@ -119,7 +148,9 @@ describe.each(testProviders())('a good Nest citizen (%s)', (provider) => {
       expect(admin.body.links.self).toBe('http://localhost/admin/rest/tag');
       await http().get('/api/rest/user').expect(200);
       expect((await http().get('/admin/rest/user').expect(404)).body.errors[0]).toMatchObject({ code: 'unknown-type' });
-      expect((await http().get('/admin/rpc/user/count').expect(404)).body).toEqual({ error: { message: 'Unknown model "user".' } });
+      expect((await http().get('/admin/rpc/user/count').expect(404)).body).toEqual({
+        error: { message: 'Unknown model "user".' },
+      });
       expect((await http().get('/admin/rpc/tag/count').expect(200)).body).toEqual({ data: 3 });
     } finally {
       await app.close();
@@ -133,7 +164,9 @@ describe.each(testProviders())('a good Nest citizen (%s)', (provider) => {
         return { ...base(), pageSize: 1 };
       }
     }
-    const { app, http } = await appWith(db, [CrudApiModule.forRootAsync({ useClass: OptionsFromClass, rpcPath: 'classy/rpc' })]);
+    const { app, http } = await appWith(db, [
+      CrudApiModule.forRootAsync({ useClass: OptionsFromClass, rpcPath: 'classy/rpc' }),
+    ]);
     try {
       expect((await http().get('/api/rest/tag').expect(200)).body.data).toHaveLength(1);
       expect((await http().get('/classy/rpc/tag/count').expect(200)).body).toEqual({ data: 3 });
@@ -157,9 +190,15 @@ describe.each(testProviders())('a good Nest citizen (%s)', (provider) => {
   it('leaves a host route that merely contains the mount path to the host’s body parsing', async () => {
     const { app, http } = await appWith(db, [CrudApiModule.forRoot(base())]);
     try {
-      const malformed = await http().post('/own/x/api/rest/echo').set('content-type', 'application/json').send('{').expect(400);
+      const malformed = await http()
+        .post('/own/x/api/rest/echo')
+        .set('content-type', 'application/json')
+        .send('{')
+        .expect(400);
       expect(malformed.body.errors).toBeUndefined();
-      expect((await http().post('/own/x/api/rest/echo').send({ a: 1 }).expect(201)).body).toEqual({ received: { a: 1 } });
+      expect((await http().post('/own/x/api/rest/echo').send({ a: 1 }).expect(201)).body).toEqual({
+        received: { a: 1 },
+      });
     } finally {
       await app.close();
     }
@@ -178,7 +217,9 @@ describe.each(testProviders())('a good Nest citizen (%s)', (provider) => {
 
   it('fails start-up when an options factory returns a mount path', async () => {
     const builder = Test.createTestingModule({
-      imports: [CrudApiModule.forRootAsync({ useFactory: () => ({ ...base(), restPath: 'v2/rest' }) as CrudApiOptions })],
+      imports: [
+        CrudApiModule.forRootAsync({ useFactory: () => ({ ...base(), restPath: 'v2/rest' }) as CrudApiOptions }),
+      ],
     });
     await expect(builder.compile()).rejects.toThrow(/"restPath": give it to forRoot\/forRootAsync directly/);
   });
@@ -187,4 +228,3 @@ describe.each(testProviders())('a good Nest citizen (%s)', (provider) => {
     expect(() => CrudApiModule.forRoot({ ...base(), restPath: '/api/rest/' })).toThrow(/"restPath": must be a path/);
   });
 });
-

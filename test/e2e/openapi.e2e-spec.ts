@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiTags, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Validator } from '@seriousme/openapi-schema-validator';
+
 import { CrudApiOpenApi, mergeOpenApiDocuments } from '../../lib/index.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
@@ -19,7 +20,11 @@ describe.each(testProviders())('OpenAPI routes (%s)', (provider) => {
   describe('with openapi on and a global prefix', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await createTestApp(provider, { options: { openapi: { path: 'docs/api', title: 'Blog', version: '2.0.0' } }, metadata: { controllers: [HealthController] }, configure: (app) => app.setGlobalPrefix('v1') });
+      t = await createTestApp(provider, {
+        options: { openapi: { path: 'docs/api', title: 'Blog', version: '2.0.0' } },
+        metadata: { controllers: [HealthController] },
+        configure: (app) => app.setGlobalPrefix('v1'),
+      });
     });
     afterAll(() => t.close());
 
@@ -28,16 +33,29 @@ describe.each(testProviders())('OpenAPI routes (%s)', (provider) => {
         const response = await t.http().get(`/v1/docs/api/${kind}.json`).expect(200);
         expect(response.headers['content-type']).toBe('application/json');
         expect(response.body).toEqual(t.app.get(CrudApiOpenApi, { strict: false }).document(kind));
-        expect(response.body.info).toEqual({ title: expect.stringMatching(/^Blog — /), version: '2.0.0', description: expect.any(String) });
+        expect(response.body.info).toEqual({
+          title: expect.stringMatching(/^Blog — /),
+          version: '2.0.0',
+          description: expect.any(String),
+        });
         expect(Object.keys(response.body.paths).every((path) => path.startsWith(`/v1/api/${kind}/`))).toBe(true);
       }
     });
 
     it('checks the exchanges of a prefixed app against the prefixed documents', async () => {
-      await t.http().post('/v1/api/rest/user').set('content-type', 'application/vnd.api+json').send({ data: { type: 'user', attributes: { email: 'a@x.test', name: 'A' } } }).expect(201);
+      await t
+        .http()
+        .post('/v1/api/rest/user')
+        .set('content-type', 'application/vnd.api+json')
+        .send({ data: { type: 'user', attributes: { email: 'a@x.test', name: 'A' } } })
+        .expect(201);
       const list = await t.http().get('/v1/api/rest/user?page[limit]=1&sort=-email').expect(200);
       expect(list.body.data).toHaveLength(1);
-      await t.http().get('/v1/api/rpc/user/findMany').query({ q: JSON.stringify({ where: { email: { contains: 'a' } } }) }).expect(200);
+      await t
+        .http()
+        .get('/v1/api/rpc/user/findMany')
+        .query({ q: JSON.stringify({ where: { email: { contains: 'a' } } }) })
+        .expect(200);
     });
 
     it('serves Swagger UI and its assets, nothing else', async () => {
@@ -54,7 +72,10 @@ describe.each(testProviders())('OpenAPI routes (%s)', (provider) => {
     });
 
     it('merges into the document @nestjs/swagger builds, which leaves the module’s generic routes out', async () => {
-      const appDocument = SwaggerModule.createDocument(t.app, new DocumentBuilder().setTitle('App').setVersion('1').build());
+      const appDocument = SwaggerModule.createDocument(
+        t.app,
+        new DocumentBuilder().setTitle('App').setVersion('1').build(),
+      );
       expect(Object.keys(appDocument.paths)).toEqual(['/v1/health']);
       const crud = t.app.get(CrudApiOpenApi, { strict: false });
       const merged = mergeOpenApiDocuments(appDocument, crud.document('rest'), crud.document('rpc'));

@@ -4,14 +4,21 @@
  * prototype key at a random position of a random valid argument tree (fast-check, seeded;
  * FUZZ_RUNS=500 for a longer run, FUZZ_SEED to replay another seed).
  */
-import { Body, Controller, Headers, Module, Param, Patch, Post, type INestApplication } from '@nestjs/common';
+import { Body, Controller, Headers, type INestApplication, Module, Param, Patch, Post } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import fc from 'fast-check';
 import request from 'supertest';
+
 import { CrudApiError, withPolicies } from '../../lib/index.js';
-import { samplePolicies, type DemoUser } from '../../sample-app/policies.js';
-import { PROTOTYPE_KEYS, WORLD, parseWithKey, probeState, seedAdversarialWorld } from '../support/adversarial-fixtures.js';
-import { createTestDatabase, testProviders, type TestDatabase } from '../support/test-database.js';
+import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
+import {
+  parseWithKey,
+  probeState,
+  PROTOTYPE_KEYS,
+  seedAdversarialWorld,
+  WORLD,
+} from '../support/adversarial-fixtures.js';
+import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
 
 type Caller = 'anon' | 'admin' | 'alice' | 'bob';
 
@@ -24,7 +31,12 @@ const CASES: { model: string; op: string; args: object }[] = [
     model: 'user',
     op: 'findMany',
     args: {
-      where: { AND: [{ name: { startsWith: 'a' } }, { OR: [{ posts: { some: { published: true } } }, { NOT: { email: 'x' } }] }] },
+      where: {
+        AND: [
+          { name: { startsWith: 'a' } },
+          { OR: [{ posts: { some: { published: true } } }, { NOT: { email: 'x' } }] },
+        ],
+      },
       orderBy: [{ name: 'asc' }],
       select: { id: true, posts: { where: { published: true }, select: { title: true } } },
     },
@@ -33,22 +45,42 @@ const CASES: { model: string; op: string; args: object }[] = [
     model: 'post',
     op: 'findMany',
     args: {
-      where: { author: { is: { name: 'bob' } }, comments: { every: { body: { contains: 'x' } } }, tags: { none: { name: 'x' } } },
+      where: {
+        author: { is: { name: 'bob' } },
+        comments: { every: { body: { contains: 'x' } } },
+        tags: { none: { name: 'x' } },
+      },
       include: { author: true, _count: { select: { comments: true } } },
       cursor: { id: P.alicePub },
       take: 5,
     },
   },
-  { model: 'comment', op: 'findFirst', args: { where: { post: { title: 'alicePub' }, author: { isNot: null } }, orderBy: { createdAt: 'desc' } } },
-  { model: 'user', op: 'groupBy', args: { by: ['role'], having: { id: { _count: { gt: 0 } } }, _count: { _all: true }, orderBy: { role: 'asc' } } },
-  { model: 'post', op: 'aggregate', args: { where: { published: true }, _max: { rating: true }, _count: { _all: true } } },
+  {
+    model: 'comment',
+    op: 'findFirst',
+    args: { where: { post: { title: 'alicePub' }, author: { isNot: null } }, orderBy: { createdAt: 'desc' } },
+  },
+  {
+    model: 'user',
+    op: 'groupBy',
+    args: { by: ['role'], having: { id: { _count: { gt: 0 } } }, _count: { _all: true }, orderBy: { role: 'asc' } },
+  },
+  {
+    model: 'post',
+    op: 'aggregate',
+    args: { where: { published: true }, _max: { rating: true }, _count: { _all: true } },
+  },
   { model: 'user', op: 'count', args: { where: { posts: { some: { title: 'x' } } } } },
   {
     model: 'user',
     op: 'update',
     args: {
       where: { id: alice.id },
-      data: { name: 'alice2', posts: { update: { where: { id: P.alicePub }, data: { title: 't' } } }, profile: { update: { bio: 'b' } } },
+      data: {
+        name: 'alice2',
+        posts: { update: { where: { id: P.alicePub }, data: { title: 't' } } },
+        profile: { update: { bio: 'b' } },
+      },
     },
   },
   {
@@ -64,17 +96,46 @@ const CASES: { model: string; op: string; args: object }[] = [
       },
     },
   },
-  { model: 'post', op: 'updateMany', args: { where: { authorId: alice.id, title: { not: 'x' } }, data: { rating: 1 } } },
+  {
+    model: 'post',
+    op: 'updateMany',
+    args: { where: { authorId: alice.id, title: { not: 'x' } }, data: { rating: 1 } },
+  },
   { model: 'post', op: 'create', args: { data: { title: 'n', authorId: alice.id, metadata: { k: 'v' } } } },
-  { model: 'comment', op: 'create', args: { data: { body: 'c', post: { connect: { id: P.alicePub } }, author: { connect: { id: alice.id } } } } },
-  { model: 'post', op: 'createMany', args: { data: [{ title: 'a', authorId: alice.id }, { title: 'b', authorId: alice.id }] } },
-  { model: 'post', op: 'upsert', args: { where: { id: P.alicePub }, create: { title: 'x', authorId: alice.id }, update: { title: 'y' } } },
+  {
+    model: 'comment',
+    op: 'create',
+    args: { data: { body: 'c', post: { connect: { id: P.alicePub } }, author: { connect: { id: alice.id } } } },
+  },
+  {
+    model: 'post',
+    op: 'createMany',
+    args: {
+      data: [
+        { title: 'a', authorId: alice.id },
+        { title: 'b', authorId: alice.id },
+      ],
+    },
+  },
+  {
+    model: 'post',
+    op: 'upsert',
+    args: { where: { id: P.alicePub }, create: { title: 'x', authorId: alice.id }, update: { title: 'y' } },
+  },
   { model: 'post', op: 'deleteMany', args: { where: { title: 'nothing', authorId: alice.id } } },
   { model: 'tag', op: 'update', args: { where: { id: T.news }, data: { name: 'news2' } } },
 ];
 
 /** What the generated test puts under the prototype key. */
-const PAYLOADS: unknown[] = [{ role: 'ADMIN' }, { passwordHash: { startsWith: 'hash' } }, { authorId: bob.id }, { id: { gt: 0 } }, {}, 'x', 1];
+const PAYLOADS: unknown[] = [
+  { role: 'ADMIN' },
+  { passwordHash: { startsWith: 'hash' } },
+  { authorId: bob.id },
+  { id: { gt: 0 } },
+  {},
+  'x',
+  1,
+];
 
 /** Paths to every object (not array) of a tree, the root included. */
 function objectPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
@@ -95,8 +156,17 @@ const isBadRequest = (error: unknown) => error instanceof CrudApiError && error.
 
 describe.each(testProviders())('adversarial access policies in the engine (%s)', (provider) => {
   let db: TestDatabase;
-  const as = (who: Caller) => withPolicies(db.prisma, { policies: samplePolicies, modelMeta: db.modelMeta, context: { user: USERS[who] } }) as any;
-  const outcome = (promise: Promise<unknown>) => promise.then((value) => ({ value, error: undefined as unknown }), (error: unknown) => ({ value: undefined, error }));
+  const as = (who: Caller) =>
+    withPolicies(db.prisma, {
+      policies: samplePolicies,
+      modelMeta: db.modelMeta,
+      context: { user: USERS[who] },
+    }) as any;
+  const outcome = (promise: Promise<unknown>) =>
+    promise.then(
+      (value) => ({ value, error: undefined as unknown }),
+      (error: unknown) => ({ value: undefined, error }),
+    );
 
   beforeAll(async () => {
     db = await createTestDatabase(provider);
@@ -104,13 +174,18 @@ describe.each(testProviders())('adversarial access policies in the engine (%s)',
   });
   afterAll(() => db.drop());
 
-  it('the generated argument trees are valid without a prototype key (so a refusal is the key\'s doing)', async () => {
+  it("the generated argument trees are valid without a prototype key (so a refusal is the key's doing)", async () => {
     for (const { model, op, args } of CASES) {
       const { result } = await probeState(db, () => outcome(as('alice')[model][op](JSON.parse(JSON.stringify(args)))));
       // Success, a policy refusal or "not found" are all fine; an invalid argument tree is a broken case.
       const error = result.error as { status?: number; code?: string } | undefined;
       const valid = error === undefined || error.status === 403 || error.code === 'P2025';
-      expect({ model, op, valid, error: valid ? undefined : String(error) }).toEqual({ model, op, valid: true, error: undefined });
+      expect({ model, op, valid, error: valid ? undefined : String(error) }).toEqual({
+        model,
+        op,
+        valid: true,
+        error: undefined,
+      });
     }
   });
 
@@ -129,7 +204,11 @@ describe.each(testProviders())('adversarial access policies in the engine (%s)',
           const input = withKeyAt(args, path, key, payload);
           const { result, before, after } = await probeState(db, () => outcome(as(who)[model][op](input)));
           const where = `${who} ${model}.${op} with "${key}" at ${JSON.stringify(path)}`;
-          expect({ where, refusedWith400: isBadRequest(result.error), unchanged: after === before }).toEqual({ where, refusedWith400: true, unchanged: true });
+          expect({ where, refusedWith400: isBadRequest(result.error), unchanged: after === before }).toEqual({
+            where,
+            refusedWith400: true,
+            unchanged: true,
+          });
         },
       ),
       { seed: Number(process.env.FUZZ_SEED ?? 11), numRuns: Number(process.env.FUZZ_RUNS ?? 40), endOnFailure: true },
@@ -138,20 +217,75 @@ describe.each(testProviders())('adversarial access policies in the engine (%s)',
 
   describe("the issue's reproductions, with each prototype key", () => {
     const table: [string, Caller, string, string, string][] = [
-      ['role through update data', 'alice', 'user', 'update', `{"where":{"id":${alice.id}},"data":{"$KEY":{"role":"ADMIN"}}}`],
-      ['passwordHash through upsert', 'alice', 'user', 'upsert', `{"where":{"id":${alice.id}},"create":{"name":"x","email":"x@x"},"update":{"$KEY":{"passwordHash":"pwned"}}}`],
-      ["other users' comments through nested update", 'alice', 'post', 'update', `{"where":{"id":${P.alicePub}},"data":{"$KEY":{"comments":{"update":{"where":{"id":"${C.bobOnAlicePub}"},"data":{"body":"pwned"}}}}}}`],
-      ['hidden field read out through where', 'anon', 'user', 'findMany', `{"where":{"$KEY":{"passwordHash":{"startsWith":"hash-a"}},"id":${alice.id}}}`],
-      ['hidden rows through a some filter', 'alice', 'user', 'count', `{"where":{"posts":{"some":{"$KEY":{"title":"bobDraft"}}}}}`],
-      ['a connect selector', 'alice', 'comment', 'update', `{"where":{"id":"${C.aliceOnAlicePub}"},"data":{"post":{"connect":{"id":${P.alicePub},"$KEY":{"published":false}}}}}`],
+      [
+        'role through update data',
+        'alice',
+        'user',
+        'update',
+        `{"where":{"id":${alice.id}},"data":{"$KEY":{"role":"ADMIN"}}}`,
+      ],
+      [
+        'passwordHash through upsert',
+        'alice',
+        'user',
+        'upsert',
+        `{"where":{"id":${alice.id}},"create":{"name":"x","email":"x@x"},"update":{"$KEY":{"passwordHash":"pwned"}}}`,
+      ],
+      [
+        "other users' comments through nested update",
+        'alice',
+        'post',
+        'update',
+        `{"where":{"id":${P.alicePub}},"data":{"$KEY":{"comments":{"update":{"where":{"id":"${C.bobOnAlicePub}"},"data":{"body":"pwned"}}}}}}`,
+      ],
+      [
+        'hidden field read out through where',
+        'anon',
+        'user',
+        'findMany',
+        `{"where":{"$KEY":{"passwordHash":{"startsWith":"hash-a"}},"id":${alice.id}}}`,
+      ],
+      [
+        'hidden rows through a some filter',
+        'alice',
+        'user',
+        'count',
+        `{"where":{"posts":{"some":{"$KEY":{"title":"bobDraft"}}}}}`,
+      ],
+      [
+        'a connect selector',
+        'alice',
+        'comment',
+        'update',
+        `{"where":{"id":"${C.aliceOnAlicePub}"},"data":{"post":{"connect":{"id":${P.alicePub},"$KEY":{"published":false}}}}}`,
+      ],
       ['the whole table through deleteMany', 'alice', 'post', 'deleteMany', `{"where":{"$KEY":{"id":{"gt":0}}}}`],
-      ['groupBy having', 'anon', 'user', 'groupBy', `{"by":["role"],"having":{"$KEY":{"passwordHash":{"_max":{"gt":"a"}}}}}`],
-      ['a Json value', 'alice', 'post', 'update', `{"where":{"id":${P.alicePub}},"data":{"metadata":{"$KEY":{"polluted":true}}}}`],
+      [
+        'groupBy having',
+        'anon',
+        'user',
+        'groupBy',
+        `{"by":["role"],"having":{"$KEY":{"passwordHash":{"_max":{"gt":"a"}}}}}`,
+      ],
+      [
+        'a Json value',
+        'alice',
+        'post',
+        'update',
+        `{"where":{"id":${P.alicePub}},"data":{"metadata":{"$KEY":{"polluted":true}}}}`,
+      ],
     ];
-    const rows = table.flatMap(([label, who, model, op, json]) => PROTOTYPE_KEYS.map((key) => [key, label, who, model, op, json] as const));
+    const rows = table.flatMap(([label, who, model, op, json]) =>
+      PROTOTYPE_KEYS.map((key) => [key, label, who, model, op, json] as const),
+    );
     it.each(rows)('%s: %s', async (key, _label, who, model, op, json) => {
-      const { result, before, after } = await probeState(db, () => outcome(as(who)[model][op](parseWithKey(json, key))));
-      expect({ refusedWith400: isBadRequest(result.error), unchanged: after === before }).toEqual({ refusedWith400: true, unchanged: true });
+      const { result, before, after } = await probeState(db, () =>
+        outcome(as(who)[model][op](parseWithKey(json, key))),
+      );
+      expect({ refusedWith400: isBadRequest(result.error), unchanged: after === before }).toEqual({
+        refusedWith400: true,
+        unchanged: true,
+      });
     });
   });
 
@@ -159,9 +293,19 @@ describe.each(testProviders())('adversarial access policies in the engine (%s)',
     const violation = { status: 403, options: { reason: 'ACCESS_POLICY_VIOLATION' } };
     const table: [string, string, string, object][] = [
       ['post authorId', 'post', 'update', { where: { id: P.alicePub }, data: { authorId: bob.id } }],
-      ['post author.connect', 'post', 'update', { where: { id: P.aliceDraft }, data: { author: { connect: { id: bob.id } } } }],
+      [
+        'post author.connect',
+        'post',
+        'update',
+        { where: { id: P.aliceDraft }, data: { author: { connect: { id: bob.id } } } },
+      ],
       ['post updateMany', 'post', 'updateMany', { where: { authorId: alice.id }, data: { authorId: bob.id } }],
-      ["post upsert's update", 'post', 'upsert', { where: { id: P.alicePub }, create: { title: 'x', authorId: alice.id }, update: { authorId: bob.id } }],
+      [
+        "post upsert's update",
+        'post',
+        'upsert',
+        { where: { id: P.alicePub }, create: { title: 'x', authorId: alice.id }, update: { authorId: bob.id } },
+      ],
       ['profile userId', 'profile', 'update', { where: { id: WORLD.aliceProfile }, data: { userId: bob.id } }],
     ];
     it.each(table)('%s: 403 ACCESS_POLICY_VIOLATION, unchanged', async (_label, model, op, args) => {
@@ -224,9 +368,23 @@ describe.each(testProviders())('adversarial access policies in the engine (%s)',
     it.each([
       ["updating another user's post", 403, 'patch', `/hand/posts/${P.bobPub}`, 'alice', '{"title":"x"}'],
       ['handing a post to another user', 403, 'patch', `/hand/posts/${P.alicePub}`, 'alice', `{"authorId":${bob.id}}`],
-      ['a prototype key in data', 400, 'patch', `/hand/posts/${P.alicePub}`, 'alice', `{"__proto__":{"authorId":${bob.id}}}`],
+      [
+        'a prototype key in data',
+        400,
+        'patch',
+        `/hand/posts/${P.alicePub}`,
+        'alice',
+        `{"__proto__":{"authorId":${bob.id}}}`,
+      ],
       ['a hidden field in where', 400, 'post', '/hand/users/search', 'anon', '{"passwordHash":"x"}'],
-      ['a prototype key in where', 400, 'post', '/hand/users/search', 'anon', '{"__proto__":{"passwordHash":{"startsWith":"hash"}}}'],
+      [
+        'a prototype key in where',
+        400,
+        'post',
+        '/hand/users/search',
+        'anon',
+        '{"__proto__":{"passwordHash":{"startsWith":"hash"}}}',
+      ],
     ] as const)('%s answers %s, the database unchanged', async (_label, status, method, path, who, body) => {
       const { result, before, after } = await probeState(db, () => send(method, path, who, body));
       expect(result.status).toBe(status);

@@ -1,7 +1,7 @@
-import { CrudApiError, withPolicies, type CrudApiPolicies } from '../../lib/index.js';
-import { samplePolicies, type DemoUser } from '../../sample-app/policies.js';
+import { CrudApiError, type CrudApiPolicies, withPolicies } from '../../lib/index.js';
+import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
 import { itOn } from '../support/it-on.js';
-import { createTestDatabase, testProviders, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
 
 const violation = { code: 'rejected-by-policy', options: { reason: 'ACCESS_POLICY_VIOLATION' } };
 const notReadable = { code: 'rejected-by-policy', options: { reason: 'RESULT_NOT_READABLE' } };
@@ -20,7 +20,10 @@ describe.each(testProviders())('policy engine on the Prisma client (%s)', (provi
     db = await createTestDatabase(provider);
     const p = db.prisma;
     const mk = async (name: string, role: 'USER' | 'ADMIN' = 'USER') =>
-      p.user.create({ data: { name, email: `${name}@x.test`, role, passwordHash: `hash-${name}` }, select: { id: true, role: true } });
+      p.user.create({
+        data: { name, email: `${name}@x.test`, role, passwordHash: `hash-${name}` },
+        select: { id: true, role: true },
+      });
     [alice, bob, admin] = [await mk('alice'), await mk('bob'), await mk('admin', 'ADMIN')];
     await p.profile.create({ data: { userId: alice.id, bio: 'alice bio' } });
     const post = async (key: string, authorId: number, published: boolean) =>
@@ -43,10 +46,16 @@ describe.each(testProviders())('policy engine on the Prisma client (%s)', (provi
       expect(titles(await as().post.findMany())).toEqual(['alicePub', 'bobPub']);
       expect(await as(alice).post.findUnique({ where: { id: ids.bobDraft } })).toBeNull();
       expect(await as(alice).post.findFirst({ where: { title: 'bobDraft' } })).toBeNull();
-      await expect(as(alice).post.findUniqueOrThrow({ where: { id: ids.bobDraft } })).rejects.toMatchObject({ code: 'P2025' });
+      await expect(as(alice).post.findUniqueOrThrow({ where: { id: ids.bobDraft } })).rejects.toMatchObject({
+        code: 'P2025',
+      });
       expect(await as(alice).post.count()).toBe(3);
       expect(await as(alice).post.aggregate({ _count: { _all: true } })).toEqual({ _count: { _all: 3 } });
-      const groups = await as(alice).post.groupBy({ by: ['authorId'], _count: { _all: true }, orderBy: { authorId: 'asc' } });
+      const groups = await as(alice).post.groupBy({
+        by: ['authorId'],
+        _count: { _all: true },
+        orderBy: { authorId: 'asc' },
+      });
       expect(groups).toEqual([
         { authorId: alice.id, _count: { _all: 2 } },
         { authorId: bob.id, _count: { _all: 1 } },
@@ -60,10 +69,15 @@ describe.each(testProviders())('policy engine on the Prisma client (%s)', (provi
       });
       expect(titles(user.posts)).toEqual(['bobPub']);
       expect(user._count).toEqual({ posts: 1, comments: 1 });
-      const selected = await as(alice).user.findUnique({ where: { id: bob.id }, select: { posts: { select: { title: true } }, _count: true } });
+      const selected = await as(alice).user.findUnique({
+        where: { id: bob.id },
+        select: { posts: { select: { title: true } }, _count: true },
+      });
       expect(selected.posts).toEqual([{ title: 'bobPub' }]);
       expect(selected._count.posts).toBe(1);
-      expect(await as(bob).user.findUnique({ where: { id: bob.id }, select: { _count: { select: { posts: true } } } })).toEqual({
+      expect(
+        await as(bob).user.findUnique({ where: { id: bob.id }, select: { _count: { select: { posts: true } } } }),
+      ).toEqual({
         _count: { posts: 2 },
       });
     });
@@ -72,9 +86,15 @@ describe.each(testProviders())('policy engine on the Prisma client (%s)', (provi
       const withDraft = { posts: { some: { title: 'bobDraft' } } };
       expect(await as(alice).user.findMany({ where: withDraft })).toEqual([]);
       expect((await as(bob).user.findMany({ where: withDraft })).map((u: { id: number }) => u.id)).toEqual([bob.id]);
-      const noDraft = await as(alice).user.findMany({ where: { posts: { none: { published: false } } }, orderBy: { id: 'asc' } });
+      const noDraft = await as(alice).user.findMany({
+        where: { posts: { none: { published: false } } },
+        orderBy: { id: 'asc' },
+      });
       expect(noDraft.map((u: { id: number }) => u.id)).toEqual([bob.id, admin.id]);
-      const allPublished = await as(alice).user.findMany({ where: { posts: { every: { published: true } } }, orderBy: { id: 'asc' } });
+      const allPublished = await as(alice).user.findMany({
+        where: { posts: { every: { published: true } } },
+        orderBy: { id: 'asc' },
+      });
       expect(allPublished.map((u: { id: number }) => u.id)).toEqual([bob.id, admin.id]);
       expect(await as(alice).comment.count({ where: { post: { is: { published: false } } } })).toBe(0);
       expect(await as(alice).comment.count({ where: { post: { title: 'bobDraft' } } })).toBe(0);
@@ -82,11 +102,20 @@ describe.each(testProviders())('policy engine on the Prisma client (%s)', (provi
     });
 
     it('turns included to-one rows the caller may not read into null, and filters them as absent', async () => {
-      const privateProfiles = { ...samplePolicies, Profile: { read: ({ user }: any) => (user ? { userId: user.id } : false) } };
+      const privateProfiles = {
+        ...samplePolicies,
+        Profile: { read: ({ user }: any) => (user ? { userId: user.id } : false) },
+      };
       db.queries.length = 0;
-      const users = await as(bob, privateProfiles).user.findMany({ include: { profile: true }, orderBy: { id: 'asc' } });
+      const users = await as(bob, privateProfiles).user.findMany({
+        include: { profile: true },
+        orderBy: { id: 'asc' },
+      });
       expect(users.map((u: { profile: unknown }) => u.profile)).toEqual([null, null, null]);
-      const own = await as(alice, privateProfiles).user.findUnique({ where: { id: alice.id }, select: { profile: { select: { bio: true } } } });
+      const own = await as(alice, privateProfiles).user.findUnique({
+        where: { id: alice.id },
+        select: { profile: { select: { bio: true } } },
+      });
       expect(own).toEqual({ profile: { bio: 'alice bio' } });
       expect(await as(bob, privateProfiles).user.count({ where: { profile: { isNot: null } } })).toBe(0);
       expect(await as(bob, privateProfiles).user.count({ where: { profile: { is: null } } })).toBe(3);
@@ -103,14 +132,18 @@ describe.each(testProviders())('policy engine on the Prisma client (%s)', (provi
       db.queries.length = 0;
       const posts = await as(alice, authorsHidden).post.findMany(args);
       expect(posts.every((post: { author: unknown }) => post.author === null)).toBe(true);
-      expect(posts.flatMap((post: { comments: { author: unknown }[] }) => post.comments.map((c) => c.author))).toEqual([null]);
+      expect(posts.flatMap((post: { comments: { author: unknown }[] }) => post.comments.map((c) => c.author))).toEqual([
+        null,
+      ]);
       // One check for `author`, one for `comments.author`.
       expect(db.queries.length).toBe(unrestricted + 2);
     });
 
     it('treats a cursor on an invisible row as no row', async () => {
       expect(await as(alice).post.findMany({ cursor: { id: ids.bobDraft }, take: 2 })).toEqual([]);
-      expect((await as(bob).post.findMany({ cursor: { id: ids.bobDraft }, take: 1 })).map((p: { id: number }) => p.id)).toEqual([ids.bobDraft]);
+      expect(
+        (await as(bob).post.findMany({ cursor: { id: ids.bobDraft }, take: 1 })).map((p: { id: number }) => p.id),
+      ).toEqual([ids.bobDraft]);
     });
   });
 
@@ -118,7 +151,10 @@ describe.each(testProviders())('policy engine on the Prisma client (%s)', (provi
     it('never returns them, at the top level or nested', async () => {
       const users = await as(alice).user.findMany();
       expect(users.every((user: object) => !('passwordHash' in user))).toBe(true);
-      const post = await as(alice).post.findUnique({ where: { id: ids.alicePub }, include: { author: true, comments: { include: { author: true } } } });
+      const post = await as(alice).post.findUnique({
+        where: { id: ids.alicePub },
+        include: { author: true, comments: { include: { author: true } } },
+      });
       expect(post.author).not.toHaveProperty('passwordHash');
       expect(post.comments[0].author).not.toHaveProperty('passwordHash');
       expect(post.author.name).toBe('alice');
@@ -138,57 +174,107 @@ describe.each(testProviders())('policy engine on the Prisma client (%s)', (provi
     });
 
     it('refuses them in groupBy, aggregate and count', async () => {
-      await expect(as(alice).user.groupBy({ by: ['passwordHash'] })).rejects.toMatchObject(unknownField('passwordHash'));
-      await expect(as(alice).user.aggregate({ _max: { passwordHash: true } })).rejects.toMatchObject(unknownField('passwordHash'));
-      await expect(as(alice).user.count({ select: { passwordHash: true } })).rejects.toMatchObject(unknownField('passwordHash'));
-      await expect(as(alice).post.findMany({ orderBy: { author: { passwordHash: 'asc' } } })).rejects.toMatchObject(unknownField('passwordHash'));
+      await expect(as(alice).user.groupBy({ by: ['passwordHash'] })).rejects.toMatchObject(
+        unknownField('passwordHash'),
+      );
+      await expect(as(alice).user.aggregate({ _max: { passwordHash: true } })).rejects.toMatchObject(
+        unknownField('passwordHash'),
+      );
+      await expect(as(alice).user.count({ select: { passwordHash: true } })).rejects.toMatchObject(
+        unknownField('passwordHash'),
+      );
+      await expect(as(alice).post.findMany({ orderBy: { author: { passwordHash: 'asc' } } })).rejects.toMatchObject(
+        unknownField('passwordHash'),
+      );
     });
 
     it('refuses sorting through a relation whose read rule is conditional (403)', async () => {
-      await expect(as(alice).user.findMany({ orderBy: { posts: { _count: 'desc' } } })).rejects.toMatchObject(violation);
+      await expect(as(alice).user.findMany({ orderBy: { posts: { _count: 'desc' } } })).rejects.toMatchObject(
+        violation,
+      );
       expect(await as(alice).post.findMany({ orderBy: { author: { name: 'asc' } } })).toHaveLength(3);
     });
   });
 
   describe('create', () => {
     it('creates rows matching the create rule and returns them as readable', async () => {
-      const post = await as(alice).post.create({ data: { title: 'new', authorId: alice.id }, include: { author: true } });
+      const post = await as(alice).post.create({
+        data: { title: 'new', authorId: alice.id },
+        include: { author: true },
+      });
       expect(post).toMatchObject({ title: 'new', author: { name: 'alice' } });
       expect(post.author).not.toHaveProperty('passwordHash');
     });
 
     it('refuses a row outside the rule with 403 and writes nothing', async () => {
       const before = await db.prisma.post.count();
-      const error = await as(alice).post.create({ data: { title: 'forged', authorId: bob.id } }).catch((e: unknown) => e);
+      const error = await as(alice)
+        .post.create({ data: { title: 'forged', authorId: bob.id } })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CrudApiError);
       expect(error).toMatchObject({ status: 403, ...violation });
       await expect(as().post.create({ data: { title: 'anon', authorId: bob.id } })).rejects.toMatchObject(violation);
-      await expect(as(alice).post.create({ data: { title: 'forged', author: { connect: { id: bob.id } } } })).rejects.toMatchObject(violation);
+      await expect(
+        as(alice).post.create({ data: { title: 'forged', author: { connect: { id: bob.id } } } }),
+      ).rejects.toMatchObject(violation);
       expect(await db.prisma.post.count()).toBe(before);
     });
 
-    itOn(provider, ['sqlite', 'postgresql'], 'no createManyAndReturn on MySQL; the next test checks its refusal')('checks createMany row by row, all or nothing', async () => {
+    itOn(
+      provider,
+      ['sqlite', 'postgresql'],
+      'no createManyAndReturn on MySQL; the next test checks its refusal',
+    )('checks createMany row by row, all or nothing', async () => {
       const before = await db.prisma.post.count();
       await expect(
-        as(alice).post.createMany({ data: [{ title: 'm1', authorId: alice.id }, { title: 'm2', authorId: bob.id }] }),
+        as(alice).post.createMany({
+          data: [
+            { title: 'm1', authorId: alice.id },
+            { title: 'm2', authorId: bob.id },
+          ],
+        }),
       ).rejects.toMatchObject(violation);
       expect(await db.prisma.post.count()).toBe(before);
       expect(await as(alice).post.createMany({ data: [{ title: 'm1', authorId: alice.id }] })).toEqual({ count: 1 });
-      const rows = await as(alice).post.createManyAndReturn({ data: [{ title: 'm3', authorId: alice.id }, { title: 'm4', authorId: alice.id }] });
+      const rows = await as(alice).post.createManyAndReturn({
+        data: [
+          { title: 'm3', authorId: alice.id },
+          { title: 'm4', authorId: alice.id },
+        ],
+      });
       expect(rows.map((row: { title: string }) => row.title)).toEqual(['m3', 'm4']);
     });
 
-    itOn(provider, ['mysql'], 'only MySQL lacks createManyAndReturn')('refuses createMany under a conditional create rule where it cannot check the rows (403, nothing written)', async () => {
-      const before = await db.prisma.post.count();
-      const error = await as(alice).post.createMany({ data: [{ title: 'm1', authorId: alice.id }] }).catch((e: unknown) => e);
-      expect(error).toMatchObject({ ...violation, message: expect.stringContaining('no createManyAndReturn (no RETURNING clause)') });
-      expect(await db.prisma.post.count()).toBe(before);
-      // A rule that is `true` needs no check: createMany works there.
-      expect(await as(alice, { ...samplePolicies, Tag: { read: true, create: true } }).tag.createMany({ data: [{ name: 'many-ok' }] })).toEqual({ count: 1 });
-    });
+    itOn(
+      provider,
+      ['mysql'],
+      'only MySQL lacks createManyAndReturn',
+    )(
+      'refuses createMany under a conditional create rule where it cannot check the rows (403, nothing written)',
+      async () => {
+        const before = await db.prisma.post.count();
+        const error = await as(alice)
+          .post.createMany({ data: [{ title: 'm1', authorId: alice.id }] })
+          .catch((e: unknown) => e);
+        expect(error).toMatchObject({
+          ...violation,
+          message: expect.stringContaining('no createManyAndReturn (no RETURNING clause)'),
+        });
+        expect(await db.prisma.post.count()).toBe(before);
+        // A rule that is `true` needs no check: createMany works there.
+        expect(
+          await as(alice, { ...samplePolicies, Tag: { read: true, create: true } }).tag.createMany({
+            data: [{ name: 'many-ok' }],
+          }),
+        ).toEqual({ count: 1 });
+      },
+    );
 
     it('keeps a write whose result is not readable and says so (RESULT_NOT_READABLE)', async () => {
-      const secretTags = { ...samplePolicies, Tag: { read: { name: { not: { startsWith: 'secret' } } }, create: true } };
+      const secretTags = {
+        ...samplePolicies,
+        Tag: { read: { name: { not: { startsWith: 'secret' } } }, create: true },
+      };
       await expect(as(alice, secretTags).tag.create({ data: { name: 'secret-1' } })).rejects.toMatchObject(notReadable);
       expect(await db.prisma.tag.count({ where: { name: 'secret-1' } })).toBe(1);
       await expect(
@@ -200,12 +286,20 @@ describe.each(testProviders())('policy engine on the Prisma client (%s)', (provi
 
   describe('update and delete', () => {
     it('changes only rows satisfying the rule; others are 403 and unchanged, invisible ones not found', async () => {
-      expect(await as(alice).post.update({ where: { id: ids.aliceDraft }, data: { rating: 1 } })).toMatchObject({ rating: 1 });
-      await expect(as(alice).post.update({ where: { id: ids.bobPub }, data: { rating: 5 } })).rejects.toMatchObject(violation);
-      await expect(as(alice).post.update({ where: { id: ids.bobDraft }, data: { rating: 5 } })).rejects.toMatchObject({ code: 'P2025' });
+      expect(await as(alice).post.update({ where: { id: ids.aliceDraft }, data: { rating: 1 } })).toMatchObject({
+        rating: 1,
+      });
+      await expect(as(alice).post.update({ where: { id: ids.bobPub }, data: { rating: 5 } })).rejects.toMatchObject(
+        violation,
+      );
+      await expect(as(alice).post.update({ where: { id: ids.bobDraft }, data: { rating: 5 } })).rejects.toMatchObject({
+        code: 'P2025',
+      });
       await expect(as(alice).post.delete({ where: { id: ids.bobPub } })).rejects.toMatchObject(violation);
       await expect(as(alice).post.delete({ where: { id: ids.bobDraft } })).rejects.toMatchObject({ code: 'P2025' });
-      await expect(as(alice).post.update({ where: { title: 'alicePub' }, data: { rating: 1 } })).rejects.toMatchObject({ code: 'invalid-argument' });
+      await expect(as(alice).post.update({ where: { title: 'alicePub' }, data: { rating: 1 } })).rejects.toMatchObject({
+        code: 'invalid-argument',
+      });
       expect(await db.prisma.post.findUnique({ where: { id: ids.bobPub } })).toMatchObject({ rating: 0 });
       expect(await db.prisma.post.count({ where: { id: { in: [ids.bobPub!, ids.bobDraft!] } } })).toBe(2);
     });
@@ -221,36 +315,67 @@ describe.each(testProviders())('policy engine on the Prisma client (%s)', (provi
     });
 
     it('refuses protected fields with 403', async () => {
-      await expect(as(alice).user.update({ where: { id: alice.id }, data: { role: 'ADMIN' } })).rejects.toMatchObject(violation);
-      await expect(as(alice).user.update({ where: { id: alice.id }, data: { passwordHash: 'x' } })).rejects.toMatchObject(violation);
-      expect(await as(admin).user.update({ where: { id: bob.id }, data: { role: 'USER' }, select: { role: true } })).toEqual({ role: 'USER' });
-      expect(await as(alice).user.update({ where: { id: alice.id }, data: { name: 'alice' }, select: { name: true } })).toEqual({ name: 'alice' });
+      await expect(as(alice).user.update({ where: { id: alice.id }, data: { role: 'ADMIN' } })).rejects.toMatchObject(
+        violation,
+      );
+      await expect(
+        as(alice).user.update({ where: { id: alice.id }, data: { passwordHash: 'x' } }),
+      ).rejects.toMatchObject(violation);
+      expect(
+        await as(admin).user.update({ where: { id: bob.id }, data: { role: 'USER' }, select: { role: true } }),
+      ).toEqual({ role: 'USER' });
+      expect(
+        await as(alice).user.update({ where: { id: alice.id }, data: { name: 'alice' }, select: { name: true } }),
+      ).toEqual({ name: 'alice' });
     });
   });
 
   describe('nested writes', () => {
     it('checks every model a nested write touches', async () => {
       // Post create rule is conditional: a nested create cannot be checked row by row.
-      await expect(as(alice).user.update({ where: { id: alice.id }, data: { posts: { create: { title: 'x' } } } })).rejects.toMatchObject(violation);
-      // Linking bob's post to alice rewrites its authorId: bob's update rule applies.
-      await expect(as(alice).user.update({ where: { id: alice.id }, data: { posts: { connect: { id: ids.bobPub } } } })).rejects.toMatchObject(violation);
       await expect(
-        as(alice).user.update({ where: { id: alice.id }, data: { posts: { update: { where: { id: ids.bobDraft }, data: { title: 'x' } } } } }),
+        as(alice).user.update({ where: { id: alice.id }, data: { posts: { create: { title: 'x' } } } }),
+      ).rejects.toMatchObject(violation);
+      // Linking bob's post to alice rewrites its authorId: bob's update rule applies.
+      await expect(
+        as(alice).user.update({ where: { id: alice.id }, data: { posts: { connect: { id: ids.bobPub } } } }),
+      ).rejects.toMatchObject(violation);
+      await expect(
+        as(alice).user.update({
+          where: { id: alice.id },
+          data: { posts: { update: { where: { id: ids.bobDraft }, data: { title: 'x' } } } },
+        }),
       ).rejects.toMatchObject({ code: 'P2025' });
       await expect(
-        as(alice).user.update({ where: { id: alice.id }, data: { posts: { update: { where: { id: ids.bobPub }, data: { title: 'x' } } } } }),
+        as(alice).user.update({
+          where: { id: alice.id },
+          data: { posts: { update: { where: { id: ids.bobPub }, data: { title: 'x' } } } },
+        }),
       ).rejects.toMatchObject(violation);
-      await expect(as(alice).user.update({ where: { id: alice.id }, data: { posts: { set: [] } } })).rejects.toMatchObject(violation);
-      await expect(as(alice).post.update({ where: { id: ids.alicePub }, data: { tags: { whatever: [] } } })).rejects.toMatchObject(violation);
-      expect(await db.prisma.post.findUnique({ where: { id: ids.bobPub } })).toMatchObject({ title: 'bobPub', authorId: bob.id });
+      await expect(
+        as(alice).user.update({ where: { id: alice.id }, data: { posts: { set: [] } } }),
+      ).rejects.toMatchObject(violation);
+      await expect(
+        as(alice).post.update({ where: { id: ids.alicePub }, data: { tags: { whatever: [] } } }),
+      ).rejects.toMatchObject(violation);
+      expect(await db.prisma.post.findUnique({ where: { id: ids.bobPub } })).toMatchObject({
+        title: 'bobPub',
+        authorId: bob.id,
+      });
     });
 
     it('lets permitted nested writes through', async () => {
       const tagsUpdatable = { ...samplePolicies, Tag: { ...samplePolicies.Tag, update: true } };
       // Linking an existing tag updates both sides of the many-to-many: the sample's Tag update rule is admin-only.
-      await expect(as(alice).post.create({ data: { title: 'tagged', authorId: alice.id, tags: { connect: [{ id: ids.tag }] } } })).rejects.toMatchObject(violation);
+      await expect(
+        as(alice).post.create({ data: { title: 'tagged', authorId: alice.id, tags: { connect: [{ id: ids.tag }] } } }),
+      ).rejects.toMatchObject(violation);
       const post = await as(alice, tagsUpdatable).post.create({
-        data: { title: 'tagged', author: { connect: { id: alice.id } }, tags: { connect: [{ id: ids.tag }], create: [{ name: 'fresh' }] } },
+        data: {
+          title: 'tagged',
+          author: { connect: { id: alice.id } },
+          tags: { connect: [{ id: ids.tag }], create: [{ name: 'fresh' }] },
+        },
         include: { tags: { orderBy: { name: 'asc' } } },
       });
       expect(post.tags.map((tag: { name: string }) => tag.name)).toEqual(['fresh', 'news']);

@@ -1,5 +1,5 @@
 import type { CrudApiPolicies } from '../../lib/index.js';
-import { samplePolicies, type DemoUser } from '../../sample-app/policies.js';
+import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
 import { seedPolicyBlog } from '../support/policy-fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
@@ -7,7 +7,15 @@ import { testProviders } from '../support/test-database.js';
 const JSON_API = 'application/vnd.api+json';
 const policyError = (reason: string) => ({
   links: { self: expect.any(String) },
-  errors: [{ status: '403', code: 'rejected-by-policy', title: expect.any(String), detail: expect.any(String), meta: { reason } }],
+  errors: [
+    {
+      status: '403',
+      code: 'rejected-by-policy',
+      title: expect.any(String),
+      detail: expect.any(String),
+      meta: { reason },
+    },
+  ],
 });
 
 describe.each(testProviders())('access policies over REST (%s)', (provider) => {
@@ -19,7 +27,8 @@ describe.each(testProviders())('access policies over REST (%s)', (provider) => {
     caller = user;
     return t.http();
   };
-  const send = (request: ReturnType<ReturnType<TestApp['http']>['post']>, body: object) => request.set('Content-Type', JSON_API).send(body);
+  const send = (request: ReturnType<ReturnType<TestApp['http']>['post']>, body: object) =>
+    request.set('Content-Type', JSON_API).send(body);
 
   beforeAll(async () => {
     t = await createTestApp(provider, { options: { policies: samplePolicies, context: () => ({ user: caller }) } });
@@ -64,7 +73,13 @@ describe.each(testProviders())('access policies over REST (%s)', (provider) => {
 
   it('refuses a create outside the rule with 403 ACCESS_POLICY_VIOLATION and writes nothing', async () => {
     const before = await t.db.prisma.post.count();
-    const body = { data: { type: 'post', attributes: { title: 'forged' }, relationships: { author: { data: { type: 'user', id: String(bob.id) } } } } };
+    const body = {
+      data: {
+        type: 'post',
+        attributes: { title: 'forged' },
+        relationships: { author: { data: { type: 'user', id: String(bob.id) } } },
+      },
+    };
     const res = await send(as(alice).post('/api/rest/post'), body).expect(403);
     expect(res.body).toEqual(policyError('ACCESS_POLICY_VIOLATION'));
     expect(await t.db.prisma.post.count()).toBe(before);
@@ -74,19 +89,27 @@ describe.each(testProviders())('access policies over REST (%s)', (provider) => {
 
   it('refuses update and delete of rows outside the rule (403, unchanged); invisible rows are 404', async () => {
     const patch = { data: { type: 'post', id: String(ids.bobPub), attributes: { title: 'hijacked' } } };
-    expect((await send(as(alice).patch(`/api/rest/post/${ids.bobPub}`), patch).expect(403)).body).toEqual(policyError('ACCESS_POLICY_VIOLATION'));
+    expect((await send(as(alice).patch(`/api/rest/post/${ids.bobPub}`), patch).expect(403)).body).toEqual(
+      policyError('ACCESS_POLICY_VIOLATION'),
+    );
     await as(alice).delete(`/api/rest/post/${ids.bobPub}`).expect(403);
-    await send(as(alice).patch(`/api/rest/post/${ids.bobDraft}`), { data: { type: 'post', id: String(ids.bobDraft), attributes: { title: 'x' } } }).expect(404);
+    await send(as(alice).patch(`/api/rest/post/${ids.bobDraft}`), {
+      data: { type: 'post', id: String(ids.bobDraft), attributes: { title: 'x' } },
+    }).expect(404);
     await as(alice).delete(`/api/rest/post/${ids.bobDraft}`).expect(404);
     expect(await t.db.prisma.post.findUnique({ where: { id: ids.bobPub } })).toMatchObject({ title: 'bobPub' });
   });
 
   it('checks relationship changes against the related rows', async () => {
     // Adding bob's post to alice's posts would rewrite its author: bob's post is not alice's to change.
-    const res = await send(as(alice).post(`/api/rest/user/${alice.id}/relationships/posts`), { data: [{ type: 'post', id: String(ids.bobPub) }] }).expect(403);
+    const res = await send(as(alice).post(`/api/rest/user/${alice.id}/relationships/posts`), {
+      data: [{ type: 'post', id: String(ids.bobPub) }],
+    }).expect(403);
     expect(res.body).toEqual(policyError('ACCESS_POLICY_VIOLATION'));
     // A post alice cannot see does not exist for her.
-    await send(as(alice).post(`/api/rest/post/${ids.alicePub}/relationships/comments`), { data: [{ type: 'comment', id: 'nope' }] }).expect(404);
+    await send(as(alice).post(`/api/rest/post/${ids.alicePub}/relationships/comments`), {
+      data: [{ type: 'comment', id: 'nope' }],
+    }).expect(404);
     expect(await t.db.prisma.post.findUnique({ where: { id: ids.bobPub } })).toMatchObject({ authorId: bob.id });
   });
 
@@ -145,7 +168,12 @@ describe.each(testProviders())('access policies over REST (%s)', (provider) => {
     afterAll(() => r.close());
 
     it('keeps the write and answers 403 with reason RESULT_NOT_READABLE', async () => {
-      const res = await r.http().post('/api/rest/tag').set('Content-Type', JSON_API).send({ data: { type: 'tag', attributes: { name: 'secret-rest' } } }).expect(403);
+      const res = await r
+        .http()
+        .post('/api/rest/tag')
+        .set('Content-Type', JSON_API)
+        .send({ data: { type: 'tag', attributes: { name: 'secret-rest' } } })
+        .expect(403);
       expect(res.body).toEqual(policyError('RESULT_NOT_READABLE'));
       expect(await r.db.prisma.tag.count({ where: { name: 'secret-rest' } })).toBe(1);
     });

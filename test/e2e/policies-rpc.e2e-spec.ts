@@ -1,9 +1,9 @@
 import type { CrudApiPolicies } from '../../lib/index.js';
-import { samplePolicies, type DemoUser } from '../../sample-app/policies.js';
+import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
 import { seedPolicyBlog } from '../support/policy-fixtures.js';
+import { callRpc } from '../support/rpc-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
-import { callRpc } from '../support/rpc-client.js';
 
 const violation = { error: { message: expect.any(String), rejectedByPolicy: true, reason: 'ACCESS_POLICY_VIOLATION' } };
 
@@ -36,17 +36,26 @@ describe.each(testProviders())('access policies over RPC (%s)', (provider) => {
     expect((await rpc(alice, 'get', 'post/findUniqueOrThrow', { where: { id: ids.bobDraft } })).status).toBe(404);
     expect((await rpc(undefined, 'get', 'post/count')).data).toBe(2);
     expect((await rpc(alice, 'get', 'comment/count')).data).toBe(0);
-    expect((await rpc(alice, 'get', 'post/aggregate', { _count: { _all: true } })).data).toEqual({ _count: { _all: 2 } });
+    expect((await rpc(alice, 'get', 'post/aggregate', { _count: { _all: true } })).data).toEqual({
+      _count: { _all: 2 },
+    });
     const groups = (await rpc(alice, 'get', 'post/groupBy', { by: ['published'], _count: { _all: true } })).data;
     expect(groups).toEqual([{ published: true, _count: { _all: 2 } }]);
   });
 
   it('filters nested include/select, relation counts and relation filters', async () => {
-    const user = (await rpc(alice, 'get', 'user/findUnique', { where: { id: bob.id }, include: { posts: { include: { comments: true } }, _count: true } })).data;
+    const user = (
+      await rpc(alice, 'get', 'user/findUnique', {
+        where: { id: bob.id },
+        include: { posts: { include: { comments: true } }, _count: true },
+      })
+    ).data;
     expect(titles(user.posts)).toEqual(['bobPub']);
     expect(user._count).toMatchObject({ posts: 1, comments: 0 });
     expect(user).not.toHaveProperty('passwordHash');
-    expect((await rpc(alice, 'get', 'user/findMany', { where: { posts: { some: { published: false } } } })).data).toEqual([]);
+    expect(
+      (await rpc(alice, 'get', 'user/findMany', { where: { posts: { some: { published: false } } } })).data,
+    ).toEqual([]);
     expect((await rpc(alice, 'get', 'user/count', { where: { comments: { some: { body: 'hidden' } } } })).data).toBe(0);
   });
 
@@ -85,18 +94,31 @@ describe.each(testProviders())('access policies over RPC (%s)', (provider) => {
   });
 
   it('refuses update/delete of rows outside the rule (403, unchanged) and hides invisible ones (404)', async () => {
-    expect((await rpc(alice, 'patch', 'post/update', { where: { id: ids.bobPub }, data: { title: 'x' } })).body).toEqual(violation);
+    expect(
+      (await rpc(alice, 'patch', 'post/update', { where: { id: ids.bobPub }, data: { title: 'x' } })).body,
+    ).toEqual(violation);
     expect((await rpc(alice, 'delete', 'post/delete', { where: { id: ids.bobPub } })).status).toBe(403);
-    expect((await rpc(alice, 'patch', 'post/update', { where: { id: ids.bobDraft }, data: { title: 'x' } })).status).toBe(404);
+    expect(
+      (await rpc(alice, 'patch', 'post/update', { where: { id: ids.bobDraft }, data: { title: 'x' } })).status,
+    ).toBe(404);
     expect((await rpc(alice, 'patch', 'post/updateMany', { data: { rating: 5 } })).data).toEqual({ count: 2 });
     expect((await rpc(alice, 'delete', 'post/deleteMany', { where: { authorId: bob.id } })).data).toEqual({ count: 0 });
-    expect(await t.db.prisma.post.findUnique({ where: { id: ids.bobPub } })).toMatchObject({ title: 'bobPub', rating: 0 });
+    expect(await t.db.prisma.post.findUnique({ where: { id: ids.bobPub } })).toMatchObject({
+      title: 'bobPub',
+      rating: 0,
+    });
   });
 
   it('checks nested writes and protected fields', async () => {
-    const connect = await rpc(alice, 'patch', 'user/update', { where: { id: alice.id }, data: { posts: { connect: { id: ids.bobPub } } } });
+    const connect = await rpc(alice, 'patch', 'user/update', {
+      where: { id: alice.id },
+      data: { posts: { connect: { id: ids.bobPub } } },
+    });
     expect(connect.body).toEqual(violation);
-    const nestedCreate = await rpc(alice, 'patch', 'user/update', { where: { id: alice.id }, data: { posts: { create: { title: 'n' } } } });
+    const nestedCreate = await rpc(alice, 'patch', 'user/update', {
+      where: { id: alice.id },
+      data: { posts: { create: { title: 'n' } } },
+    });
     expect(nestedCreate.status).toBe(403);
     const role = await rpc(alice, 'patch', 'user/update', { where: { id: alice.id }, data: { role: 'ADMIN' } });
     expect(role.body).toEqual(violation);
@@ -114,7 +136,9 @@ describe.each(testProviders())('access policies over RPC (%s)', (provider) => {
     it('keeps the write and answers 403 RESULT_NOT_READABLE', async () => {
       const res = await callRpc(r, 'post', 'tag/create', { data: { name: 'secret-rpc' } });
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ error: { message: expect.any(String), rejectedByPolicy: true, reason: 'RESULT_NOT_READABLE' } });
+      expect(res.body).toEqual({
+        error: { message: expect.any(String), rejectedByPolicy: true, reason: 'RESULT_NOT_READABLE' },
+      });
       expect(await r.db.prisma.tag.count({ where: { name: 'secret-rpc' } })).toBe(1);
     });
 

@@ -1,8 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
+
 import { AppModule } from '../../sample-app/app.module.js';
-import { createTestDatabase, testProviders, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
 
 describe.each(testProviders())('sample app: demo authentication and policies (%s)', (provider) => {
   let db: TestDatabase;
@@ -27,7 +28,8 @@ describe.each(testProviders())('sample app: demo authentication and policies (%s
 
   const http = (user?: number) => {
     const agent = request(app.getHttpServer());
-    const as = <T extends { set(name: string, value: string): T }>(req: T) => (user === undefined ? req : req.set('x-user-id', String(user)));
+    const as = <T extends { set(name: string, value: string): T }>(req: T) =>
+      user === undefined ? req : req.set('x-user-id', String(user));
     return { get: (url: string) => as(agent.get(url)), patch: (url: string) => as(agent.patch(url)) };
   };
 
@@ -35,7 +37,9 @@ describe.each(testProviders())('sample app: demo authentication and policies (%s
     expect((await http().get('/api/rest/post').expect(200)).body.meta.total).toBe(1);
     expect((await http(ids.bob).get('/api/rest/post').expect(200)).body.meta.total).toBe(2);
     await http(ids.alice).get(`/api/rest/post/${ids.draft}`).expect(404);
-    const draft = await http(ids.bob).get(`/api/rpc/post/findUnique?q=${encodeURIComponent(JSON.stringify({ where: { id: ids.draft } }))}`).expect(200);
+    const draft = await http(ids.bob)
+      .get(`/api/rpc/post/findUnique?q=${encodeURIComponent(JSON.stringify({ where: { id: ids.draft } }))}`)
+      .expect(200);
     expect(draft.body.data).toMatchObject({ title: 'Draft: indexing tips' });
   });
 

@@ -1,4 +1,4 @@
-import { samplePolicies, type DemoUser } from '../../sample-app/policies.js';
+import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
 import { snapshotDatabase } from '../support/db-snapshot.js';
 import { expectJsonApiError } from '../support/json-api-expect.js';
 import { type BlogFixture, seedBlog } from '../support/rest-fixtures.js';
@@ -22,10 +22,16 @@ describe.each(testProviders())('REST under hostile input (%s)', (provider) => {
   const get = (url: string) => t.http().get(`/api/rest${url}`);
   const sendText = (method: 'post' | 'patch' | 'delete', url: string, json: string) =>
     t.http()[method](`/api/rest${url}`).set('Content-Type', JSON_API).send(json);
-  const send = (method: 'post' | 'patch' | 'delete', url: string, body: unknown) => sendText(method, url, JSON.stringify(body));
+  const send = (method: 'post' | 'patch' | 'delete', url: string, body: unknown) =>
+    sendText(method, url, JSON.stringify(body));
 
   /** Runs a write that must be refused and proves the database did not change. */
-  async function refusedWrite(run: () => PromiseLike<{ status: number; body: any }>, status: number, code: string, source?: Record<string, string>) {
+  async function refusedWrite(
+    run: () => PromiseLike<{ status: number; body: any }>,
+    status: number,
+    code: string,
+    source?: Record<string, string>,
+  ) {
     const before = await snapshotDatabase(t.db);
     const res = await run();
     expectJsonApiError(res as never, status, code, source);
@@ -42,32 +48,62 @@ describe.each(testProviders())('REST under hostile input (%s)', (provider) => {
     });
 
     it('accepts the deepest selector and the most filters the defaults allow, quickly', async () => {
-      const filters = Array.from({ length: 20 }, (_, i) => `filter[comments][author][posts][title$contains]=${'x'.repeat(i + 1)}`);
+      const filters = Array.from(
+        { length: 20 },
+        (_, i) => `filter[comments][author][posts][title$contains]=${'x'.repeat(i + 1)}`,
+      );
       const started = Date.now();
       await get(`/post?${filters.join('&')}&sort=-title&include=comments.author.posts`).expect(200);
       expect(Date.now() - started).toBeLessThan(5000);
     });
 
-    it.each(['_=1', '__proto__[x]=1', 'constructor=1', '[filter]=1', 'filter(title)=x', 'Filter[x]=1', 'cachebust=1', 'x-y=1'])(
-      'refuses %s naming the parameter',
-      async (query) => {
-        const parameter = new URLSearchParams(query).keys().next().value!;
-        expectJsonApiError(await get(`/post?${query}`), 400, 'invalid-query-parameter', { parameter });
-      },
-    );
+    it.each([
+      '_=1',
+      '__proto__[x]=1',
+      'constructor=1',
+      '[filter]=1',
+      'filter(title)=x',
+      'Filter[x]=1',
+      'cachebust=1',
+      'x-y=1',
+    ])('refuses %s naming the parameter', async (query) => {
+      const parameter = new URLSearchParams(query).keys().next().value!;
+      expectJsonApiError(await get(`/post?${query}`), 400, 'invalid-query-parameter', { parameter });
+    });
 
     it('refuses sort paths deeper than the filter depth and a field sorted twice', async () => {
-      expectJsonApiError(await get('/comment?sort=parent.parent.parent.parent.body'), 400, 'invalid-query-parameter', { parameter: 'sort' });
+      expectJsonApiError(await get('/comment?sort=parent.parent.parent.parent.body'), 400, 'invalid-query-parameter', {
+        parameter: 'sort',
+      });
       expectJsonApiError(await get('/post?sort=title,-title'), 400, 'invalid-query-parameter', { parameter: 'sort' });
     });
 
     it('bounds the joins of filter and sort together (60 at the defaults) before the database does', async () => {
       const keys = (path: string, fields: string[]) => fields.map((field) => `${path}.${field}`);
-      const post = keys('parent.parent.post', ['title', 'content', 'status', 'published', 'rating', 'price', 'views', 'publishedAt', 'createdAt', 'updatedAt', 'authorId']);
+      const post = keys('parent.parent.post', [
+        'title',
+        'content',
+        'status',
+        'published',
+        'rating',
+        'price',
+        'views',
+        'publishedAt',
+        'createdAt',
+        'updatedAt',
+        'authorId',
+      ]);
       const comment = keys('parent.parent.parent', ['body', 'createdAt', 'postId', 'authorId', 'parentId', 'id']);
       const user = keys('parent.post.author', ['name', 'email', 'role', 'createdAt']);
-      await get(`/comment?sort=${[...post, ...comment].join(',')}&filter[post][author][name]=Alice&filter[post][title]=x`).expect(200);
-      expectJsonApiError(await get(`/comment?sort=${[...post, ...comment, ...user].join(',')}`), 400, 'invalid-query-parameter', { parameter: 'sort' });
+      await get(
+        `/comment?sort=${[...post, ...comment].join(',')}&filter[post][author][name]=Alice&filter[post][title]=x`,
+      ).expect(200);
+      expectJsonApiError(
+        await get(`/comment?sort=${[...post, ...comment, ...user].join(',')}`),
+        400,
+        'invalid-query-parameter',
+        { parameter: 'sort' },
+      );
     });
 
     it.each([
@@ -82,20 +118,39 @@ describe.each(testProviders())('REST under hostile input (%s)', (provider) => {
   });
 
   describe('request documents', () => {
-    const post = (attributes: Record<string, unknown>) => ({ data: { type: 'post', attributes: { title: 't', ...attributes }, relationships: { author: { data: { type: 'user', id: f.alice } } } } });
+    const post = (attributes: Record<string, unknown>) => ({
+      data: {
+        type: 'post',
+        attributes: { title: 't', ...attributes },
+        relationships: { author: { data: { type: 'user', id: f.alice } } },
+      },
+    });
 
     it('refuses a Json attribute nested thousands of levels deep, on create, update and relationship bodies', async () => {
-      const body = (inner: string) => `{"data":{"type":"post","attributes":{"title":"t","metadata":${inner}},"relationships":{"author":{"data":{"type":"user","id":${f.alice}}}}}}`;
+      const body = (inner: string) =>
+        `{"data":{"type":"post","attributes":{"title":"t","metadata":${inner}},"relationships":{"author":{"data":{"type":"user","id":${f.alice}}}}}}`;
       const res = await refusedWrite(() => sendText('post', '/post', body(deepJson(5000))), 400, 'invalid-payload');
       expect(res.body.errors[0].source.pointer).toMatch(/^\/data\/attributes\/metadata(\/a)+$/);
       await refusedWrite(() => sendText('patch', `/post/${f.hello}`, body(deepJson(100_000))), 400, 'invalid-payload');
-      await refusedWrite(() => sendText('post', `/post/${f.hello}/relationships/tags`, `{"data":[],"meta":${deepJson(3000)}}`), 400, 'invalid-payload');
+      await refusedWrite(
+        () => sendText('post', `/post/${f.hello}/relationships/tags`, `{"data":[],"meta":${deepJson(3000)}}`),
+        400,
+        'invalid-payload',
+      );
       await send('post', '/post', post({ metadata: JSON.parse(deepJson(20)) })).expect(201);
     });
 
     it.each([
-      ['attributes', `{"data":{"type":"post","attributes":{"title":"t","__proto__":{"x":1}}}}`, '/data/attributes/__proto__'],
-      ['Json values', `{"data":{"type":"post","attributes":{"metadata":{"a":[{"constructor":{"prototype":1}}]}}}}`, '/data/attributes/metadata/a/0/constructor'],
+      [
+        'attributes',
+        `{"data":{"type":"post","attributes":{"title":"t","__proto__":{"x":1}}}}`,
+        '/data/attributes/__proto__',
+      ],
+      [
+        'Json values',
+        `{"data":{"type":"post","attributes":{"metadata":{"a":[{"constructor":{"prototype":1}}]}}}}`,
+        '/data/attributes/metadata/a/0/constructor',
+      ],
       ['meta', `{"data":{"type":"post","meta":{"prototype":1}}}`, '/data/meta/prototype'],
       ['the document', `{"__proto__":{},"data":{"type":"post"}}`, '/__proto__'],
     ])('refuses a prototype key in %s and writes nothing', async (_where, json, pointer) => {
@@ -106,8 +161,14 @@ describe.each(testProviders())('REST under hostile input (%s)', (provider) => {
       [{ data: { type: 'post', id: 'x' }, errors: [] }, '/errors'],
       [{ data: { type: 'post' }, unknown: 1 }, '/unknown'],
       [{ data: { type: 'post', attributes: {}, extra: 1 } }, '/data/extra'],
-      [{ data: { type: 'post', relationships: { author: { data: null, extra: 1 } } } }, '/data/relationships/author/extra'],
-      [{ data: { type: 'post', relationships: { tags: { data: [{ type: 'tag', id: 1, attributes: {} }] } } } }, '/data/relationships/tags/data/0'],
+      [
+        { data: { type: 'post', relationships: { author: { data: null, extra: 1 } } } },
+        '/data/relationships/author/extra',
+      ],
+      [
+        { data: { type: 'post', relationships: { tags: { data: [{ type: 'tag', id: 1, attributes: {} }] } } } },
+        '/data/relationships/tags/data/0',
+      ],
       [{ data: { type: 'post', meta: 'text' } }, '/data/meta'],
       [{ data: { type: 'post' }, jsonapi: [] }, '/jsonapi'],
     ])('refuses the member of %j that JSON:API does not allow there', async (body, pointer) => {
@@ -115,10 +176,20 @@ describe.each(testProviders())('REST under hostile input (%s)', (provider) => {
     });
 
     it('refuses unknown members in relationship endpoint bodies', async () => {
-      await refusedWrite(() => send('post', `/post/${f.hello}/relationships/tags`, { data: [{ type: 'tag', id: f.news, extra: 1 }] }), 400, 'invalid-payload', {
-        pointer: '/data/0',
-      });
-      await refusedWrite(() => send('patch', `/post/${f.hello}/relationships/tags`, { data: [], errors: [] }), 400, 'invalid-payload', { pointer: '/errors' });
+      await refusedWrite(
+        () => send('post', `/post/${f.hello}/relationships/tags`, { data: [{ type: 'tag', id: f.news, extra: 1 }] }),
+        400,
+        'invalid-payload',
+        {
+          pointer: '/data/0',
+        },
+      );
+      await refusedWrite(
+        () => send('patch', `/post/${f.hello}/relationships/tags`, { data: [], errors: [] }),
+        400,
+        'invalid-payload',
+        { pointer: '/errors' },
+      );
     });
 
     it.each([
@@ -132,16 +203,31 @@ describe.each(testProviders())('REST under hostile input (%s)', (provider) => {
       ['publishedAt', '2024-02-30'],
     ])('refuses %s = %p on every database and writes nothing', async (name, value) => {
       const json = JSON.stringify(post({ [name]: value })).replace('1e+309', '1e309');
-      await refusedWrite(() => sendText('post', '/post', json), 400, 'invalid-payload', { pointer: `/data/attributes/${name}` });
+      await refusedWrite(() => sendText('post', '/post', json), 400, 'invalid-payload', {
+        pointer: `/data/attributes/${name}`,
+      });
     });
 
     it('stores the extreme values every database accepts', async () => {
-      const res = await send('post', '/post', post({ views: '-9223372036854775808', publishedAt: '9999-12-31T23:59:59.999Z', rating: -1.5e300 })).expect(201);
-      expect(res.body.data.attributes).toMatchObject({ views: '-9223372036854775808', publishedAt: '9999-12-31T23:59:59.999Z', rating: -1.5e300 });
+      const res = await send(
+        'post',
+        '/post',
+        post({ views: '-9223372036854775808', publishedAt: '9999-12-31T23:59:59.999Z', rating: -1.5e300 }),
+      ).expect(201);
+      expect(res.body.data.attributes).toMatchObject({
+        views: '-9223372036854775808',
+        publishedAt: '9999-12-31T23:59:59.999Z',
+        rating: -1.5e300,
+      });
     });
 
     it('answers values the database cannot store with 400, never 500', async () => {
-      for (const attributes of [{ title: 'nul\u0000byte' }, { metadata: { a: 'nul\u0000' } }, { price: '1e40' }, { price: '1e99999' }]) {
+      for (const attributes of [
+        { title: 'nul\u0000byte' },
+        { metadata: { a: 'nul\u0000' } },
+        { price: '1e40' },
+        { price: '1e99999' },
+      ]) {
         const before = await snapshotDatabase(t.db);
         const res = await send('post', '/post', post(attributes));
         expect({ attributes, status: res.status }).toEqual({ attributes, status: expect.any(Number) });
@@ -166,13 +252,17 @@ describe.each(testProviders())('REST under hostile input (%s)', (provider) => {
         expect([404, 414]).toContain(res.status);
         expect(JSON.stringify(res.body.errors ?? res.body).length).toBeLessThan(1000);
       }
-      const related = await send('post', `/post/${f.hello}/relationships/tags`, { data: [{ type: 'tag', id: 'x'.repeat(100_000) }] });
+      const related = await send('post', `/post/${f.hello}/relationships/tags`, {
+        data: [{ type: 'tag', id: 'x'.repeat(100_000) }],
+      });
       expect(related.status).toBe(404);
       expect(JSON.stringify(related.body).length).toBeLessThan(1000);
     });
 
     it('point at the object holding a megabyte member name rather than repeat it', async () => {
-      const res = await send('patch', `/post/${f.hello}`, { data: { type: 'post', attributes: { ['k'.repeat(1_000_000)]: 1 } } });
+      const res = await send('patch', `/post/${f.hello}`, {
+        data: { type: 'post', attributes: { ['k'.repeat(1_000_000)]: 1 } },
+      });
       expectJsonApiError(res, 400, 'invalid-payload', { pointer: '/data/attributes' });
       expect(JSON.stringify(res.body).length).toBeLessThan(1000);
     });
@@ -185,7 +275,10 @@ describe.each(testProviders())('REST hides hidden fields like missing ones (%s)'
   let alice: DemoUser;
   beforeAll(async () => {
     t = await createTestApp(provider, { options: { policies: samplePolicies, context: () => ({ user: caller }) } });
-    const created = await t.db.prisma.user.create({ data: { name: 'alice', email: 'alice@x.test', passwordHash: 'secret' }, select: { id: true, role: true } });
+    const created = await t.db.prisma.user.create({
+      data: { name: 'alice', email: 'alice@x.test', passwordHash: 'secret' },
+      select: { id: true, role: true },
+    });
     alice = created as DemoUser;
     caller = alice;
   });
@@ -219,6 +312,9 @@ describe.each(testProviders())('REST hides hidden fields like missing ones (%s)'
     const hidden = await answer('patch', `/user/${alice.id}`, 'passwordHash', body('passwordHash'));
     const missing = await answer('patch', `/user/${alice.id}`, 'passwordHasx', body('passwordHasx'));
     expect(hidden).toEqual(missing);
-    expect(hidden.body.errors[0]).toMatchObject({ code: 'invalid-payload', source: { pointer: '/data/attributes/NAME' } });
+    expect(hidden.body.errors[0]).toMatchObject({
+      code: 'invalid-payload',
+      source: { pointer: '/data/attributes/NAME' },
+    });
   });
 });

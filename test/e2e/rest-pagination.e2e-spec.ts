@@ -1,10 +1,23 @@
 import fc from 'fast-check';
+
 import { expectJsonApiError } from '../support/json-api-expect.js';
 import { createTestApp, TEST_ENDPOINT as E, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
-type Doc = { data: { id: number | string; meta?: { page: { cursor: string } } }[]; links: Record<string, string | null>; meta: Record<string, unknown> };
-type PostRow = { id: number; title: string; rating: number; content: string | null; publishedAt: Date | null; published: boolean; authorId: number };
+type Doc = {
+  data: { id: number | string; meta?: { page: { cursor: string } } }[];
+  links: Record<string, string | null>;
+  meta: Record<string, unknown>;
+};
+type PostRow = {
+  id: number;
+  title: string;
+  rating: number;
+  content: string | null;
+  publishedAt: Date | null;
+  published: boolean;
+  authorId: number;
+};
 
 const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 4242);
@@ -28,7 +41,20 @@ function compareBy(keys: string[]): (a: PostRow, b: PostRow) => number {
       const descending = key.startsWith('-');
       const name = (descending ? key.slice(1) : key) as keyof PostRow;
       const [x, y] = [a[name], b[name]];
-      const order = x === y ? 0 : x === null ? 1 : y === null ? -1 : x instanceof Date ? x.getTime() - (y as Date).getTime() : x < y! ? -1 : x > y! ? 1 : 0;
+      const order =
+        x === y
+          ? 0
+          : x === null
+            ? 1
+            : y === null
+              ? -1
+              : x instanceof Date
+                ? x.getTime() - (y as Date).getTime()
+                : x < y!
+                  ? -1
+                  : x > y!
+                    ? 1
+                    : 0;
       if (order !== 0) return descending ? -order : order;
     }
     return 0;
@@ -41,11 +67,16 @@ describe.each(testProviders())('REST cursor pagination and count strategies (%s)
   let alice: number;
   beforeAll(async () => {
     t = await createTestApp(provider);
-    const users = await Promise.all(['alice', 'bob'].map((name) => t.db.prisma.user.create({ data: { email: `${name}@example.com`, name } })));
+    const users = await Promise.all(
+      ['alice', 'bob'].map((name) => t.db.prisma.user.create({ data: { email: `${name}@example.com`, name } })),
+    );
     alice = users[0]!.id;
-    for (let index = 0; index < 26; index++) await t.db.prisma.post.create({ data: postData(index, users[index % 3 === 0 ? 1 : 0]!.id) });
+    for (let index = 0; index < 26; index++)
+      await t.db.prisma.post.create({ data: postData(index, users[index % 3 === 0 ? 1 : 0]!.id) });
     posts = (await t.db.prisma.post.findMany()) as PostRow[];
-    await t.db.prisma.like.createMany({ data: posts.slice(0, 5).flatMap((post) => users.map((user) => ({ userId: user.id, postId: post.id }))) });
+    await t.db.prisma.like.createMany({
+      data: posts.slice(0, 5).flatMap((post) => users.map((user) => ({ userId: user.id, postId: post.id }))),
+    });
   });
   afterAll(() => t.close());
 
@@ -55,7 +86,11 @@ describe.each(testProviders())('REST cursor pagination and count strategies (%s)
   };
 
   /** Follows `rel` links from `url` to the end; every page within `size`; the ids in reading order, plus the last page. */
-  async function walk(url: string, rel: 'next' | 'prev', size: number): Promise<{ ids: (number | string)[]; last: Doc }> {
+  async function walk(
+    url: string,
+    rel: 'next' | 'prev',
+    size: number,
+  ): Promise<{ ids: (number | string)[]; last: Doc }> {
     const ids: (number | string)[] = [];
     let body: Doc = (await get(url).expect(200)).body;
     for (let pages = 0; ; pages++) {
@@ -79,7 +114,10 @@ describe.each(testProviders())('REST cursor pagination and count strategies (%s)
     ];
     it.each(cases)('forwards and backwards gives every row once, in order: %s', async (_name, search, keep) => {
       const sort = new URLSearchParams(search).get('sort');
-      const expected = posts.filter(keep).sort(compareBy(sort ? sort.split(',') : [])).map((post) => post.id);
+      const expected = posts
+        .filter(keep)
+        .sort(compareBy(sort ? sort.split(',') : []))
+        .map((post) => post.id);
       const forward = await walk(`/post?page[size]=4&${search}`, 'next', 4);
       expect(forward.ids).toEqual(expected);
       const lastPrev = forward.last.links.prev;
@@ -89,14 +127,19 @@ describe.each(testProviders())('REST cursor pagination and count strategies (%s)
     });
 
     it('composes with include and sparse fieldsets, and gives each item its cursor', async () => {
-      const res = await get('/post?page[size]=3&sort=-rating&include=author&fields[post]=title,author&fields[user]=name').expect(200);
+      const res = await get(
+        '/post?page[size]=3&sort=-rating&include=author&fields[post]=title,author&fields[user]=name',
+      ).expect(200);
       expect(res.body.data).toHaveLength(3);
       expect(Object.keys(res.body.data[0].attributes)).toEqual(['title']);
       expect(res.body.included.map((user: { type: string }) => user.type)).toContain('user');
       const second = res.body.data[1].meta.page.cursor;
       const resumed = await get(`/post?page[size]=3&sort=-rating&include=author&page[after]=${second}`).expect(200);
       expect(resumed.body.data[0].id).toBe(res.body.data[2].id);
-      expect(res.body.links).toMatchObject({ self: `${E}/post?page[size]=3&sort=-rating&include=author&fields[post]=title,author&fields[user]=name`, prev: null });
+      expect(res.body.links).toMatchObject({
+        self: `${E}/post?page[size]=3&sort=-rating&include=author&fields[post]=title,author&fields[user]=name`,
+        prev: null,
+      });
       expect(res.body.links).not.toHaveProperty('last');
       expect(res.body.meta).toEqual({ count: 'none' });
     });
@@ -105,9 +148,15 @@ describe.each(testProviders())('REST cursor pagination and count strategies (%s)
       const likes = await walk('/like?page[size]=3', 'next', 3);
       expect(likes.ids).toHaveLength(10);
       expect(new Set(likes.ids).size).toBe(10);
-      const alicePosts = posts.filter((post) => post.authorId === alice).sort(compareBy(['-rating'])).map((post) => post.id);
+      const alicePosts = posts
+        .filter((post) => post.authorId === alice)
+        .sort(compareBy(['-rating']))
+        .map((post) => post.id);
       expect((await walk(`/user/${alice}/posts?page[size]=4&sort=-rating`, 'next', 4)).ids).toEqual(alicePosts);
-      const byTitle = posts.filter((post) => post.authorId === alice).sort(compareBy(['title'])).map((post) => String(post.id));
+      const byTitle = posts
+        .filter((post) => post.authorId === alice)
+        .sort(compareBy(['title']))
+        .map((post) => String(post.id));
       const linkage = await walk(`/user/${alice}/relationships/posts?page[size]=5&sort=title`, 'next', 5);
       expect(linkage.ids.map(String)).toEqual(byTitle);
     });
@@ -153,25 +202,43 @@ describe.each(testProviders())('REST cursor pagination and count strategies (%s)
     it('refuses a cursor of another sort, another type, or tampered with', async () => {
       const byTitle = (await get('/post?page[size]=2&sort=title').expect(200)).body.links.next as string;
       const cursor = new URL(byTitle).searchParams.get('page[after]')!;
-      expectJsonApiError(await get(`/post?page[size]=2&sort=-title&page[after]=${cursor}`), 400, 'invalid-query-parameter', { parameter: 'page[after]' });
-      expectJsonApiError(await get(`/user?page[before]=${cursor}`), 400, 'invalid-query-parameter', { parameter: 'page[before]' });
+      expectJsonApiError(
+        await get(`/post?page[size]=2&sort=-title&page[after]=${cursor}`),
+        400,
+        'invalid-query-parameter',
+        { parameter: 'page[after]' },
+      );
+      expectJsonApiError(await get(`/user?page[before]=${cursor}`), 400, 'invalid-query-parameter', {
+        parameter: 'page[before]',
+      });
       const body = JSON.parse(Buffer.from(cursor, 'base64url').toString());
       for (const values of [[1, 2], ['x'], [null, 1], ['x', 'not-an-int'], ['x', 2 ** 40]]) {
         const forged = Buffer.from(JSON.stringify({ ...body, v: values })).toString('base64url');
-        expectJsonApiError(await get(`/post?sort=title&page[after]=${forged}`), 400, 'invalid-query-parameter', { parameter: 'page[after]' });
+        expectJsonApiError(await get(`/post?sort=title&page[after]=${forged}`), 400, 'invalid-query-parameter', {
+          parameter: 'page[after]',
+        });
       }
       const moved = Buffer.from(JSON.stringify({ ...body, v: ['Post m', posts[3]!.id] })).toString('base64url');
       expect((await get(`/post?sort=title&page[after]=${moved}`).expect(200)).body.data.length).toBeGreaterThan(0);
     });
 
     it('answers hostile cursors with 400, never 5xx (generated)', async () => {
-      const text = fc.oneof(fc.string(), fc.base64String().map((s) => s.replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '')), fc.json().map((json) => Buffer.from(json).toString('base64url')));
+      const text = fc.oneof(
+        fc.string(),
+        fc.base64String().map((s) => s.replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '')),
+        fc.json().map((json) => Buffer.from(json).toString('base64url')),
+      );
       await fc.assert(
-        fc.asyncProperty(text, fc.constantFrom('after', 'before'), fc.constantFrom('', '&sort=-publishedAt', '&sort=title'), async (cursor, side, sort) => {
-          const res = await get(`/post?page[${side}]=${encodeURIComponent(cursor)}${sort}`);
-          expect([200, 400]).toContain(res.status);
-          if (res.status === 400) expect(res.body.errors[0].source).toEqual({ parameter: `page[${side}]` });
-        }),
+        fc.asyncProperty(
+          text,
+          fc.constantFrom('after', 'before'),
+          fc.constantFrom('', '&sort=-publishedAt', '&sort=title'),
+          async (cursor, side, sort) => {
+            const res = await get(`/post?page[${side}]=${encodeURIComponent(cursor)}${sort}`);
+            expect([200, 400]).toContain(res.status);
+            if (res.status === 400) expect(res.body.errors[0].source).toEqual({ parameter: `page[${side}]` });
+          },
+        ),
         { numRuns: FUZZ_RUNS, seed: FUZZ_SEED },
       );
     });
@@ -216,7 +283,10 @@ describe.each(testProviders())('REST cursor pagination and count strategies (%s)
       const filtered = await get('/post?page[limit]=5&filter[published]=true', 'count=estimated').expect(200);
       expect(filtered.body.meta).toEqual({ total: 13, count: 'exact' });
       const related = await get(`/user/${alice}/posts?page[limit]=2`, 'count=estimated').expect(200);
-      expect(related.body.meta).toEqual({ total: posts.filter((post) => post.authorId === alice).length, count: 'exact' });
+      expect(related.body.meta).toEqual({
+        total: posts.filter((post) => post.authorId === alice).length,
+        count: 'exact',
+      });
     });
 
     it('counts a cursor page only when asked, over the whole filtered collection', async () => {
@@ -242,7 +312,9 @@ describe.each(testProviders())('REST cursor pagination and count strategies (%s)
       scoped = await createTestApp(provider, { options: { count: 'none' } });
       await scoped.db.prisma.user.create({ data: { email: 'x@example.com', name: 'x' } });
       expect((await scoped.http().get('/api/rest/user').expect(200)).body.meta).toEqual({ count: 'none' });
-      expect((await scoped.http().get('/api/rest/user').set('Prefer', 'count=exact').expect(200)).body.meta).toEqual({ total: 1 });
+      expect((await scoped.http().get('/api/rest/user').set('Prefer', 'count=exact').expect(200)).body.meta).toEqual({
+        total: 1,
+      });
     });
 
     it('never estimates over a per-request client, which may hide rows', async () => {

@@ -1,7 +1,7 @@
+import { itOn } from '../support/it-on.js';
 import { expectJsonApiError } from '../support/json-api-expect.js';
 import { type BlogFixture, seedBlog } from '../support/rest-fixtures.js';
 import { createTestApp, TEST_ENDPOINT as E, type TestApp } from '../support/test-app.js';
-import { itOn } from '../support/it-on.js';
 import { testProviders } from '../support/test-database.js';
 
 const ids = (res: { body: { data: { id: unknown }[] } }) => res.body.data.map((resource) => resource.id);
@@ -55,7 +55,10 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
       expect(post.attributes).not.toHaveProperty('id');
       expect(post.relationships.author).toEqual({
         data: { type: 'user', id: f.alice },
-        links: { self: `${E}/post/${f.hello}/relationships/author/${f.alice}`, related: `${E}/post/${f.hello}/author/${f.alice}` },
+        links: {
+          self: `${E}/post/${f.hello}/relationships/author/${f.alice}`,
+          related: `${E}/post/${f.hello}/author/${f.alice}`,
+        },
       });
       expect(post.relationships.comments).toEqual({
         links: { self: `${E}/post/${f.hello}/relationships/comments`, related: `${E}/post/${f.hello}/comments` },
@@ -65,7 +68,12 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
     it('renders Bytes as Base64 and Json as JSON; a to-one on the referenced side has linkage too', async () => {
       const profile = (await get(`/profile/${f.profile}`).expect(200)).body.data;
       expect(profile.id).toBe(f.profile);
-      expect(profile.attributes).toEqual({ bio: 'Writes things', avatar: 'AQID/w==', settings: { theme: 'dark', sizes: [1, 2] }, userId: f.alice });
+      expect(profile.attributes).toEqual({
+        bio: 'Writes things',
+        avatar: 'AQID/w==',
+        settings: { theme: 'dark', sizes: [1, 2] },
+        userId: f.alice,
+      });
       const user = (await get(`/user/${f.alice}`).expect(200)).body.data;
       expect(user.relationships.profile.data).toEqual({ type: 'profile', id: f.profile });
       const carol = (await get(`/user/${f.carol}`).expect(200)).body.data;
@@ -77,7 +85,11 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
 
     it('uses compound ids joined by the divider', async () => {
       const res = await get(`/like/${f.bob}_${f.hello}`).expect(200);
-      expect(res.body.data).toMatchObject({ type: 'like', id: `${f.bob}_${f.hello}`, attributes: { userId: f.bob, postId: f.hello } });
+      expect(res.body.data).toMatchObject({
+        type: 'like',
+        id: `${f.bob}_${f.hello}`,
+        attributes: { userId: f.bob, postId: f.hello },
+      });
       expect(res.body.data.relationships.user.data).toEqual({ type: 'user', id: f.bob });
       const list = await get(`/post/${f.hello}/likes`).expect(200);
       expect(ids(list)).toEqual([`${f.bob}_${f.hello}`, `${f.carol}_${f.hello}`]);
@@ -94,7 +106,9 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
     });
 
     it('refuses filter, sort and page on a single resource', async () => {
-      expectJsonApiError(await get(`/post/${f.hello}?sort=title`), 400, 'invalid-query-parameter', { parameter: 'sort' });
+      expectJsonApiError(await get(`/post/${f.hello}?sort=title`), 400, 'invalid-query-parameter', {
+        parameter: 'sort',
+      });
     });
   });
 
@@ -132,7 +146,10 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
       expect(linkage.body).toEqual({
         jsonapi: { version: '1.1' },
         data: null,
-        links: { self: `${E}/comment/${f.firstComment}/relationships/parent`, related: `${E}/comment/${f.firstComment}/parent` },
+        links: {
+          self: `${E}/comment/${f.firstComment}/relationships/parent`,
+          related: `${E}/comment/${f.firstComment}/parent`,
+        },
       });
     });
 
@@ -141,9 +158,15 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
       expect(res.body).toEqual({
         jsonapi: { version: '1.1' },
         data: { type: 'user', id: f.alice },
-        links: { self: `${E}/post/${f.hello}/relationships/author/${f.alice}`, related: `${E}/post/${f.hello}/author/${f.alice}` },
+        links: {
+          self: `${E}/post/${f.hello}/relationships/author/${f.alice}`,
+          related: `${E}/post/${f.hello}/author/${f.alice}`,
+        },
       });
-      expect((await get(`/post/${f.hello}/relationships/author`).expect(200)).body.data).toEqual({ type: 'user', id: f.alice });
+      expect((await get(`/post/${f.hello}/relationships/author`).expect(200)).body.data).toEqual({
+        type: 'user',
+        id: f.alice,
+      });
       expectJsonApiError(await get(`/post/${f.hello}/relationships/author/${f.bob}`), 404, 'not-found');
     });
 
@@ -176,7 +199,12 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
     });
 
     it('refuses include on relationship endpoints', async () => {
-      expectJsonApiError(await get(`/post/${f.hello}/relationships/tags?include=posts`), 400, 'invalid-query-parameter', { parameter: 'include' });
+      expectJsonApiError(
+        await get(`/post/${f.hello}/relationships/tags?include=posts`),
+        400,
+        'invalid-query-parameter',
+        { parameter: 'include' },
+      );
     });
   });
 
@@ -269,40 +297,61 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
 
     const on = (providers: Parameters<typeof itOn>[1], reason: string) => itOn(provider, providers, reason);
 
-    on(['sqlite'], 'PostgreSQL and MySQL have full-text search')('refuses list and full-text operators where the database has no such fields', async () => {
-      for (const op of ['$has', '$hasEvery', '$hasSome', '$isEmpty']) {
-        expectJsonApiError(await get(`/post?filter[title${op}]=a`), 400, 'invalid-query-parameter', { parameter: `filter[title${op}]` });
-      }
-      expectJsonApiError(await get('/post?filter[content$search]=words'), 400, 'invalid-query-parameter');
-    });
+    on(['sqlite'], 'PostgreSQL and MySQL have full-text search')(
+      'refuses list and full-text operators where the database has no such fields',
+      async () => {
+        for (const op of ['$has', '$hasEvery', '$hasSome', '$isEmpty']) {
+          expectJsonApiError(await get(`/post?filter[title${op}]=a`), 400, 'invalid-query-parameter', {
+            parameter: `filter[title${op}]`,
+          });
+        }
+        expectJsonApiError(await get('/post?filter[content$search]=words'), 400, 'invalid-query-parameter');
+      },
+    );
 
-    on(['sqlite'], 'PostgreSQL and MySQL escape LIKE wildcards')('refuses LIKE wildcards SQLite cannot match literally, and matches a backslash literally', async () => {
-      expectJsonApiError(await get('/post?filter[title$contains]=_'), 400, 'invalid-query-parameter');
-      expectJsonApiError(await get('/post?filter[title$startsWith]=%25'), 400, 'invalid-query-parameter');
-      expect(await filtered('filter[title$endsWith]=%5C')).toEqual([]);
-    });
-    on(['postgresql'], 'scalar lists exist only on PostgreSQL')('supports the list operators on a scalar list', async () => {
-      expect(await filtered('filter[keywords$has]=hello')).toEqual([f.hello]);
-      expect(await filtered('filter[keywords$hasEvery]=intro,hello')).toEqual([f.hello]);
-      expect(await filtered('filter[keywords$hasEvery]=intro,prisma')).toEqual([]);
-      expect(await filtered('filter[keywords$hasSome]=intro,prisma')).toEqual([f.hello, f.percent]);
-      expect(await filtered('filter[keywords$isEmpty]=true')).toEqual([f.draft]);
-      expect(await filtered('filter[keywords$isEmpty]=false')).toEqual([f.hello, f.percent]);
-      expectJsonApiError(await get('/post?filter[keywords]=a'), 400, 'invalid-query-parameter', { parameter: 'filter[keywords]' });
-    });
+    on(['sqlite'], 'PostgreSQL and MySQL escape LIKE wildcards')(
+      'refuses LIKE wildcards SQLite cannot match literally, and matches a backslash literally',
+      async () => {
+        expectJsonApiError(await get('/post?filter[title$contains]=_'), 400, 'invalid-query-parameter');
+        expectJsonApiError(await get('/post?filter[title$startsWith]=%25'), 400, 'invalid-query-parameter');
+        expect(await filtered('filter[title$endsWith]=%5C')).toEqual([]);
+      },
+    );
+    on(['postgresql'], 'scalar lists exist only on PostgreSQL')(
+      'supports the list operators on a scalar list',
+      async () => {
+        expect(await filtered('filter[keywords$has]=hello')).toEqual([f.hello]);
+        expect(await filtered('filter[keywords$hasEvery]=intro,hello')).toEqual([f.hello]);
+        expect(await filtered('filter[keywords$hasEvery]=intro,prisma')).toEqual([]);
+        expect(await filtered('filter[keywords$hasSome]=intro,prisma')).toEqual([f.hello, f.percent]);
+        expect(await filtered('filter[keywords$isEmpty]=true')).toEqual([f.draft]);
+        expect(await filtered('filter[keywords$isEmpty]=false')).toEqual([f.hello, f.percent]);
+        expectJsonApiError(await get('/post?filter[keywords]=a'), 400, 'invalid-query-parameter', {
+          parameter: 'filter[keywords]',
+        });
+      },
+    );
 
-    on(['postgresql', 'mysql'], 'SQLite has no full-text search')('supports full-text $search without tsquery syntax errors', async () => {
-      expect(await filtered('filter[content$search]=search words')).toEqual([f.percent]);
-      expect(await filtered('filter[content$search]=first %26 | post!')).toEqual([f.hello]);
-      expectJsonApiError(await get('/post?filter[content$search]=%26|!'), 400, 'invalid-query-parameter', { parameter: 'filter[content$search]' });
-    });
+    on(['postgresql', 'mysql'], 'SQLite has no full-text search')(
+      'supports full-text $search without tsquery syntax errors',
+      async () => {
+        expect(await filtered('filter[content$search]=search words')).toEqual([f.percent]);
+        expect(await filtered('filter[content$search]=first %26 | post!')).toEqual([f.hello]);
+        expectJsonApiError(await get('/post?filter[content$search]=%26|!'), 400, 'invalid-query-parameter', {
+          parameter: 'filter[content$search]',
+        });
+      },
+    );
 
-    on(['postgresql', 'mysql'], 'SQLite LIKE has no escape character')('matches LIKE wildcards literally on PostgreSQL and MySQL', async () => {
-      expect(await filtered('filter[title$contains]=_')).toEqual([f.draft]);
-      expect(await filtered('filter[title$contains]=%25')).toEqual([f.percent]);
-      expect(await filtered('filter[title$endsWith]=%5C')).toEqual([]);
-      expect(await filtered('filter[title$icontains]=hello WORLD')).toEqual([f.hello]);
-    });
+    on(['postgresql', 'mysql'], 'SQLite LIKE has no escape character')(
+      'matches LIKE wildcards literally on PostgreSQL and MySQL',
+      async () => {
+        expect(await filtered('filter[title$contains]=_')).toEqual([f.draft]);
+        expect(await filtered('filter[title$contains]=%25')).toEqual([f.percent]);
+        expect(await filtered('filter[title$endsWith]=%5C')).toEqual([]);
+        expect(await filtered('filter[title$icontains]=hello WORLD')).toEqual([f.hello]);
+      },
+    );
   });
 
   describe('sort', () => {
@@ -311,11 +360,25 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
       expect(ids(await get('/post?sort=-rating').expect(200))).toEqual([f.hello, f.percent, f.draft]);
       expect(ids(await get('/post?sort=-authorId,title').expect(200))).toEqual([f.percent, f.hello, f.draft]);
       expect(ids(await get('/post?sort=-author.name,-title').expect(200))).toEqual([f.percent, f.draft, f.hello]);
-      expect(ids(await get('/comment?sort=post.author.name,body').expect(200))).toEqual([f.firstComment, f.reply, f.anonymous]);
+      expect(ids(await get('/comment?sort=post.author.name,body').expect(200))).toEqual([
+        f.firstComment,
+        f.reply,
+        f.anonymous,
+      ]);
     });
 
     it('answers 400 for unknown, to-many and relationship sort keys', async () => {
-      for (const sort of ['nothing', 'comments.body', 'author', 'author.nothing', 'title.x', 'metadata', '', '-', 'title,,rating']) {
+      for (const sort of [
+        'nothing',
+        'comments.body',
+        'author',
+        'author.nothing',
+        'title.x',
+        'metadata',
+        '',
+        '-',
+        'title,,rating',
+      ]) {
         expectJsonApiError(await get(`/post?sort=${sort}`), 400, 'invalid-query-parameter', { parameter: 'sort' });
       }
     });
@@ -323,7 +386,9 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
 
   describe('page', () => {
     it('pages with offset and limit and links that keep every other parameter', async () => {
-      const res = await get('/post?filter[published]=true&sort=title&fields[post]=title&page[offset]=1&page[limit]=1').expect(200);
+      const res = await get(
+        '/post?filter[published]=true&sort=title&fields[post]=title&page[offset]=1&page[limit]=1',
+      ).expect(200);
       expect(ids(res)).toEqual([f.hello]);
       expect(res.body.meta.total).toBe(2);
       const base = `${E}/post?filter%5Bpublished%5D=true&sort=title&fields%5Bpost%5D=title`;
@@ -369,10 +434,22 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
       const keys = res.body.included.map((r: { type: string; id: unknown }) => `${r.type}:${r.id}`);
       expect(new Set(keys).size).toBe(keys.length);
       expect(keys.sort()).toEqual(
-        [`user:${f.alice}`, `user:${f.bob}`, `profile:${f.profile}`, `comment:${f.firstComment}`, `comment:${f.reply}`, `comment:${f.anonymous}`, `tag:${f.news}`, `tag:${f.tech}`].sort(),
+        [
+          `user:${f.alice}`,
+          `user:${f.bob}`,
+          `profile:${f.profile}`,
+          `comment:${f.firstComment}`,
+          `comment:${f.reply}`,
+          `comment:${f.anonymous}`,
+          `tag:${f.news}`,
+          `tag:${f.tech}`,
+        ].sort(),
       );
       const hello = res.body.data.find((p: { id: number }) => p.id === f.hello);
-      expect(hello.relationships.tags.data).toEqual([{ type: 'tag', id: f.news }, { type: 'tag', id: f.tech }]);
+      expect(hello.relationships.tags.data).toEqual([
+        { type: 'tag', id: f.news },
+        { type: 'tag', id: f.tech },
+      ]);
       expect(hello.relationships.likes).not.toHaveProperty('data');
       const alice = res.body.included.find((r: { type: string; id: unknown }) => r.type === 'user' && r.id === f.alice);
       expect(alice.relationships.profile.data).toEqual({ type: 'profile', id: f.profile });
@@ -394,7 +471,9 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
 
     it('answers 400 for an unknown include path', async () => {
       for (const include of ['nothing', 'author.nothing', 'title', 'author..profile']) {
-        expectJsonApiError(await get(`/post?include=${include}`), 400, 'invalid-query-parameter', { parameter: 'include' });
+        expectJsonApiError(await get(`/post?include=${include}`), 400, 'invalid-query-parameter', {
+          parameter: 'include',
+        });
       }
     });
 
@@ -407,9 +486,15 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
     });
 
     it('answers 400 for unknown types and fields in fields[]', async () => {
-      expectJsonApiError(await get('/post?fields[nothing]=a'), 400, 'invalid-query-parameter', { parameter: 'fields[nothing]' });
-      expectJsonApiError(await get('/post?fields[post]=title,nothing'), 400, 'invalid-query-parameter', { parameter: 'fields[post]' });
-      expectJsonApiError(await get('/post?fields[post]=id'), 400, 'invalid-query-parameter', { parameter: 'fields[post]' });
+      expectJsonApiError(await get('/post?fields[nothing]=a'), 400, 'invalid-query-parameter', {
+        parameter: 'fields[nothing]',
+      });
+      expectJsonApiError(await get('/post?fields[post]=title,nothing'), 400, 'invalid-query-parameter', {
+        parameter: 'fields[post]',
+      });
+      expectJsonApiError(await get('/post?fields[post]=id'), 400, 'invalid-query-parameter', {
+        parameter: 'fields[post]',
+      });
       expectJsonApiError(await get('/post?fields=title'), 400, 'invalid-query-parameter', { parameter: 'fields' });
     });
   });
@@ -418,7 +503,9 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
     it('answers 400 for an unknown family and for implementation-specific names (none is documented)', async () => {
       expectJsonApiError(await get('/post?foo=1'), 400, 'invalid-query-parameter', { parameter: 'foo' });
       expectJsonApiError(await get('/post?sort[x]=1'), 400, 'invalid-query-parameter', { parameter: 'sort[x]' });
-      expectJsonApiError(await get('/post?sort=title&sort=rating'), 400, 'invalid-query-parameter', { parameter: 'sort' });
+      expectJsonApiError(await get('/post?sort=title&sort=rating'), 400, 'invalid-query-parameter', {
+        parameter: 'sort',
+      });
       expectJsonApiError(await get('/post?cacheBust=1'), 400, 'invalid-query-parameter', { parameter: 'cacheBust' });
       expectJsonApiError(await get('/post?my_param=2'), 400, 'invalid-query-parameter', { parameter: 'my_param' });
     });
@@ -509,17 +596,30 @@ describe.each(testProviders())('REST pagination options (%s)', (provider) => {
   describe('with tight limits', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await createTestApp(provider, { options: { limits: { maxIncludeDepth: 2, maxIncludePaths: 2, maxFilters: 2, maxFilterValueLength: 5 } } });
+      t = await createTestApp(provider, {
+        options: { limits: { maxIncludeDepth: 2, maxIncludePaths: 2, maxFilters: 2, maxFilterValueLength: 5 } },
+      });
     });
     afterAll(() => t.close());
 
     it('answers 400 beyond the include, filter and value limits', async () => {
       const get = (q: string) => t.http().get(`/api/rest/post?${q}`);
       await get('include=author.profile,comments&filter[title]=abcde&filter[rating]=1').expect(200);
-      expectJsonApiError(await get('include=author.profile.user'), 400, 'invalid-query-parameter', { parameter: 'include' });
-      expectJsonApiError(await get('include=author,comments,tags'), 400, 'invalid-query-parameter', { parameter: 'include' });
-      expectJsonApiError(await get('filter[title]=a&filter[rating]=1&filter[published]=true'), 400, 'invalid-query-parameter', { parameter: 'filter' });
-      expectJsonApiError(await get('filter[title]=abcdef'), 400, 'invalid-query-parameter', { parameter: 'filter[title]' });
+      expectJsonApiError(await get('include=author.profile.user'), 400, 'invalid-query-parameter', {
+        parameter: 'include',
+      });
+      expectJsonApiError(await get('include=author,comments,tags'), 400, 'invalid-query-parameter', {
+        parameter: 'include',
+      });
+      expectJsonApiError(
+        await get('filter[title]=a&filter[rating]=1&filter[published]=true'),
+        400,
+        'invalid-query-parameter',
+        { parameter: 'filter' },
+      );
+      expectJsonApiError(await get('filter[title]=abcdef'), 400, 'invalid-query-parameter', {
+        parameter: 'filter[title]',
+      });
     });
   });
 });

@@ -34,7 +34,10 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
             publishedAt: '2025-05-06T07:08:09.000Z',
             metadata: { nested: [1, { a: null }] },
           },
-          relationships: { author: { data: { type: 'user', id: f.bob } }, tags: { data: [{ type: 'tag', id: f.news }] } },
+          relationships: {
+            author: { data: { type: 'user', id: f.bob } },
+            tags: { data: [{ type: 'tag', id: f.news }] },
+          },
         },
       }).expect(201);
       const id = res.body.data.id;
@@ -61,7 +64,11 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
     it('accepts Bytes as Base64 and connects a to-one from the referenced side', async () => {
       const user = await t.db.prisma.user.create({ data: { email: 'dave@example.com', name: 'Dave' } });
       const res = await send('post', '/profile', {
-        data: { type: 'profile', attributes: { avatar: 'AAEC', bio: null }, relationships: { user: { data: { type: 'user', id: user.id } } } },
+        data: {
+          type: 'profile',
+          attributes: { avatar: 'AAEC', bio: null },
+          relationships: { user: { data: { type: 'user', id: user.id } } },
+        },
       }).expect(201);
       expect(res.body.data.attributes).toMatchObject({ avatar: 'AAEC', bio: null, userId: user.id });
       const userDoc = await t.http().get(`/api/rest/user/${user.id}`).expect(200);
@@ -73,22 +80,46 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
       expect(like.body.data.id).toBe(`${f.alice}_${f.percent}`);
       expect(like.headers.location).toBe(`${E}/like/${f.alice}_${f.percent}`);
       const viaRelationships = await send('post', '/like', {
-        data: { type: 'like', relationships: { user: { data: { type: 'user', id: f.carol } }, post: { data: { type: 'post', id: f.percent } } } },
+        data: {
+          type: 'like',
+          relationships: {
+            user: { data: { type: 'user', id: f.carol } },
+            post: { data: { type: 'post', id: f.percent } },
+          },
+        },
       }).expect(201);
       expect(viaRelationships.body.data.id).toBe(`${f.carol}_${f.percent}`);
-      expectJsonApiError(await send('post', '/like', { data: { type: 'like', id: `${f.carol}_${f.percent}` } }), 409, 'conflict', { pointer: '/data/id' });
-      expectJsonApiError(await send('post', '/post', { data: { type: 'post', id: 999, attributes: { title: 'x' } } }), 403, 'client-id-not-allowed', {
+      expectJsonApiError(
+        await send('post', '/like', { data: { type: 'like', id: `${f.carol}_${f.percent}` } }),
+        409,
+        'conflict',
+        { pointer: '/data/id' },
+      );
+      expectJsonApiError(
+        await send('post', '/post', { data: { type: 'post', id: 999, attributes: { title: 'x' } } }),
+        403,
+        'client-id-not-allowed',
+        {
+          pointer: '/data/id',
+        },
+      );
+      expectJsonApiError(await send('post', '/like', { data: { type: 'like', id: 'nope' } }), 400, 'invalid-payload', {
         pointer: '/data/id',
       });
-      expectJsonApiError(await send('post', '/like', { data: { type: 'like', id: 'nope' } }), 400, 'invalid-payload', { pointer: '/data/id' });
     });
 
     it('answers 409 when data.type does not match the endpoint', async () => {
-      expectJsonApiError(await send('post', '/post', { data: { type: 'user', attributes: { title: 'x' } } }), 409, 'conflict', { pointer: '/data/type' });
+      expectJsonApiError(
+        await send('post', '/post', { data: { type: 'user', attributes: { title: 'x' } } }),
+        409,
+        'conflict',
+        { pointer: '/data/type' },
+      );
     });
 
     it('answers 400 with source.pointer for malformed documents', async () => {
-      const bad = async (body: unknown, pointer: string) => expectJsonApiError(await send('post', '/post', body), 400, 'invalid-payload', { pointer });
+      const bad = async (body: unknown, pointer: string) =>
+        expectJsonApiError(await send('post', '/post', body), 400, 'invalid-payload', { pointer });
       await bad({}, '');
       await bad([], '');
       await bad({ data: [] }, '/data');
@@ -106,24 +137,42 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
       await bad({ data: { type: 'post', attributes: { published: 'yes' } } }, '/data/attributes/published');
       await bad({ data: { type: 'post', attributes: { title: null } } }, '/data/attributes/title');
       await bad({ data: { type: 'post', relationships: { nothing: { data: null } } } }, '/data/relationships/nothing');
-      await bad({ data: { type: 'post', relationships: { author: { type: 'user', id: 1 } } } }, '/data/relationships/author/type');
+      await bad(
+        { data: { type: 'post', relationships: { author: { type: 'user', id: 1 } } } },
+        '/data/relationships/author/type',
+      );
       await bad({ data: { type: 'post', relationships: { author: { data: [] } } } }, '/data/relationships/author/data');
-      await bad({ data: { type: 'post', relationships: { tags: { data: { type: 'tag', id: 1 } } } } }, '/data/relationships/tags/data');
-      await bad({ data: { type: 'post', relationships: { author: { data: { type: 'tag', id: 1 } } } } }, '/data/relationships/author/data/type');
-      await bad({ data: { type: 'post', relationships: { author: { data: { id: 1 } } } } }, '/data/relationships/author/data');
-      const avatar = await send('post', '/profile', { data: { type: 'profile', attributes: { avatar: 'not base64!' } } });
+      await bad(
+        { data: { type: 'post', relationships: { tags: { data: { type: 'tag', id: 1 } } } } },
+        '/data/relationships/tags/data',
+      );
+      await bad(
+        { data: { type: 'post', relationships: { author: { data: { type: 'tag', id: 1 } } } } },
+        '/data/relationships/author/data/type',
+      );
+      await bad(
+        { data: { type: 'post', relationships: { author: { data: { id: 1 } } } } },
+        '/data/relationships/author/data',
+      );
+      const avatar = await send('post', '/profile', {
+        data: { type: 'profile', attributes: { avatar: 'not base64!' } },
+      });
       expectJsonApiError(avatar, 400, 'invalid-payload', { pointer: '/data/attributes/avatar' });
       expect(await postCount()).toBe(3);
     });
 
     it('names the missing required attribute or relationship (400 with source.pointer)', async () => {
       const before = await postCount();
-      const noTitle = await send('post', '/post', { data: { type: 'post', relationships: { author: { data: { type: 'user', id: f.bob } } } } });
+      const noTitle = await send('post', '/post', {
+        data: { type: 'post', relationships: { author: { data: { type: 'user', id: f.bob } } } },
+      });
       expectJsonApiError(noTitle, 400, 'invalid-payload', { pointer: '/data/attributes/title' });
       const noAuthor = await send('post', '/post', { data: { type: 'post', attributes: { title: 'orphan' } } });
       expectJsonApiError(noAuthor, 400, 'invalid-payload', { pointer: '/data/relationships/author' });
       expect(noAuthor.body.errors[0].detail).toBe('Relationship "author" is required.');
-      const noLikeParts = await send('post', '/like', { data: { type: 'like', relationships: { user: { data: { type: 'user', id: f.bob } } } } });
+      const noLikeParts = await send('post', '/like', {
+        data: { type: 'like', relationships: { user: { data: { type: 'user', id: f.bob } } } },
+      });
       expectJsonApiError(noLikeParts, 400, 'invalid-payload', { pointer: '/data/relationships/post' });
       expect(await postCount()).toBe(before);
     });
@@ -132,14 +181,27 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
       const before = await postCount();
       expectJsonApiError(
         await send('post', '/post', {
-          data: { type: 'post', attributes: { title: 'Orphan' }, relationships: { author: { data: { type: 'user', id: f.alice } }, tags: { data: [{ type: 'tag', id: 424242 }] } } },
+          data: {
+            type: 'post',
+            attributes: { title: 'Orphan' },
+            relationships: {
+              author: { data: { type: 'user', id: f.alice } },
+              tags: { data: [{ type: 'tag', id: 424242 }] },
+            },
+          },
         }),
         404,
         'not-found',
         { pointer: '/data/relationships/tags/data' },
       );
       expectJsonApiError(
-        await send('post', '/post', { data: { type: 'post', attributes: { title: 'Orphan' }, relationships: { author: { data: { type: 'user', id: 'x' } } } } }),
+        await send('post', '/post', {
+          data: {
+            type: 'post',
+            attributes: { title: 'Orphan' },
+            relationships: { author: { data: { type: 'user', id: 'x' } } },
+          },
+        }),
         404,
         'not-found',
       );
@@ -150,7 +212,11 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
       const before = await t.db.prisma.user.count();
       // The profile is connected (moved) first by Prisma, then the duplicate email fails: nothing may remain.
       const res = await send('post', '/user', {
-        data: { type: 'user', attributes: { email: 'alice@example.com', name: 'Copy' }, relationships: { posts: { data: [{ type: 'post', id: f.draft }] } } },
+        data: {
+          type: 'user',
+          attributes: { email: 'alice@example.com', name: 'Copy' },
+          relationships: { posts: { data: [{ type: 'post', id: f.draft }] } },
+        },
       });
       expectJsonApiError(res, 400, 'constraint-violation');
       expect(await t.db.prisma.user.count()).toBe(before);
@@ -161,25 +227,41 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
   describe('update', () => {
     it('updates partially with PATCH and PUT alike', async () => {
       const before = (await t.http().get(`/api/rest/post/${f.draft}`).expect(200)).body.data.attributes;
-      const patched = await send('patch', `/post/${f.draft}`, { data: { type: 'post', id: String(f.draft), attributes: { rating: 2 } } }).expect(200);
+      const patched = await send('patch', `/post/${f.draft}`, {
+        data: { type: 'post', id: String(f.draft), attributes: { rating: 2 } },
+      }).expect(200);
       expect(patched.body.links.self).toBe(`${E}/post/${f.draft}`);
       expect(patched.body.data.attributes).toMatchObject({ ...before, rating: 2, updatedAt: expect.any(String) });
-      const put = await send('put', `/post/${f.draft}`, { data: { type: 'post', attributes: { content: 'Now with content' } } }).expect(200);
+      const put = await send('put', `/post/${f.draft}`, {
+        data: { type: 'post', attributes: { content: 'Now with content' } },
+      }).expect(200);
       expect(put.body.data.attributes).toMatchObject({ title: before.title, rating: 2, content: 'Now with content' });
     });
 
     it('replaces relationships only: a to-many entirely, a to-one by identifier or null', async () => {
       const res = await send('patch', `/post/${f.draft}?include=tags`, {
-        data: { type: 'post', relationships: { tags: { data: [{ type: 'tag', id: f.tech }] }, author: { data: { type: 'user', id: f.bob } } } },
+        data: {
+          type: 'post',
+          relationships: {
+            tags: { data: [{ type: 'tag', id: f.tech }] },
+            author: { data: { type: 'user', id: f.bob } },
+          },
+        },
       }).expect(200);
       expect(res.body.data.relationships.tags.data).toEqual([{ type: 'tag', id: f.tech }]);
       expect(res.body.data.relationships.author.data).toEqual({ type: 'user', id: f.bob });
       expect(res.body.included.map((r: { id: number }) => r.id)).toEqual([f.tech]);
-      const cleared = await send('patch', `/post/${f.draft}`, { data: { type: 'post', relationships: { tags: { data: [] } } } }).expect(200);
-      expect((await t.db.prisma.tag.findUnique({ where: { id: f.tech }, include: { posts: true } }))!.posts.map((p) => p.id)).not.toContain(f.draft);
+      const cleared = await send('patch', `/post/${f.draft}`, {
+        data: { type: 'post', relationships: { tags: { data: [] } } },
+      }).expect(200);
+      expect(
+        (await t.db.prisma.tag.findUnique({ where: { id: f.tech }, include: { posts: true } }))!.posts.map((p) => p.id),
+      ).not.toContain(f.draft);
       expect(cleared.body.data.attributes.authorId).toBe(f.bob);
       const comment = await t.db.prisma.comment.create({ data: { body: 'temp', postId: f.draft, authorId: f.alice } });
-      const orphaned = await send('patch', `/comment/${comment.id}`, { data: { type: 'comment', relationships: { author: { data: null } } } }).expect(200);
+      const orphaned = await send('patch', `/comment/${comment.id}`, {
+        data: { type: 'comment', relationships: { author: { data: null } } },
+      }).expect(200);
       expect(orphaned.body.data.relationships.author.data).toBeNull();
       expect(orphaned.body.data.attributes.authorId).toBeNull();
       expectJsonApiError(
@@ -192,7 +274,11 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
 
     it('leaves the resource untouched when a referenced resource is missing', async () => {
       const res = await send('patch', `/post/${f.percent}`, {
-        data: { type: 'post', attributes: { title: 'Changed' }, relationships: { tags: { data: [{ type: 'tag', id: 777777 }] } } },
+        data: {
+          type: 'post',
+          attributes: { title: 'Changed' },
+          relationships: { tags: { data: [{ type: 'tag', id: 777777 }] } },
+        },
       });
       expectJsonApiError(res, 404, 'not-found', { pointer: '/data/relationships/tags/data' });
       expect((await t.db.prisma.post.findUnique({ where: { id: f.percent } }))!.title).toBe('100% Prisma');
@@ -200,17 +286,34 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
 
     it('updates attributes with one Prisma update: a single statement where the database has RETURNING', async () => {
       t.db.queries.length = 0;
-      await send('patch', `/post/${f.draft}`, { data: { type: 'post', id: String(f.draft), attributes: { rating: 2 } } }).expect(200);
+      await send('patch', `/post/${f.draft}`, {
+        data: { type: 'post', id: String(f.draft), attributes: { rating: 2 } },
+      }).expect(200);
       // MySQL has no RETURNING: Prisma's update itself finds the row, updates it and reads it back in its own transaction.
       const statements = provider === 'mysql' ? [/^SELECT/i, /^UPDATE/i, /^SELECT/i, /COMMIT/] : [/^UPDATE/i];
       expect(t.db.queries).toEqual(statements.map((statement) => expect.stringMatching(statement)));
     });
 
     it('answers 404 for a missing resource and 409 for a type or id mismatch', async () => {
-      expectJsonApiError(await send('patch', '/post/999999', { data: { type: 'post', attributes: { title: 'x' } } }), 404, 'not-found');
-      expectJsonApiError(await send('patch', '/post/abc', { data: { type: 'post', attributes: { title: 'x' } } }), 404, 'not-found');
-      expectJsonApiError(await send('patch', `/post/${f.draft}`, { data: { type: 'user' } }), 409, 'conflict', { pointer: '/data/type' });
-      expectJsonApiError(await send('patch', `/post/${f.draft}`, { data: { type: 'post', id: f.hello } }), 409, 'conflict', { pointer: '/data/id' });
+      expectJsonApiError(
+        await send('patch', '/post/999999', { data: { type: 'post', attributes: { title: 'x' } } }),
+        404,
+        'not-found',
+      );
+      expectJsonApiError(
+        await send('patch', '/post/abc', { data: { type: 'post', attributes: { title: 'x' } } }),
+        404,
+        'not-found',
+      );
+      expectJsonApiError(await send('patch', `/post/${f.draft}`, { data: { type: 'user' } }), 409, 'conflict', {
+        pointer: '/data/type',
+      });
+      expectJsonApiError(
+        await send('patch', `/post/${f.draft}`, { data: { type: 'post', id: f.hello } }),
+        409,
+        'conflict',
+        { pointer: '/data/id' },
+      );
     });
   });
 
@@ -236,25 +339,42 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
       const first = await send('post', `/post/${post}/relationships/tags`, body).expect(200);
       expect(first.body.data).toEqual([{ type: 'tag', id: f.news }]);
       expect(first.body.meta).toEqual({ total: 1 });
-      expect(first.body.links).toMatchObject({ self: `${E}/post/${post}/relationships/tags`, related: `${E}/post/${post}/tags` });
-      const again = await send('post', `/post/${post}/relationships/tags`, { data: [{ type: 'tag', id: f.news }, { type: 'tag', id: f.tech }] }).expect(200);
-      expect(again.body.data).toEqual([{ type: 'tag', id: f.news }, { type: 'tag', id: f.tech }]);
+      expect(first.body.links).toMatchObject({
+        self: `${E}/post/${post}/relationships/tags`,
+        related: `${E}/post/${post}/tags`,
+      });
+      const again = await send('post', `/post/${post}/relationships/tags`, {
+        data: [
+          { type: 'tag', id: f.news },
+          { type: 'tag', id: f.tech },
+        ],
+      }).expect(200);
+      expect(again.body.data).toEqual([
+        { type: 'tag', id: f.news },
+        { type: 'tag', id: f.tech },
+      ]);
     });
 
     it('removes from a to-many relationship', async () => {
-      const res = await send('delete', `/post/${post}/relationships/tags`, { data: [{ type: 'tag', id: f.news }] }).expect(200);
+      const res = await send('delete', `/post/${post}/relationships/tags`, {
+        data: [{ type: 'tag', id: f.news }],
+      }).expect(200);
       expect(res.body.data).toEqual([{ type: 'tag', id: f.tech }]);
     });
 
     it('replaces a to-many relationship entirely', async () => {
-      const res = await send('patch', `/post/${post}/relationships/tags`, { data: [{ type: 'tag', id: f.news }] }).expect(200);
+      const res = await send('patch', `/post/${post}/relationships/tags`, {
+        data: [{ type: 'tag', id: f.news }],
+      }).expect(200);
       expect(res.body.data).toEqual([{ type: 'tag', id: f.news }]);
       const cleared = await send('patch', `/post/${post}/relationships/tags`, { data: [] }).expect(200);
       expect(cleared.body).toMatchObject({ data: [], meta: { total: 0 } });
     });
 
     it('replaces a to-one relationship with an identifier or null', async () => {
-      const res = await send('patch', `/post/${post}/relationships/author`, { data: { type: 'user', id: f.carol } }).expect(200);
+      const res = await send('patch', `/post/${post}/relationships/author`, {
+        data: { type: 'user', id: f.carol },
+      }).expect(200);
       expect(res.body).toEqual({
         jsonapi: { version: '1.1' },
         data: { type: 'user', id: f.carol },
@@ -263,22 +383,59 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
       const comment = await t.db.prisma.comment.create({ data: { body: 'x', postId: post, authorId: f.alice } });
       const cleared = await send('patch', `/comment/${comment.id}/relationships/author`, { data: null }).expect(200);
       expect(cleared.body.data).toBeNull();
-      expectJsonApiError(await send('patch', `/user/${f.carol}/relationships/profile`, { data: null }), 400, 'invalid-payload', { pointer: '/data' });
+      expectJsonApiError(
+        await send('patch', `/user/${f.carol}/relationships/profile`, { data: null }),
+        400,
+        'invalid-payload',
+        { pointer: '/data' },
+      );
     });
 
     it('answers 400 for POST or DELETE on a to-one and for linkage of the wrong shape', async () => {
-      expectJsonApiError(await send('post', `/post/${post}/relationships/author`, { data: { type: 'user', id: f.bob } }), 400, 'invalid-request');
-      expectJsonApiError(await send('delete', `/post/${post}/relationships/author`, { data: { type: 'user', id: f.bob } }), 400, 'invalid-request');
-      expectJsonApiError(await send('post', `/post/${post}/relationships/tags`, { data: { type: 'tag', id: f.news } }), 400, 'invalid-payload', { pointer: '/data' });
-      expectJsonApiError(await send('post', `/post/${post}/relationships/tags`, { data: [{ type: 'user', id: f.news }] }), 400, 'invalid-payload', { pointer: '/data/0/type' });
+      expectJsonApiError(
+        await send('post', `/post/${post}/relationships/author`, { data: { type: 'user', id: f.bob } }),
+        400,
+        'invalid-request',
+      );
+      expectJsonApiError(
+        await send('delete', `/post/${post}/relationships/author`, { data: { type: 'user', id: f.bob } }),
+        400,
+        'invalid-request',
+      );
+      expectJsonApiError(
+        await send('post', `/post/${post}/relationships/tags`, { data: { type: 'tag', id: f.news } }),
+        400,
+        'invalid-payload',
+        { pointer: '/data' },
+      );
+      expectJsonApiError(
+        await send('post', `/post/${post}/relationships/tags`, { data: [{ type: 'user', id: f.news }] }),
+        400,
+        'invalid-payload',
+        { pointer: '/data/0/type' },
+      );
       expectJsonApiError(await send('post', `/post/${post}/relationships/tags`, {}), 400, 'invalid-payload');
-      expectJsonApiError(await send('patch', `/post/${post}/relationships/author`, { data: null }), 400, 'invalid-payload', { pointer: '/data' });
+      expectJsonApiError(
+        await send('patch', `/post/${post}/relationships/author`, { data: null }),
+        400,
+        'invalid-payload',
+        { pointer: '/data' },
+      );
     });
 
     it('answers 404 for a missing parent, related resource or relationship', async () => {
       expectJsonApiError(await send('post', `/post/999999/relationships/tags`, { data: [] }), 404, 'not-found');
-      expectJsonApiError(await send('post', `/post/${post}/relationships/tags`, { data: [{ type: 'tag', id: 555555 }] }), 404, 'not-found', { pointer: '/data' });
-      expectJsonApiError(await send('post', `/post/${post}/relationships/nothing`, { data: [] }), 404, 'unknown-relationship');
+      expectJsonApiError(
+        await send('post', `/post/${post}/relationships/tags`, { data: [{ type: 'tag', id: 555555 }] }),
+        404,
+        'not-found',
+        { pointer: '/data' },
+      );
+      expectJsonApiError(
+        await send('post', `/post/${post}/relationships/nothing`, { data: [] }),
+        404,
+        'unknown-relationship',
+      );
     });
   });
 });

@@ -1,7 +1,8 @@
 import { Decimal } from '@prisma/client/runtime/client';
-import { RpcClientError, type RpcClient } from '../../lib/client/index.js';
+
+import { type RpcClient, RpcClientError } from '../../lib/client/index.js';
 import type { SamplePrismaClient } from '../../sample-app/database/create-prisma-client.js';
-import { samplePolicies, type DemoUser } from '../../sample-app/policies.js';
+import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
 import { snapshotDatabase } from '../support/db-snapshot.js';
 import { listenRpc, sampleRpcClient } from '../support/listening-client.js';
 import { seedPolicyBlog } from '../support/policy-fixtures.js';
@@ -44,21 +45,29 @@ describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => 
   });
 
   it('reads answer exactly what the Prisma client answers, sent as GET with q', async () => {
-    await prisma.post.createMany({ data: [1, 2, 3].map((n) => ({ title: `read ${n}`, authorId, views: BigInt(n), price: new Decimal(`${n}.5`) })) });
+    await prisma.post.createMany({
+      data: [1, 2, 3].map((n) => ({ title: `read ${n}`, authorId, views: BigInt(n), price: new Decimal(`${n}.5`) })),
+    });
     const where = { title: { startsWith: 'read' } };
     const first = await prisma.post.findFirstOrThrow({ where });
     expect(await client.post.findMany({ where, include: { author: true }, orderBy: { id: 'asc' } })).toEqual(
       await prisma.post.findMany({ where, include: { author: true }, orderBy: { id: 'asc' } }),
     );
     expect(await client.post.findUnique({ where: { id: first.id } })).toEqual(first);
-    expect(await client.post.findUniqueOrThrow({ where: { id: first.id }, select: { title: true } })).toEqual({ title: first.title });
-    expect(await client.post.findFirst({ where, orderBy: { id: 'desc' } })).toEqual(await prisma.post.findFirst({ where, orderBy: { id: 'desc' } }));
+    expect(await client.post.findUniqueOrThrow({ where: { id: first.id }, select: { title: true } })).toEqual({
+      title: first.title,
+    });
+    expect(await client.post.findFirst({ where, orderBy: { id: 'desc' } })).toEqual(
+      await prisma.post.findFirst({ where, orderBy: { id: 'desc' } }),
+    );
     expect(await client.post.findFirstOrThrow({ where })).toEqual(first);
     expect(await client.post.count({ where })).toBe(3);
-    expect(await client.post.aggregate({ where, _sum: { views: true, price: true }, _max: { createdAt: true } })).toEqual(
-      await prisma.post.aggregate({ where, _sum: { views: true, price: true }, _max: { createdAt: true } }),
-    );
-    expect(await client.post.groupBy({ by: ['authorId'], where, _count: { _all: true } })).toEqual([{ authorId, _count: { _all: 3 } }]);
+    expect(
+      await client.post.aggregate({ where, _sum: { views: true, price: true }, _max: { createdAt: true } }),
+    ).toEqual(await prisma.post.aggregate({ where, _sum: { views: true, price: true }, _max: { createdAt: true } }));
+    expect(await client.post.groupBy({ by: ['authorId'], where, _count: { _all: true } })).toEqual([
+      { authorId, _count: { _all: 3 } },
+    ]);
     expect(requests.every((line) => line.startsWith('GET ') && line.includes('?q='))).toBe(true);
     expect(requests).toHaveLength(8);
   });
@@ -66,23 +75,50 @@ describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => 
   it('writes change the database as the Prisma client would, each with its method', async () => {
     const created = await client.post.create({ data: { title: 'write one', authorId } });
     expect(await prisma.post.findUnique({ where: { id: created.id } })).toEqual(created);
-    expect(await client.post.createMany({ data: [{ title: 'write two', authorId }, { title: 'write three', authorId }] })).toEqual({ count: 2 });
-    expect(await client.post.update({ where: { id: created.id }, data: { views: { increment: 5 } }, select: { views: true } })).toEqual({ views: 5n });
-    expect(await client.post.updateMany({ where: { title: { startsWith: 'write' } }, data: { published: true } })).toEqual({ count: 3 });
+    expect(
+      await client.post.createMany({
+        data: [
+          { title: 'write two', authorId },
+          { title: 'write three', authorId },
+        ],
+      }),
+    ).toEqual({ count: 2 });
+    expect(
+      await client.post.update({
+        where: { id: created.id },
+        data: { views: { increment: 5 } },
+        select: { views: true },
+      }),
+    ).toEqual({ views: 5n });
+    expect(
+      await client.post.updateMany({ where: { title: { startsWith: 'write' } }, data: { published: true } }),
+    ).toEqual({ count: 3 });
     const upserted = await client.tag.upsert({ where: { name: 'upserted' }, create: { name: 'upserted' }, update: {} });
     expect(await prisma.tag.findUnique({ where: { name: 'upserted' } })).toEqual(upserted);
     expect(await client.post.delete({ where: { id: created.id }, select: { id: true } })).toEqual({ id: created.id });
     expect(await client.post.deleteMany({ where: { title: { startsWith: 'write' } } })).toEqual({ count: 2 });
     expect(await prisma.post.count({ where: { title: { startsWith: 'write' } } })).toBe(0);
-    expect(requests.map((line) => line.split(' ')[0])).toEqual(['POST', 'POST', 'PATCH', 'PATCH', 'POST', 'DELETE', 'DELETE']);
+    expect(requests.map((line) => line.split(' ')[0])).toEqual([
+      'POST',
+      'POST',
+      'PATCH',
+      'PATCH',
+      'POST',
+      'DELETE',
+      'DELETE',
+    ]);
   });
 
   it('createManyAndReturn and updateManyAndReturn where the provider has them', async () => {
     if (provider === 'mysql') {
-      expect(await rejection(client.tag.createManyAndReturn({ data: [{ name: 'r1' }] }))).toMatchObject({ status: 400 });
+      expect(await rejection(client.tag.createManyAndReturn({ data: [{ name: 'r1' }] }))).toMatchObject({
+        status: 400,
+      });
       return;
     }
-    expect(await client.tag.createManyAndReturn({ data: [{ name: 'r1' }, { name: 'r2' }], select: { name: true } })).toEqual([{ name: 'r1' }, { name: 'r2' }]);
+    expect(
+      await client.tag.createManyAndReturn({ data: [{ name: 'r1' }, { name: 'r2' }], select: { name: true } }),
+    ).toEqual([{ name: 'r1' }, { name: 'r2' }]);
     const renamed = await client.tag.updateManyAndReturn({ where: { name: 'r1' }, data: { name: 'r1b' } });
     expect(renamed).toEqual(await prisma.tag.findMany({ where: { name: 'r1b' } }));
   });
@@ -91,7 +127,9 @@ describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => 
     const publishedAt = new Date(Date.UTC(2024, 1, 29, 12, 0, 0, 123));
     const views = 2n ** 53n + 1n;
     const price = new Decimal('12345.6789');
-    const post = await client.post.create({ data: { title: 'typed', authorId, publishedAt, views, price, metadata: { nested: [1, 'two', null] } } });
+    const post = await client.post.create({
+      data: { title: 'typed', authorId, publishedAt, views, price, metadata: { nested: [1, 'two', null] } },
+    });
     expect(post).toMatchObject({ publishedAt, views, price, metadata: { nested: [1, 'two', null] } });
     expect(post.createdAt).toBeInstanceOf(Date);
     expect(await client.post.findMany({ where: { publishedAt, views, price } })).toEqual([post]);
@@ -99,22 +137,40 @@ describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => 
     await client.profile.create({ data: { userId: authorId, avatar } });
     const profile = await client.profile.findUniqueOrThrow({ where: { userId: authorId } });
     expect(profile.avatar).toEqual(avatar);
-    expect(Buffer.from((await prisma.profile.findUniqueOrThrow({ where: { userId: authorId } })).avatar!)).toEqual(Buffer.from(avatar));
+    expect(Buffer.from((await prisma.profile.findUniqueOrThrow({ where: { userId: authorId } })).avatar!)).toEqual(
+      Buffer.from(avatar),
+    );
   });
 
   it('restores decimals as their strings when no Decimal class is given', async () => {
-    const plain = sampleRpcClient(await t.app.getUrl().then((url) => `${url.replace('[::1]', '127.0.0.1')}/api/rpc`), { decimal: undefined });
+    const plain = sampleRpcClient(await t.app.getUrl().then((url) => `${url.replace('[::1]', '127.0.0.1')}/api/rpc`), {
+      decimal: undefined,
+    });
     await prisma.post.create({ data: { title: 'string decimal', authorId, price: new Decimal('0.1') } });
-    const { price } = await plain.post.findFirstOrThrow({ where: { title: 'string decimal' }, select: { price: true } });
+    const { price } = await plain.post.findFirstOrThrow({
+      where: { title: 'string decimal' },
+      select: { price: true },
+    });
     expect(price as unknown).toBe('0.1');
   });
 
   it('follows relation methods of the fluent API as Prisma does', async () => {
-    const post = await prisma.post.create({ data: { title: 'fluent', authorId, comments: { create: [{ body: 'c1', authorId }] } } });
-    expect(await client.post.findUnique({ where: { id: post.id } }).author()).toEqual(await prisma.post.findUnique({ where: { id: post.id } }).author());
-    expect(await client.post.findUnique({ where: { id: post.id } }).comments({ select: { body: true } })).toEqual([{ body: 'c1' }]);
+    const post = await prisma.post.create({
+      data: { title: 'fluent', authorId, comments: { create: [{ body: 'c1', authorId }] } },
+    });
+    expect(await client.post.findUnique({ where: { id: post.id } }).author()).toEqual(
+      await prisma.post.findUnique({ where: { id: post.id } }).author(),
+    );
+    expect(await client.post.findUnique({ where: { id: post.id } }).comments({ select: { body: true } })).toEqual([
+      { body: 'c1' },
+    ]);
     expect(await client.post.findUnique({ where: { id: 999_999 } }).author()).toBeNull();
-    expect(await client.comment.findFirstOrThrow({ where: { postId: post.id } }).post().author({ select: { email: true } })).toEqual({ email: 'author@x.test' });
+    expect(
+      await client.comment
+        .findFirstOrThrow({ where: { postId: post.id } })
+        .post()
+        .author({ select: { email: true } }),
+    ).toEqual({ email: 'author@x.test' });
   });
 
   it('sends nothing until a call is awaited, and once however often it is awaited', async () => {
@@ -129,12 +185,18 @@ describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => 
     const missing = await rejection(client.post.findUniqueOrThrow({ where: { id: 999_999 } }));
     expect(missing).toMatchObject({ status: 404, code: 'P2025', error: { orm: true } });
     await client.tag.create({ data: { name: 'unique' } });
-    expect(await rejection(client.tag.create({ data: { name: 'unique' } }))).toMatchObject({ status: 400, code: 'P2002', error: { orm: true } });
+    expect(await rejection(client.tag.create({ data: { name: 'unique' } }))).toMatchObject({
+      status: 400,
+      code: 'P2002',
+      error: { orm: true },
+    });
     const invalid = await rejection(client.post.findMany({ where: { titel: 'x' } } as never));
     expect(invalid.status).toBe(400);
     expect(invalid.message).toContain('/where/titel');
     expect(await rejection(client.tag.deleteMany())).toMatchObject({ status: 400 });
-    expect(await rejection((client as unknown as Record<string, typeof client.tag>).nope.findMany())).toMatchObject({ status: 404 });
+    expect(await rejection((client as unknown as Record<string, typeof client.tag>).nope.findMany())).toMatchObject({
+      status: 404,
+    });
   });
 
   it('runs $transaction calls in one sequential transaction, typed per position', async () => {
@@ -149,7 +211,12 @@ describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => 
     expect(requests).toEqual(['POST /$transaction/sequential']);
 
     const before = await snapshotDatabase(t.db);
-    const failed = await rejection(client.$transaction([client.post.create({ data: { title: 'tx rolled back', authorId } }), client.post.update({ where: { id: 999_999 }, data: {} })]));
+    const failed = await rejection(
+      client.$transaction([
+        client.post.create({ data: { title: 'tx rolled back', authorId } }),
+        client.post.update({ where: { id: 999_999 }, data: {} }),
+      ]),
+    );
     expect(failed).toMatchObject({ status: 404, code: 'P2025', error: { meta: { index: 1 } } });
     expect(await snapshotDatabase(t.db)).toBe(before);
   });
@@ -163,12 +230,18 @@ describe.each(testProviders())('typed RPC client under the access policies (%s)'
   let t: TestApp;
   let users: Record<string, DemoUser>;
   let postsOf: Record<string, number>;
-  const clientAs = (baseUrl: string, name?: string) => sampleRpcClient(baseUrl, { headers: (): Record<string, string> => (name ? { 'x-demo-user': name } : {}) });
+  const clientAs = (baseUrl: string, name?: string) =>
+    sampleRpcClient(baseUrl, { headers: (): Record<string, string> => (name ? { 'x-demo-user': name } : {}) });
   let baseUrl: string;
 
   beforeAll(async () => {
     t = await createTestApp(provider, {
-      options: { policies: samplePolicies, context: (request: { headers: Record<string, string | undefined> }) => ({ user: users[request.headers['x-demo-user'] ?? ''] }) },
+      options: {
+        policies: samplePolicies,
+        context: (request: { headers: Record<string, string | undefined> }) => ({
+          user: users[request.headers['x-demo-user'] ?? ''],
+        }),
+      },
     });
     const seeded = await seedPolicyBlog(t.db);
     users = { alice: seeded.alice, bob: seeded.bob };
@@ -178,7 +251,10 @@ describe.each(testProviders())('typed RPC client under the access policies (%s)'
   afterAll(() => t.close());
 
   it('reads what the caller named by its headers may read', async () => {
-    const titles = async (name?: string) => (await clientAs(baseUrl, name).post.findMany({ select: { title: true }, orderBy: { title: 'asc' } })).map((post) => post.title);
+    const titles = async (name?: string) =>
+      (await clientAs(baseUrl, name).post.findMany({ select: { title: true }, orderBy: { title: 'asc' } })).map(
+        (post) => post.title,
+      );
     expect(await titles('bob')).toEqual(['alicePub', 'bobDraft', 'bobPub']);
     expect(await titles('alice')).toEqual(['alicePub', 'bobPub']);
     expect(await titles()).toEqual(['alicePub', 'bobPub']);
@@ -186,11 +262,17 @@ describe.each(testProviders())('typed RPC client under the access policies (%s)'
 
   it('throws a rejected write as RpcClientError 403 with the policy’s reason, nothing written', async () => {
     const before = await snapshotDatabase(t.db);
-    const refused = await rejection(clientAs(baseUrl, 'alice').post.update({ where: { id: postsOf.bobPub }, data: { title: 'stolen' } }));
+    const refused = await rejection(
+      clientAs(baseUrl, 'alice').post.update({ where: { id: postsOf.bobPub }, data: { title: 'stolen' } }),
+    );
     expect(refused).toMatchObject({ status: expect.any(Number), rejectedByPolicy: true });
     expect([403, 404]).toContain(refused.status);
     expect(await snapshotDatabase(t.db)).toBe(before);
     const anonymous = await rejection(clientAs(baseUrl).tag.create({ data: { name: 'anon' } }));
-    expect(anonymous).toMatchObject({ status: 403, rejectedByPolicy: true, error: { reason: 'ACCESS_POLICY_VIOLATION' } });
+    expect(anonymous).toMatchObject({
+      status: 403,
+      rejectedByPolicy: true,
+      error: { reason: 'ACCESS_POLICY_VIOLATION' },
+    });
   });
 });

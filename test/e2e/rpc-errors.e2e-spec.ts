@@ -1,7 +1,8 @@
 import { PrismaClientKnownRequestError } from '@prisma/client/runtime/client';
+
+import { callRpc } from '../support/rpc-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
-import { callRpc } from '../support/rpc-client.js';
 
 /** Nothing of Prisma's developer dump, a stack or a file path may reach the client. */
 function expectNoInternals(body: unknown): void {
@@ -24,13 +25,20 @@ describe.each(testProviders())('RPC errors (%s)', (provider) => {
     await t.http().get('/api/rpc/User/findMany').expect(404);
   });
 
-  it.each(['findAll', '__proto__', 'constructor', 'toString', '$queryRaw', '$executeRaw', '$transaction', '$connect', 'then'])(
-    'answers 400 for the operation %s',
-    async (operation) => {
-      const res = await t.http().get(`/api/rpc/user/${operation}`).query({ q: '{}' }).expect(400);
-      expect(res.body).toEqual({ error: { message: `Unknown operation "${operation}".` } });
-    },
-  );
+  it.each([
+    'findAll',
+    '__proto__',
+    'constructor',
+    'toString',
+    '$queryRaw',
+    '$executeRaw',
+    '$transaction',
+    '$connect',
+    'then',
+  ])('answers 400 for the operation %s', async (operation) => {
+    const res = await t.http().get(`/api/rpc/user/${operation}`).query({ q: '{}' }).expect(400);
+    expect(res.body).toEqual({ error: { message: `Unknown operation "${operation}".` } });
+  });
 
   it.each([
     ['post', 'user/findMany', 'GET'],
@@ -44,7 +52,9 @@ describe.each(testProviders())('RPC errors (%s)', (provider) => {
     expect(res.headers.allow).toBe(allowed);
     if (method !== 'head') {
       const operation = path.split('/')[1];
-      expect(res.body).toEqual({ error: { message: `Operation "${operation}" accepts ${allowed}, not ${method.toUpperCase()}.` } });
+      expect(res.body).toEqual({
+        error: { message: `Operation "${operation}" accepts ${allowed}, not ${method.toUpperCase()}.` },
+      });
     }
   });
 
@@ -53,19 +63,37 @@ describe.each(testProviders())('RPC errors (%s)', (provider) => {
     [{ q: '{}', meta: '{serialization' }, 'Query parameter "meta" is not valid JSON.'],
     [{ q: '"text"' }, 'Query parameter "q" must be a JSON object of query arguments.'],
     [{ q: '{}', meta: '[]' }, 'Query parameter "meta" must be an object { "serialization": <superjson meta> }.'],
-    [{ q: '{"where":{"id":"x"}}', meta: '{"serialization":{"values":{"where.id":[["custom","Nope"]]}}}' }, 'Query parameter "meta" names the type "["custom","Nope"]", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).'],
+    [
+      { q: '{"where":{"id":"x"}}', meta: '{"serialization":{"values":{"where.id":[["custom","Nope"]]}}}' },
+      'Query parameter "meta" names the type "["custom","Nope"]", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).',
+    ],
   ])('answers 400 for the query %j', async (query, message) => {
     const res = await t.http().get('/api/rpc/user/findMany').query(query).expect(400);
     expect(res.body).toEqual({ error: { message } });
   });
 
   it('answers 400 for a malformed body and a malformed body meta', async () => {
-    const malformed = await t.http().post('/api/rpc/user/create').set('Content-Type', 'application/json').send('{"data":').expect(400);
+    const malformed = await t
+      .http()
+      .post('/api/rpc/user/create')
+      .set('Content-Type', 'application/json')
+      .send('{"data":')
+      .expect(400);
     expect(malformed.body).toEqual({ error: { message: 'The request body is not valid JSON.' } });
-    const array = await t.http().post('/api/rpc/user/create').send([{ email: 'x' }]).expect(400);
+    const array = await t
+      .http()
+      .post('/api/rpc/user/create')
+      .send([{ email: 'x' }])
+      .expect(400);
     expect(array.body).toEqual({ error: { message: 'The request body must be a JSON object of query arguments.' } });
-    const meta = await t.http().post('/api/rpc/user/create').send({ data: {}, meta: { values: {} } }).expect(400);
-    expect(meta.body).toEqual({ error: { message: 'The body field "meta" must be an object { "serialization": <superjson meta> }.' } });
+    const meta = await t
+      .http()
+      .post('/api/rpc/user/create')
+      .send({ data: {}, meta: { values: {} } })
+      .expect(400);
+    expect(meta.body).toEqual({
+      error: { message: 'The body field "meta" must be an object { "serialization": <superjson meta> }.' },
+    });
   });
 
   it('answers 415 for a body that is not JSON', async () => {
@@ -76,7 +104,9 @@ describe.each(testProviders())('RPC errors (%s)', (provider) => {
   it('answers 400 with orm and code for a unique constraint violation (P2002)', async () => {
     const reply = await callRpc(t, 'post', 'user/create', { data: { email: 'taken@example.com', name: 'Again' } });
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ error: { message: 'A record with the same unique value already exists.', orm: true, code: 'P2002' } });
+    expect(reply.body).toEqual({
+      error: { message: 'A record with the same unique value already exists.', orm: true, code: 'P2002' },
+    });
   });
 
   it('answers 404 with orm and code when the record does not exist (P2025)', async () => {
@@ -135,7 +165,9 @@ describe.each(testProviders())('RPC options (%s)', (provider) => {
   ] as const)('answers 400 for %s %s, which the operations option removes', async (method, path) => {
     const reply = await callRpc(t, method, path, {});
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ error: { message: `Operation "${path.split('/')[1]}" is not available for this model.` } });
+    expect(reply.body).toEqual({
+      error: { message: `Operation "${path.split('/')[1]}" is not available for this model.` },
+    });
   });
 
   it('still serves the operations the option leaves', async () => {
@@ -146,7 +178,11 @@ describe.each(testProviders())('RPC options (%s)', (provider) => {
   it('caps take with maxTake, fills a missing take on findMany and limits included lists', async () => {
     expect((await callRpc(t, 'get', 'post/findMany')).data).toHaveLength(2);
     expect((await callRpc(t, 'get', 'post/findMany', { take: 100 })).data).toHaveLength(2);
-    const backwards = await callRpc(t, 'get', 'post/findMany', { take: -100, orderBy: { id: 'asc' }, select: { title: true } });
+    const backwards = await callRpc(t, 'get', 'post/findMany', {
+      take: -100,
+      orderBy: { id: 'asc' },
+      select: { title: true },
+    });
     expect(backwards.data).toEqual([{ title: 'P2' }, { title: 'P3' }]);
     expect((await callRpc(t, 'get', 'post/count', { take: 100 })).data).toBe(2);
     const users = await callRpc(t, 'get', 'user/findMany', { include: { posts: true } });
@@ -165,14 +201,22 @@ describe.each(testProviders())('RPC errors of a per-request client (%s)', (provi
         findMany: () => Promise.reject(new Error('connect ECONNREFUSED at /srv/app/db.ts:12:3')),
         create: () =>
           Promise.reject(
-            new PrismaClientKnownRequestError('denied by policy', { code: 'P2004', clientVersion: '7.10.0', meta: { reason: 'RESULT_NOT_READABLE' } }),
+            new PrismaClientKnownRequestError('denied by policy', {
+              code: 'P2004',
+              clientVersion: '7.10.0',
+              meta: { reason: 'RESULT_NOT_READABLE' },
+            }),
           ),
       },
     };
     t = await createTestApp(provider, {
       options: { getPrisma: () => failing as never },
       configure: (app) =>
-        app.useLogger({ log() {}, warn() {}, error: (...parts: unknown[]) => logged.push(parts.map(String).join(' ')) }),
+        app.useLogger({
+          log() {},
+          warn() {},
+          error: (...parts: unknown[]) => logged.push(parts.map(String).join(' ')),
+        }),
     });
   });
   afterAll(() => t.close());
@@ -187,7 +231,13 @@ describe.each(testProviders())('RPC errors of a per-request client (%s)', (provi
     const reply = await callRpc(t, 'post', 'user/create', { data: { email: 'x@example.com', name: 'X' } });
     expect(reply.status).toBe(403);
     expect(reply.body).toEqual({
-      error: { message: 'denied by policy', orm: true, code: 'P2004', rejectedByPolicy: true, reason: 'RESULT_NOT_READABLE' },
+      error: {
+        message: 'denied by policy',
+        orm: true,
+        code: 'P2004',
+        rejectedByPolicy: true,
+        reason: 'RESULT_NOT_READABLE',
+      },
     });
   });
 });

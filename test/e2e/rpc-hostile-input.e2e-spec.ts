@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
@@ -21,11 +22,61 @@ function toJson(tree: Tree): string {
 }
 
 const KEYS = [
-  'where', 'select', 'include', 'omit', 'orderBy', 'cursor', 'take', 'skip', 'distinct', 'data', 'limit', 'by', 'having',
-  '_count', '_all', '_sum', '_min', 'id', 'name', 'title', 'views', 'rating', 'createdAt', 'posts', 'tags', 'author',
-  'AND', 'OR', 'NOT', 'equals', 'in', 'not', 'lt', 'gte', 'contains', 'startsWith', 'endsWith', 'mode', 'some', 'every',
-  'none', 'is', 'set', 'increment', 'push', 'create', 'connect', 'disconnect', 'sort', 'nulls', 'path', 'nope',
-  '__proto__', 'constructor', 'prototype',
+  'where',
+  'select',
+  'include',
+  'omit',
+  'orderBy',
+  'cursor',
+  'take',
+  'skip',
+  'distinct',
+  'data',
+  'limit',
+  'by',
+  'having',
+  '_count',
+  '_all',
+  '_sum',
+  '_min',
+  'id',
+  'name',
+  'title',
+  'views',
+  'rating',
+  'createdAt',
+  'posts',
+  'tags',
+  'author',
+  'AND',
+  'OR',
+  'NOT',
+  'equals',
+  'in',
+  'not',
+  'lt',
+  'gte',
+  'contains',
+  'startsWith',
+  'endsWith',
+  'mode',
+  'some',
+  'every',
+  'none',
+  'is',
+  'set',
+  'increment',
+  'push',
+  'create',
+  'connect',
+  'disconnect',
+  'sort',
+  'nulls',
+  'path',
+  'nope',
+  '__proto__',
+  'constructor',
+  'prototype',
 ];
 
 const leaf: fc.Arbitrary<Tree> = fc
@@ -34,7 +85,22 @@ const leaf: fc.Arbitrary<Tree> = fc
     fc.constantFrom(1.5, -1, 2 ** 31, 2 ** 53 + 2, 1e308, -1e308, 0.1),
     fc.boolean(),
     fc.constant(null),
-    fc.constantFrom('asc', 'desc', 'DRAFT', 'insensitive', 'first', '%', '_', '\\', 'x\\', '50%', '99999-01-01', '2024-01-01T00:00:00Z', '9'.repeat(30), 'one'),
+    fc.constantFrom(
+      'asc',
+      'desc',
+      'DRAFT',
+      'insensitive',
+      'first',
+      '%',
+      '_',
+      '\\',
+      'x\\',
+      '50%',
+      '99999-01-01',
+      '2024-01-01T00:00:00Z',
+      '9'.repeat(30),
+      'one',
+    ),
     fc.string({ maxLength: 8 }),
   )
   .map((value) => ({ json: JSON.stringify(value) }));
@@ -45,15 +111,19 @@ const { tree } = fc.letrec<{ tree: Tree; node: Tree }>((arb) => ({
     fc.array(fc.tuple(fc.constantFrom(...KEYS), arb('tree')), { maxLength: 4 }).map((entries) => ({ entries })),
     fc.array(arb('tree'), { maxLength: 3 }).map((items) => ({ items })),
     // Deep nesting, past every limit.
-    fc.tuple(fc.constantFrom('AND', 'include', 'select', 'data'), fc.integer({ min: 10, max: 400 }), arb('tree')).map(([key, levels, inner]) => {
-      let nested = inner;
-      for (let i = 0; i < levels; i++) nested = { entries: [[key, nested]] };
-      return nested;
-    }),
+    fc
+      .tuple(fc.constantFrom('AND', 'include', 'select', 'data'), fc.integer({ min: 10, max: 400 }), arb('tree'))
+      .map(([key, levels, inner]) => {
+        let nested = inner;
+        for (let i = 0; i < levels; i++) nested = { entries: [[key, nested]] };
+        return nested;
+      }),
   ),
 }));
 
-const topLevel = fc.array(fc.tuple(fc.constantFrom(...KEYS.slice(0, 14), 'nope', '__proto__'), tree), { maxLength: 4 }).map((entries) => toJson({ entries }));
+const topLevel = fc
+  .array(fc.tuple(fc.constantFrom(...KEYS.slice(0, 14), 'nope', '__proto__'), tree), { maxLength: 4 })
+  .map((entries) => toJson({ entries }));
 
 const OPERATIONS = [
   { method: 'get', path: 'post/findMany' },
@@ -75,7 +145,18 @@ const transactionStep = fc.oneof(
   fc
     .record({
       model: fc.constantFrom('Post', 'post', 'Tag', 'tag', 'User', 'Nope', '__proto__', '$transaction'),
-      op: fc.constantFrom('create', 'update', 'updateMany', 'delete', 'deleteMany', 'findMany', 'upsert', 'count', 'nope', 'constructor'),
+      op: fc.constantFrom(
+        'create',
+        'update',
+        'updateMany',
+        'delete',
+        'deleteMany',
+        'findMany',
+        'upsert',
+        'count',
+        'nope',
+        'constructor',
+      ),
       args: fc.oneof(topLevel, tree.map(toJson)),
     })
     .map(({ model, op, args }) => `{"model":${JSON.stringify(model)},"op":${JSON.stringify(op)},"args":${args}}`),
@@ -85,7 +166,9 @@ const transactionStep = fc.oneof(
 /** Transaction bodies: arrays of steps, ZenStack's envelopes around them, or any other JSON. */
 const transactionBody = fc.oneof(
   fc.array(transactionStep, { maxLength: 25 }).map((steps) => `[${steps.join(',')}]`),
-  fc.tuple(fc.array(transactionStep, { maxLength: 4 }), tree.map(toJson)).map(([steps, meta]) => `{"data":[${steps.join(',')}],"meta":${meta}}`),
+  fc
+    .tuple(fc.array(transactionStep, { maxLength: 4 }), tree.map(toJson))
+    .map(([steps, meta]) => `{"data":[${steps.join(',')}],"meta":${meta}}`),
   fc.array(transactionStep, { maxLength: 4 }).map((steps) => `{${steps.map((step, i) => `"${i}":${step}`).join(',')}}`),
   tree.map(toJson),
 );
@@ -96,7 +179,8 @@ describe.each(testProviders())('RPC hostile input (%s)', (provider) => {
   beforeAll(async () => {
     t = await createTestApp(provider);
     const author = await t.db.prisma.user.create({ data: { email: 'h@example.com', name: 'H' } });
-    for (const title of ['one', 'two']) await t.db.prisma.post.create({ data: { title, authorId: author.id, tags: { create: { name: title } } } });
+    for (const title of ['one', 'two'])
+      await t.db.prisma.post.create({ data: { title, authorId: author.id, tags: { create: { name: title } } } });
   });
   afterAll(() => t.close());
 
@@ -104,9 +188,9 @@ describe.each(testProviders())('RPC hostile input (%s)', (provider) => {
   const snapshot = async () =>
     JSON.stringify(
       [
-      await t.db.prisma.tag.findMany({ orderBy: { id: 'asc' } }),
-      await t.db.prisma.post.findMany({ orderBy: { id: 'asc' } }),
-      await t.db.prisma.user.findMany({ orderBy: { id: 'asc' } }),
+        await t.db.prisma.tag.findMany({ orderBy: { id: 'asc' } }),
+        await t.db.prisma.post.findMany({ orderBy: { id: 'asc' } }),
+        await t.db.prisma.user.findMany({ orderBy: { id: 'asc' } }),
       ],
       (_key, value) => (typeof value === 'bigint' ? value.toString() : value),
     );
@@ -117,7 +201,9 @@ describe.each(testProviders())('RPC hostile input (%s)', (provider) => {
       fc.asyncProperty(fc.constantFrom(...OPERATIONS), topLevel, async ({ method, path }, args) => {
         const url = `/api/rpc/${path}`;
         const request = t.http()[method](url);
-        const res = await (method === 'get' || method === 'delete' ? request.query({ q: args }) : request.set('content-type', 'application/json').send(args));
+        const res = await (method === 'get' || method === 'delete'
+          ? request.query({ q: args })
+          : request.set('content-type', 'application/json').send(args));
         expect(res.status).toBeLessThan(500);
         if (method === 'get') return;
         const after = await snapshot();
@@ -132,7 +218,11 @@ describe.each(testProviders())('RPC hostile input (%s)', (provider) => {
     let before = await snapshot();
     await fc.assert(
       fc.asyncProperty(transactionBody, async (body) => {
-        const res = await t.http().post('/api/rpc/$transaction/sequential').set('content-type', 'application/json').send(body);
+        const res = await t
+          .http()
+          .post('/api/rpc/$transaction/sequential')
+          .set('content-type', 'application/json')
+          .send(body);
         expect(res.status).toBeLessThan(500);
         const after = await snapshot();
         if (res.status >= 400) expect(after).toBe(before);

@@ -1,8 +1,9 @@
 import { Decimal } from '@prisma/client/runtime/client';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+
 import { itOn } from '../support/it-on.js';
-import { testProviders } from '../support/test-database.js';
 import { callRpc } from '../support/rpc-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { testProviders } from '../support/test-database.js';
 
 type Delegate = Record<string, (args?: unknown) => Promise<unknown>>;
 
@@ -26,7 +27,10 @@ describe.each(testProviders())('RPC operations (%s)', (provider) => {
     const db = t.db.prisma;
     alice = await db.user.create({ data: { email: 'alice@example.com', name: 'Alice', role: 'ADMIN' } });
     bob = await db.user.create({ data: { email: 'bob@example.com', name: 'Bob' } });
-    const [news, howto] = await Promise.all([db.tag.create({ data: { name: 'news' } }), db.tag.create({ data: { name: 'howto' } })]);
+    const [news, howto] = await Promise.all([
+      db.tag.create({ data: { name: 'news' } }),
+      db.tag.create({ data: { name: 'howto' } }),
+    ]);
     for (let i = 1; i <= 6; i++) {
       const post = await db.post.create({
         data: {
@@ -63,7 +67,10 @@ describe.each(testProviders())('RPC operations (%s)', (provider) => {
       const data = (await expectSameAsPrisma('user', 'findMany', {
         orderBy: { id: 'asc' },
         include: {
-          posts: { select: { id: true, title: true, tags: { select: { name: true }, orderBy: { name: 'asc' } } }, orderBy: { id: 'asc' } },
+          posts: {
+            select: { id: true, title: true, tags: { select: { name: true }, orderBy: { name: 'asc' } } },
+            orderBy: { id: 'asc' },
+          },
           _count: { select: { posts: true, likes: true } },
         },
       })) as Array<{ _count: { posts: number } }>;
@@ -71,8 +78,17 @@ describe.each(testProviders())('RPC operations (%s)', (provider) => {
     });
 
     it('findMany with select, cursor and distinct', async () => {
-      await expectSameAsPrisma('post', 'findMany', { select: { id: true, price: true, views: true }, cursor: { id: 3 }, take: 2, orderBy: { id: 'asc' } });
-      const authors = await expectSameAsPrisma('post', 'findMany', { distinct: ['authorId'], select: { authorId: true }, orderBy: { authorId: 'asc' } });
+      await expectSameAsPrisma('post', 'findMany', {
+        select: { id: true, price: true, views: true },
+        cursor: { id: 3 },
+        take: 2,
+        orderBy: { id: 'asc' },
+      });
+      const authors = await expectSameAsPrisma('post', 'findMany', {
+        distinct: ['authorId'],
+        select: { authorId: true },
+        orderBy: { authorId: 'asc' },
+      });
       expect(authors).toEqual([{ authorId: alice.id }, { authorId: bob.id }]);
     });
 
@@ -89,7 +105,10 @@ describe.each(testProviders())('RPC operations (%s)', (provider) => {
     });
 
     it('findUnique by id and by compound id, and null when missing', async () => {
-      await expectSameAsPrisma('post', 'findUnique', { where: { id: 2 }, include: { author: true, tags: { orderBy: { id: 'asc' } } } });
+      await expectSameAsPrisma('post', 'findUnique', {
+        where: { id: 2 },
+        include: { author: true, tags: { orderBy: { id: 'asc' } } },
+      });
       await expectSameAsPrisma('like', 'findUnique', { where: { userId_postId: { userId: bob.id, postId: 1 } } });
       await expectSameAsPrisma('user', 'findUnique', { where: { email: 'bob@example.com' }, select: { name: true } });
       expect(await expectSameAsPrisma('post', 'findUnique', { where: { id: 999 } })).toBeNull();
@@ -98,13 +117,18 @@ describe.each(testProviders())('RPC operations (%s)', (provider) => {
     it('findUniqueOrThrow, findFirst and findFirstOrThrow', async () => {
       await expectSameAsPrisma('user', 'findUniqueOrThrow', { where: { id: alice.id } });
       await expectSameAsPrisma('post', 'findFirst', { where: { published: false }, orderBy: { rating: 'desc' } });
-      await expectSameAsPrisma('comment', 'findFirstOrThrow', { where: { body: { contains: 'post 3' } }, include: { post: true } });
+      await expectSameAsPrisma('comment', 'findFirstOrThrow', {
+        where: { body: { contains: 'post 3' } },
+        include: { post: true },
+      });
     });
 
     it('count with and without arguments and with select', async () => {
       expect(await expectSameAsPrisma('post', 'count')).toBe(6);
       expect(await expectSameAsPrisma('post', 'count', { where: { content: null } })).toBe(3);
-      expect(await expectSameAsPrisma('post', 'count', { select: { _all: true, content: true, publishedAt: true } })).toEqual({
+      expect(
+        await expectSameAsPrisma('post', 'count', { select: { _all: true, content: true, publishedAt: true } }),
+      ).toEqual({
         _all: 6,
         content: 3,
         publishedAt: 2,
@@ -141,12 +165,20 @@ describe.each(testProviders())('RPC operations (%s)', (provider) => {
   describe('writes', () => {
     it('create with nested connect and include answers 201 with the created record', async () => {
       const reply = await callRpc(t, 'post', 'post/create', {
-        data: { title: 'Created', price: new Decimal('9.99'), authorId: bob.id, tags: { connect: [{ name: 'howto' }] } },
+        data: {
+          title: 'Created',
+          price: new Decimal('9.99'),
+          authorId: bob.id,
+          tags: { connect: [{ name: 'howto' }] },
+        },
         include: { tags: true, author: { select: { email: true } } },
       });
       expect(reply.status).toBe(201);
       expect(reply.data).toEqual(
-        await t.db.prisma.post.findUnique({ where: { id: reply.data.id }, include: { tags: true, author: { select: { email: true } } } }),
+        await t.db.prisma.post.findUnique({
+          where: { id: reply.data.id },
+          include: { tags: true, author: { select: { email: true } } },
+        }),
       );
     });
 
@@ -157,16 +189,33 @@ describe.each(testProviders())('RPC operations (%s)', (provider) => {
       expect(await t.db.prisma.tag.count({ where: { name: { startsWith: 'many-' } } })).toBe(2);
     });
 
-    const returning = itOn(provider, ['sqlite', 'postgresql'], 'MySQL has no RETURNING clause; test/e2e/database-differences checks its 400');
+    const returning = itOn(
+      provider,
+      ['sqlite', 'postgresql'],
+      'MySQL has no RETURNING clause; test/e2e/database-differences checks its 400',
+    );
 
     returning('createManyAndReturn answers 201 with the records', async () => {
-      const reply = await callRpc(t, 'post', 'tag/createManyAndReturn', { data: [{ name: 'ret-1' }, { name: 'ret-2' }], select: { id: true, name: true } });
+      const reply = await callRpc(t, 'post', 'tag/createManyAndReturn', {
+        data: [{ name: 'ret-1' }, { name: 'ret-2' }],
+        select: { id: true, name: true },
+      });
       expect(reply.status).toBe(201);
-      expect(reply.data).toEqual(await t.db.prisma.tag.findMany({ where: { name: { startsWith: 'ret-' } }, select: { id: true, name: true }, orderBy: { id: 'asc' } }));
+      expect(reply.data).toEqual(
+        await t.db.prisma.tag.findMany({
+          where: { name: { startsWith: 'ret-' } },
+          select: { id: true, name: true },
+          orderBy: { id: 'asc' },
+        }),
+      );
     });
 
     it('upsert creates, then updates', async () => {
-      const args = { where: { email: 'carol@example.com' }, create: { email: 'carol@example.com', name: 'Carol' }, update: { name: 'Caroline' } };
+      const args = {
+        where: { email: 'carol@example.com' },
+        create: { email: 'carol@example.com', name: 'Carol' },
+        update: { name: 'Caroline' },
+      };
       const created = await callRpc(t, 'post', 'user/upsert', args);
       expect(created.status).toBe(200);
       expect(created.data).toEqual(await t.db.prisma.user.findUnique({ where: { email: 'carol@example.com' } }));
@@ -181,18 +230,31 @@ describe.each(testProviders())('RPC operations (%s)', (provider) => {
         select: { id: true, title: true, views: true, price: true },
       });
       expect(reply.status).toBe(200);
-      expect(reply.data).toEqual(await t.db.prisma.post.findUnique({ where: { id: 4 }, select: { id: true, title: true, views: true, price: true } }));
+      expect(reply.data).toEqual(
+        await t.db.prisma.post.findUnique({
+          where: { id: 4 },
+          select: { id: true, title: true, views: true, price: true },
+        }),
+      );
       expect(reply.data.title).toBe(`Updated by ${method}`);
     });
 
     it.each(['patch', 'put'] as const)('updateMany with %s', async (method) => {
-      const reply = await callRpc(t, method, 'post/updateMany', { where: { published: false, authorId: bob.id }, data: { rating: 4.5 } });
+      const reply = await callRpc(t, method, 'post/updateMany', {
+        where: { published: false, authorId: bob.id },
+        data: { rating: 4.5 },
+      });
       expect(reply.status).toBe(200);
-      expect(reply.body).toEqual({ data: { count: await t.db.prisma.post.count({ where: { published: false, authorId: bob.id, rating: 4.5 } }) } });
+      expect(reply.body).toEqual({
+        data: { count: await t.db.prisma.post.count({ where: { published: false, authorId: bob.id, rating: 4.5 } }) },
+      });
     });
 
     returning('updateManyAndReturn answers with the updated records', async () => {
-      const reply = await callRpc(t, 'patch', 'comment/updateManyAndReturn', { where: { body: { startsWith: 'On post 1' } }, data: { body: 'Edited' } });
+      const reply = await callRpc(t, 'patch', 'comment/updateManyAndReturn', {
+        where: { body: { startsWith: 'On post 1' } },
+        data: { body: 'Edited' },
+      });
       expect(reply.status).toBe(200);
       expect(reply.data).toEqual(await t.db.prisma.comment.findMany({ where: { body: 'Edited' } }));
       expect(reply.data).toHaveLength(1);

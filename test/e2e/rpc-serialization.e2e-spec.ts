@@ -1,13 +1,18 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import { SuperJSON } from 'superjson';
+
+import { callRpc } from '../support/rpc-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
-import { callRpc } from '../support/rpc-client.js';
 
 /** A client that registers the two custom types by hand, from the specification alone (Node's Buffer for base64). */
 const handWritten = new SuperJSON();
 handWritten.registerCustom<Decimal, string>(
-  { isApplicable: (v): v is Decimal => Decimal.isDecimal(v), serialize: (v) => v.toString(), deserialize: (v) => new Decimal(v) },
+  {
+    isApplicable: (v): v is Decimal => Decimal.isDecimal(v),
+    serialize: (v) => v.toString(),
+    deserialize: (v) => new Decimal(v),
+  },
   'Decimal',
 );
 handWritten.registerCustom<Uint8Array, string>(
@@ -48,9 +53,17 @@ describe.each(testProviders())('RPC serialization (%s)', (provider) => {
     expect(reply.data.views).toBe(2n ** 60n + 1n);
     expect(reply.data.publishedAt).toEqual(publishedAt);
     // Json stores what Prisma makes of a Date (an ISO string) and keeps date-like strings as strings.
-    expect(reply.data.metadata).toEqual({ at: '2020-01-01T00:00:00.000Z', label: '2021-02-03T04:05:06.000Z', n: [1, 2] });
+    expect(reply.data.metadata).toEqual({
+      at: '2020-01-01T00:00:00.000Z',
+      label: '2021-02-03T04:05:06.000Z',
+      n: [1, 2],
+    });
     // The wire forms of the specification.
-    expect(reply.body.data).toMatchObject({ price: '12345.6789', views: '1152921504606846977', publishedAt: '2023-03-04T05:06:07.891Z' });
+    expect(reply.body.data).toMatchObject({
+      price: '12345.6789',
+      views: '1152921504606846977',
+      publishedAt: '2023-03-04T05:06:07.891Z',
+    });
     expect(reply.body.meta.serialization.values).toMatchObject({
       price: [['custom', 'Decimal']],
       views: ['bigint'],
@@ -62,7 +75,9 @@ describe.each(testProviders())('RPC serialization (%s)', (provider) => {
 
   it('round-trips Bytes as a base64 custom value, both ways', async () => {
     const avatar = new Uint8Array([0, 1, 2, 253, 254, 255]);
-    const reply = await callRpc(t, 'post', 'profile/create', { data: { userId: authorId, avatar, settings: { theme: 'dark' } } });
+    const reply = await callRpc(t, 'post', 'profile/create', {
+      data: { userId: authorId, avatar, settings: { theme: 'dark' } },
+    });
     expect(reply.status).toBe(201);
     expect(reply.body.data.avatar).toBe('AAEC/f7/');
     expect(reply.body.meta.serialization.values.avatar).toEqual([['custom', 'Bytes']]);
@@ -80,11 +95,16 @@ describe.each(testProviders())('RPC serialization (%s)', (provider) => {
     const res = await t
       .http()
       .post('/api/rpc/post/create')
-      .send({ data: { title: 'Plain', price: '0.10', views: '42', publishedAt: '2022-12-31T23:59:59.999Z', authorId }, select: { price: true, views: true, publishedAt: true } })
+      .send({
+        data: { title: 'Plain', price: '0.10', views: '42', publishedAt: '2022-12-31T23:59:59.999Z', authorId },
+        select: { price: true, views: true, publishedAt: true },
+      })
       .expect(201);
     expect(res.body).toEqual({
       data: { price: '0.1', views: '42', publishedAt: '2022-12-31T23:59:59.999Z' },
-      meta: { serialization: { values: { price: [['custom', 'Decimal']], views: ['bigint'], publishedAt: ['Date'] }, v: 1 } },
+      meta: {
+        serialization: { values: { price: [['custom', 'Decimal']], views: ['bigint'], publishedAt: ['Date'] }, v: 1 },
+      },
     });
     const filtered = await t
       .http()
@@ -95,13 +115,19 @@ describe.each(testProviders())('RPC serialization (%s)', (provider) => {
   });
 
   it('works with a client that registers the custom types from the specification', async () => {
-    const { json, meta } = handWritten.serialize({ where: { price: { gte: new Decimal('12345.6789') } }, select: { price: true, views: true } });
+    const { json, meta } = handWritten.serialize({
+      where: { price: { gte: new Decimal('12345.6789') } },
+      select: { price: true, views: true },
+    });
     const res = await t
       .http()
       .get('/api/rpc/post/findMany')
       .query({ q: JSON.stringify(json), meta: JSON.stringify({ serialization: meta }) })
       .expect(200);
-    const data = handWritten.deserialize<Array<{ price: Decimal; views: bigint }>>({ json: res.body.data, meta: res.body.meta.serialization });
+    const data = handWritten.deserialize<Array<{ price: Decimal; views: bigint }>>({
+      json: res.body.data,
+      meta: res.body.meta.serialization,
+    });
     expect(data).toEqual([{ price: new Decimal('12345.6789'), views: 2n ** 60n + 1n }]);
   });
 });

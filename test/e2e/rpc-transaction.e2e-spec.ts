@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import { Decimal } from '@prisma/client/runtime/client';
-import { samplePolicies, type DemoUser } from '../../sample-app/policies.js';
+
+import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
 import { snapshotDatabase } from '../support/db-snapshot.js';
 import { seedPolicyBlog } from '../support/policy-fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -12,7 +13,9 @@ describe.each(testProviders())('RPC sequential transactions (%s)', (provider) =>
   let author: { id: number };
 
   beforeAll(async () => {
-    t = await createTestApp(provider, { options: { transactions: { maxOperations: 5 }, operations: { tag: { exclude: ['delete'] } } } });
+    t = await createTestApp(provider, {
+      options: { transactions: { maxOperations: 5 }, operations: { tag: { exclude: ['delete'] } } },
+    });
     author = await t.db.prisma.user.create({ data: { email: 'author@x.test', name: 'Author' } });
   });
   afterAll(() => t.close());
@@ -23,30 +26,43 @@ describe.each(testProviders())('RPC sequential transactions (%s)', (provider) =>
     args: { data: { title, authorId: author.id, ...extra } },
   });
 
-  it.each(['server', 'hooks', 'fetch'] as const)('runs every step in order and answers their results (%s wire form)', async (form) => {
-    const publishedAt = new Date(Date.UTC(2024, 4, 1, 8, 30));
-    const operations: TransactionOperation[] = [
-      createPost(`${form} one`, { price: new Decimal('9.95'), publishedAt }),
-      { model: 'post', op: 'updateMany', args: { where: { title: `${form} one` }, data: { views: 7n } } },
-      { model: 'Post', op: 'findMany', args: { where: { title: { startsWith: form } }, select: { title: true, views: true, price: true, publishedAt: true } } },
-      { model: 'Post', op: 'count', args: { where: { title: { startsWith: form } } } },
-    ];
-    await t.db.prisma.post.deleteMany({ where: { title: { startsWith: form } } });
-    const reply = await callTransaction(t, transactionBody(operations, form));
-    expect(reply.status).toBe(200);
-    expect(reply.data).toHaveLength(4);
-    expect(reply.data[0]).toMatchObject({ title: `${form} one`, price: new Decimal('9.95'), publishedAt });
-    expect(reply.data[1]).toEqual({ count: 1 });
-    expect(reply.data[2]).toEqual([{ title: `${form} one`, views: 7n, price: new Decimal('9.95'), publishedAt }]);
-    expect(reply.data[3]).toBe(1);
-    // The Prisma name and the lower-case-first name both name the model; the read saw the earlier write.
-    expect(await t.db.prisma.post.count({ where: { title: `${form} one`, views: 7n } })).toBe(1);
-  });
+  it.each(['server', 'hooks', 'fetch'] as const)(
+    'runs every step in order and answers their results (%s wire form)',
+    async (form) => {
+      const publishedAt = new Date(Date.UTC(2024, 4, 1, 8, 30));
+      const operations: TransactionOperation[] = [
+        createPost(`${form} one`, { price: new Decimal('9.95'), publishedAt }),
+        { model: 'post', op: 'updateMany', args: { where: { title: `${form} one` }, data: { views: 7n } } },
+        {
+          model: 'Post',
+          op: 'findMany',
+          args: {
+            where: { title: { startsWith: form } },
+            select: { title: true, views: true, price: true, publishedAt: true },
+          },
+        },
+        { model: 'Post', op: 'count', args: { where: { title: { startsWith: form } } } },
+      ];
+      await t.db.prisma.post.deleteMany({ where: { title: { startsWith: form } } });
+      const reply = await callTransaction(t, transactionBody(operations, form));
+      expect(reply.status).toBe(200);
+      expect(reply.data).toHaveLength(4);
+      expect(reply.data[0]).toMatchObject({ title: `${form} one`, price: new Decimal('9.95'), publishedAt });
+      expect(reply.data[1]).toEqual({ count: 1 });
+      expect(reply.data[2]).toEqual([{ title: `${form} one`, views: 7n, price: new Decimal('9.95'), publishedAt }]);
+      expect(reply.data[3]).toBe(1);
+      // The Prisma name and the lower-case-first name both name the model; the read saw the earlier write.
+      expect(await t.db.prisma.post.count({ where: { title: `${form} one`, views: 7n } })).toBe(1);
+    },
+  );
 
   it('sends the steps to the shared client as one batch transaction, not an interactive one', async () => {
     const transaction = jest.spyOn(t.db.prisma, '$transaction');
     try {
-      const reply = await callTransaction(t, [createPost('batched'), { model: 'Post', op: 'count', args: { where: { title: 'batched' } } }]);
+      const reply = await callTransaction(t, [
+        createPost('batched'),
+        { model: 'Post', op: 'count', args: { where: { title: 'batched' } } },
+      ]);
       expect(reply.status).toBe(200);
       expect(reply.data[1]).toBe(1);
       expect(transaction).toHaveBeenCalledTimes(1);
@@ -113,14 +129,21 @@ describe.each(testProviders())('RPC sequential transactions (%s)', (provider) =>
     const before = await snapshotDatabase(t.db);
     // Fastify's JSON parser refuses it before routing; on Express the step's argument check does, naming it.
     const body = `[${JSON.stringify(createPost('before the bad step'))},{"model":"Post","op":"findMany","args":{"where":{"__proto__":{"id":1}}}}]`;
-    const res = await t.http().post('/api/rpc/$transaction/sequential').set('Content-Type', 'application/json').send(body);
+    const res = await t
+      .http()
+      .post('/api/rpc/$transaction/sequential')
+      .set('Content-Type', 'application/json')
+      .send(body);
     expect(res.status).toBe(400);
     expect(await snapshotDatabase(t.db)).toBe(before);
   });
 
   it.each([
     ['an empty array', []],
-    ['more operations than transactions.maxOperations', Array.from({ length: 6 }, () => ({ model: 'Post', op: 'count' }))],
+    [
+      'more operations than transactions.maxOperations',
+      Array.from({ length: 6 }, () => ({ model: 'Post', op: 'count' })),
+    ],
     ['an object that is not an envelope', { model: 'Post', op: 'count' }],
     ['an operation that is not an object', ['x']],
     ['an envelope with a stray member', { 0: { model: 'Post', op: 'count' }, 2: { model: 'Post', op: 'count' } }],
@@ -191,7 +214,11 @@ describe.each(testProviders())('RPC sequential transactions under access policie
       { model: 'Post', op: 'update', args: { where: { id: posts.bobPub }, data: { title: 'stolen' } } },
     ]);
     expect(reply.status).toBe(403);
-    expect(reply.body.error).toMatchObject({ rejectedByPolicy: true, reason: 'ACCESS_POLICY_VIOLATION', meta: { index: 1 } });
+    expect(reply.body.error).toMatchObject({
+      rejectedByPolicy: true,
+      reason: 'ACCESS_POLICY_VIOLATION',
+      meta: { index: 1 },
+    });
     expect(await snapshotDatabase(t.db)).toBe(before);
   });
 
@@ -223,7 +250,10 @@ describe.each(testProviders())('RPC sequential transactions and unreadable resul
     expect(reply.status).toBe(403);
     expect(reply.body.error).toMatchObject({ reason: 'RESULT_NOT_READABLE', meta: { index: 1 } });
     expect(await snapshotDatabase(t.db)).toBe(before);
-    const single = await t.http().post('/api/rpc/post/create').send({ data: { title: 'draft', authorId: author.id } });
+    const single = await t
+      .http()
+      .post('/api/rpc/post/create')
+      .send({ data: { title: 'draft', authorId: author.id } });
     expect(single.status).toBe(403);
     expect(await t.db.prisma.post.count({ where: { title: 'draft' } })).toBe(1);
   });

@@ -1,7 +1,7 @@
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import { itOn } from '../support/it-on.js';
-import { testProviders } from '../support/test-database.js';
 import { callRpc, rpcQuery } from '../support/rpc-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { testProviders } from '../support/test-database.js';
 
 /** `{"key":{"key":...leaf}}`, `levels` objects deep, as text (JSON.stringify would overflow the stack first). */
 function nest(key: string, levels: number, leaf: string): string {
@@ -25,7 +25,11 @@ describe.each(testProviders())('RPC argument validation (%s)', (provider) => {
 
   it('refuses a __proto__ key instead of dropping it: deleteMany deletes nothing', async () => {
     const before = await tagNames();
-    const res = await t.http().delete('/api/rpc/tag/deleteMany').query({ q: '{"__proto__":{"where":{"id":9}}}' }).expect(400);
+    const res = await t
+      .http()
+      .delete('/api/rpc/tag/deleteMany')
+      .query({ q: '{"__proto__":{"where":{"id":9}}}' })
+      .expect(400);
     expect(res.body.error.message).toBe('Invalid argument at "/__proto__": "__proto__" is not allowed as a key.');
     await t.http().delete('/api/rpc/tag/deleteMany').query({ q: '{"where":{"constructor":{"id":1}}}' }).expect(400);
     await t.http().patch('/api/rpc/tag/updateMany').send(JSON.parse('{"data":{"__proto__":{"name":"x"}}}')).expect(400);
@@ -49,14 +53,20 @@ describe.each(testProviders())('RPC argument validation (%s)', (provider) => {
   });
 
   it('answers 400 for a year beyond 9999 sent as a superjson Date', async () => {
-    const reply = await callRpc(t, 'get', 'post/findMany', { where: { createdAt: { gt: new Date('+099999-01-01T00:00:00Z') } } });
+    const reply = await callRpc(t, 'get', 'post/findMany', {
+      where: { createdAt: { gt: new Date('+099999-01-01T00:00:00Z') } },
+    });
     expect(reply.status).toBe(400);
   });
 
   it('refuses superjson types the wire format does not need', async () => {
     for (const annotation of ['regexp', 'set', 'map', 'Error', 'number', ['class', 'Post'], ['symbol', 'x'], 'URL']) {
       const meta = JSON.stringify({ serialization: { values: { 'where.title': [annotation] } } });
-      const res = await t.http().get('/api/rpc/post/findMany').query({ q: '{"where":{"title":"x"}}', meta }).expect(400);
+      const res = await t
+        .http()
+        .get('/api/rpc/post/findMany')
+        .query({ q: '{"where":{"title":"x"}}', meta })
+        .expect(400);
       expect(res.body.error.message).toMatch(/^Query parameter "meta" names the type/);
     }
   });
@@ -71,19 +81,28 @@ describe.each(testProviders())('RPC argument validation (%s)', (provider) => {
     const deepBody = `{"where":${nest('AND', 5000, '{"id":1}')},"data":{"name":"x"}}`;
     await t.http().patch('/api/rpc/tag/updateMany').set('content-type', 'application/json').send(deepBody).expect(400);
     expect(await tagNames()).toEqual(['one', 'two', 'three']);
-    const deepInclude = { include: { author: { include: { posts: { include: { author: { include: { posts: { include: { author: true } } } } } } } } } };
+    const deepInclude = {
+      include: {
+        author: { include: { posts: { include: { author: { include: { posts: { include: { author: true } } } } } } } },
+      },
+    };
     const started = Date.now();
     const res = await get('post/findMany', JSON.stringify(deepInclude)).expect(400);
     expect(res.body.error.message).toMatch(/maxSelectionDepth/);
     await get('post/findMany', nest('include', 300, 'true')).expect(400);
     expect(Date.now() - started).toBeLessThan(2000);
     const wide = { where: { id: { in: Array.from({ length: 5000 }, (_, i) => i) } }, data: { name: 'x' } };
-    expect((await t.http().patch('/api/rpc/tag/updateMany').send(wide).expect(400)).body.error.message).toMatch(/maxArgumentNodes/);
+    expect((await t.http().patch('/api/rpc/tag/updateMany').send(wide).expect(400)).body.error.message).toMatch(
+      /maxArgumentNodes/,
+    );
   });
 
   it('accepts valid arguments of every family', async () => {
     const args = {
-      where: { OR: [{ title: { startsWith: 's' } }, { author: { is: { name: 'V' } } }], createdAt: { lt: new Date('9999-01-01') } },
+      where: {
+        OR: [{ title: { startsWith: 's' } }, { author: { is: { name: 'V' } } }],
+        createdAt: { lt: new Date('9999-01-01') },
+      },
       include: { author: { select: { name: true } }, _count: { select: { comments: true } } },
       orderBy: [{ title: 'asc' }, { author: { email: 'desc' } }],
       take: 3,
@@ -92,14 +111,25 @@ describe.each(testProviders())('RPC argument validation (%s)', (provider) => {
     const reply = await callRpc(t, 'get', 'post/findMany', args);
     expect(reply.status).toBe(200);
     expect(reply.data).toEqual(await t.db.prisma.post.findMany(args as never));
-    const grouped = await callRpc(t, 'get', 'post/groupBy', { by: ['published'], _count: { _all: true }, having: { rating: { _avg: { gte: 0 } } } });
+    const grouped = await callRpc(t, 'get', 'post/groupBy', {
+      by: ['published'],
+      _count: { _all: true },
+      having: { rating: { _avg: { gte: 0 } } },
+    });
     expect(grouped.data).toEqual([{ published: false, _count: { _all: titles.length } }]);
   });
 
   describe('contains/startsWith/endsWith match their text literally', () => {
     const matching = async (filter: Record<string, string>) => {
-      const reply = await callRpc(t, 'get', 'post/findMany', { where: { title: filter }, select: { title: true }, orderBy: { title: 'asc' } });
-      return { status: reply.status, titles: reply.status === 200 ? reply.data.map((p: { title: string }) => p.title) : reply.body.error.message };
+      const reply = await callRpc(t, 'get', 'post/findMany', {
+        where: { title: filter },
+        select: { title: true },
+        orderBy: { title: 'asc' },
+      });
+      return {
+        status: reply.status,
+        titles: reply.status === 200 ? reply.data.map((p: { title: string }) => p.title) : reply.body.error.message,
+      };
     };
 
     it('matches a backslash literally on every database, a trailing one included', async () => {
@@ -108,18 +138,32 @@ describe.each(testProviders())('RPC argument validation (%s)', (provider) => {
       expect(await matching({ endsWith: '\\' })).toEqual({ status: 200, titles: ['x\\'] });
     });
 
-    itOn(provider, ['sqlite'], 'PostgreSQL and MySQL escape them')('refuses % and _ with a 400 saying why, since SQLite has no escape character (and Prisma sends no ESCAPE)', async () => {
-      t.db.queries.length = 0;
-      await matching({ contains: 'snake' });
-      expect(t.db.queries.find((sql) => /LIKE/i.test(sql))).not.toMatch(/ESCAPE/i);
-      for (const filter of [{ contains: '50%' }, { startsWith: 'snake_' }, { endsWith: '_case' }] as Record<string, string>[]) {
-        const answer = await matching(filter);
-        expect(answer.status).toBe(400);
-        expect(answer.titles).toMatch(/cannot be matched literally on sqlite/);
-      }
-    });
+    itOn(
+      provider,
+      ['sqlite'],
+      'PostgreSQL and MySQL escape them',
+    )(
+      'refuses % and _ with a 400 saying why, since SQLite has no escape character (and Prisma sends no ESCAPE)',
+      async () => {
+        t.db.queries.length = 0;
+        await matching({ contains: 'snake' });
+        expect(t.db.queries.find((sql) => /LIKE/i.test(sql))).not.toMatch(/ESCAPE/i);
+        for (const filter of [{ contains: '50%' }, { startsWith: 'snake_' }, { endsWith: '_case' }] as Record<
+          string,
+          string
+        >[]) {
+          const answer = await matching(filter);
+          expect(answer.status).toBe(400);
+          expect(answer.titles).toMatch(/cannot be matched literally on sqlite/);
+        }
+      },
+    );
 
-    itOn(provider, ['postgresql', 'mysql'], 'SQLite LIKE has no escape character')('escapes % and _ so that they match themselves', async () => {
+    itOn(
+      provider,
+      ['postgresql', 'mysql'],
+      'SQLite LIKE has no escape character',
+    )('escapes % and _ so that they match themselves', async () => {
       expect(await matching({ contains: '50%' })).toEqual({ status: 200, titles: ['50% off'] });
       expect(await matching({ contains: 'snake_case' })).toEqual({ status: 200, titles: ['snake_case'] });
       expect(await matching({ startsWith: '5', endsWith: '%' })).toEqual({ status: 200, titles: [] });
@@ -136,7 +180,9 @@ describe.each(testProviders())('RPC argument validation (%s)', (provider) => {
       const reply = await callRpc(t, 'get', 'post/count', { where: { metadata: { path, string_contains: '50%' } } });
       if (provider === 'sqlite') expect(reply.status).toBe(400);
       else expect(reply.data).toBe(0);
-      expect((await callRpc(t, 'get', 'post/count', { where: { metadata: { path, string_contains: '50' } } })).data).toBe(1);
+      expect(
+        (await callRpc(t, 'get', 'post/count', { where: { metadata: { path, string_contains: '50' } } })).data,
+      ).toBe(1);
     });
 
     it('escapes on REST too', async () => {
@@ -145,12 +191,19 @@ describe.each(testProviders())('RPC argument validation (%s)', (provider) => {
       expect(res.body.data.map((r: { attributes: { title: string } }) => r.attributes.title)).toEqual(['x\\']);
       const wildcard = await t.http().get('/api/rest/post').query({ 'filter[title$contains]': '50%' });
       if (provider === 'sqlite') expect(wildcard.status).toBe(400);
-      else expect(wildcard.body.data.map((r: { attributes: { title: string } }) => r.attributes.title)).toEqual(['50% off']);
+      else
+        expect(wildcard.body.data.map((r: { attributes: { title: string } }) => r.attributes.title)).toEqual([
+          '50% off',
+        ]);
     });
   });
 
   it('keeps q for query-string arguments as the error source', async () => {
-    const res = await t.http().get('/api/rpc/post/findMany').query(rpcQuery({ where: { nope: 1 } })).expect(400);
+    const res = await t
+      .http()
+      .get('/api/rpc/post/findMany')
+      .query(rpcQuery({ where: { nope: 1 } }))
+      .expect(400);
     expect(res.body).toEqual({ error: { message: 'Invalid argument at "/where/nope": unknown key "nope".' } });
   });
 });

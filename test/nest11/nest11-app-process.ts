@@ -3,10 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
+
 import { renderSchemaDdl } from '../../sample-app/database/schema-push.js';
 import { NEST11_APP_DIR } from './prepare-nest11-app.js';
 
@@ -67,7 +69,10 @@ export async function startNest11App({ platform, bootstrap }: Nest11Bootstrap): 
       };
       child.stdout!.on('data', read);
       child.stderr!.on('data', read);
-      child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`the application exited with code ${code}`))));
+      child.once(
+        'exit',
+        (code) => (clearTimeout(timer), reject(new Error(`the application exited with code ${code}`))),
+      );
     });
     const url = `http://127.0.0.1:${port}`;
     return { http: (headers = {}) => request.agent(url).set(headers), stop };

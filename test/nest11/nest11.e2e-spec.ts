@@ -1,5 +1,5 @@
-import { callRpc } from '../support/rpc-client.js';
 import { expectJsonApiError } from '../support/json-api-expect.js';
+import { callRpc } from '../support/rpc-client.js';
 import { type Nest11Bootstrap, type RunningNest11App, startNest11App } from './nest11-app-process.js';
 import { prepareNest11App } from './prepare-nest11-app.js';
 
@@ -43,14 +43,22 @@ describe.each(bootstraps)('Nest 11 (CommonJS) application on $platform, created 
       .post('/api/rest/post')
       .set(AS_USER_1)
       .set('Content-Type', `${JSON_API}; profile="https://example.com/profile"`)
-      .send({ data: { type: 'post', attributes: { title: 'Hello', published: true }, relationships: { author: { data: { type: 'user', id: '1' } } } } });
+      .send({
+        data: {
+          type: 'post',
+          attributes: { title: 'Hello', published: true },
+          relationships: { author: { data: { type: 'user', id: '1' } } },
+        },
+      });
     expect(created.status).toBe(201);
     expect(created.headers['content-type']).toBe(JSON_API);
 
     const read = await app.http().get(`/api/rest/post/${created.body.data.id}?include=author`);
     expect(read.status).toBe(200);
     expect(read.body.data.attributes).toMatchObject({ title: 'Hello', published: true });
-    expect(read.body.included).toEqual([expect.objectContaining({ type: 'user', attributes: { email: 'ada@example.com', name: 'Ada' } })]);
+    expect(read.body.included).toEqual([
+      expect.objectContaining({ type: 'user', attributes: { email: 'ada@example.com', name: 'Ada' } }),
+    ]);
   });
 
   it('RPC: writes and reads with superjson types', async () => {
@@ -82,12 +90,21 @@ describe.each(bootstraps)('Nest 11 (CommonJS) application on $platform, created 
       .http()
       .post('/api/rest/post')
       .set('Content-Type', JSON_API)
-      .send({ data: { type: 'post', attributes: { title: 'Anonymous' }, relationships: { author: { data: { type: 'user', id: '1' } } } } });
+      .send({
+        data: {
+          type: 'post',
+          attributes: { title: 'Anonymous' },
+          relationships: { author: { data: { type: 'user', id: '1' } } },
+        },
+      });
     expectJsonApiError(rest, 403, 'rejected-by-policy');
     expect(rest.body.errors[0].meta).toEqual({ reason: 'ACCESS_POLICY_VIOLATION' });
 
     const rpc = await callRpc(app, 'post', 'post/create', { data: { title: 'Anonymous', authorId: 1 } });
-    expect(rpc).toMatchObject({ status: 403, body: { error: { rejectedByPolicy: true, reason: 'ACCESS_POLICY_VIOLATION' } } });
+    expect(rpc).toMatchObject({
+      status: 403,
+      body: { error: { rejectedByPolicy: true, reason: 'ACCESS_POLICY_VIOLATION' } },
+    });
 
     const handWritten = await app.http().post('/drafts').send({ title: 'Anonymous', authorId: 1 });
     expect({ status: handWritten.status, body: handWritten.body }).toEqual({
@@ -96,16 +113,28 @@ describe.each(bootstraps)('Nest 11 (CommonJS) application on $platform, created 
     });
   });
 
-  it.each(['application/json', JSON_API])('answers malformed %s with malformed-json on both interfaces', async (contentType) => {
-    expectJsonApiError(await app.http().post('/api/rest/post').set(AS_USER_1).set('Content-Type', contentType).send(MALFORMED), 400, 'malformed-json');
-    if (contentType !== 'application/json') return;
-    const rpc = await app.http().post('/api/rpc/post/create').set(AS_USER_1).set('Content-Type', contentType).send(MALFORMED);
-    expect({ status: rpc.status, type: rpc.headers['content-type'], body: rpc.body }).toEqual({
-      status: 400,
-      type: 'application/json',
-      body: { error: { message: 'The request body is not valid JSON.' } },
-    });
-  });
+  it.each(['application/json', JSON_API])(
+    'answers malformed %s with malformed-json on both interfaces',
+    async (contentType) => {
+      expectJsonApiError(
+        await app.http().post('/api/rest/post').set(AS_USER_1).set('Content-Type', contentType).send(MALFORMED),
+        400,
+        'malformed-json',
+      );
+      if (contentType !== 'application/json') return;
+      const rpc = await app
+        .http()
+        .post('/api/rpc/post/create')
+        .set(AS_USER_1)
+        .set('Content-Type', contentType)
+        .send(MALFORMED);
+      expect({ status: rpc.status, type: rpc.headers['content-type'], body: rpc.body }).toEqual({
+        status: 400,
+        type: 'application/json',
+        body: { error: { message: 'The request body is not valid JSON.' } },
+      });
+    },
+  );
 
   it('applies bodyLimit (10kb here) to both interfaces', async () => {
     const title = 'x'.repeat(20 * 1024);

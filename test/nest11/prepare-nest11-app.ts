@@ -1,6 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,7 +45,8 @@ function inputFiles(): string[] {
 
 function inputHash(): string {
   const hash = createHash('sha256');
-  for (const file of inputFiles()) hash.update(path.relative(ROOT_DIR, file)).update('\0').update(readFileSync(file)).update('\0');
+  for (const file of inputFiles())
+    hash.update(path.relative(ROOT_DIR, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex');
 }
 
@@ -45,9 +56,12 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
     execFileSync(command, args, { cwd, env, stdio: 'pipe', encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`Preparing the Nest 11 application failed: \`${command} ${args.join(' ')}\` in ${cwd}\n${stdout}\n${stderr}`, {
-      cause: error,
-    });
+    throw new Error(
+      `Preparing the Nest 11 application failed: \`${command} ${args.join(' ')}\` in ${cwd}\n${stdout}\n${stderr}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -86,7 +100,8 @@ async function withLock<T>(work: () => T): Promise<T> {
       mkdirSync(LOCK);
       break;
     } catch {
-      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
+      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > STALE_LOCK_MS)
+        rmSync(LOCK, { recursive: true, force: true });
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
@@ -105,7 +120,12 @@ async function withLock<T>(work: () => T): Promise<T> {
 export function prepareNest11App(): Promise<boolean> {
   return withLock(() => {
     const hash = inputHash();
-    if (existsSync(STAMP) && readFileSync(STAMP, 'utf8') === hash && existsSync(path.join(NEST11_APP_DIR, 'dist/main.js'))) return false;
+    if (
+      existsSync(STAMP) &&
+      readFileSync(STAMP, 'utf8') === hash &&
+      existsSync(path.join(NEST11_APP_DIR, 'dist/main.js'))
+    )
+      return false;
     rmSync(STAMP, { force: true });
     packLibrary();
     installApp();

@@ -13,7 +13,13 @@ export interface AdversarialWorld {
   /** Post ids. `bobDraft` and `bobOldDraft` are readable by Bob only (not even by the admin). */
   posts: { alicePub: number; aliceDraft: number; bobPub: number; bobDraft: number; bobOldDraft: number };
   /** Comment ids. `onBobDraft` and `aliceOnBobOldDraft` sit on Bob's drafts: only Bob reads them. */
-  comments: { aliceOnAlicePub: string; bobOnAlicePub: string; bobOnBobPub: string; onBobDraft: string; aliceOnBobOldDraft: string };
+  comments: {
+    aliceOnAlicePub: string;
+    bobOnAlicePub: string;
+    bobOnBobPub: string;
+    onBobDraft: string;
+    aliceOnBobOldDraft: string;
+  };
   /** Tag ids: `news` links alicePub and bobPub, `secret` links Bob's draft only. */
   tags: { news: number; secret: number };
   /** Alice's profile id (Bob has none, so his `userId` is free). */
@@ -47,16 +53,24 @@ export const WORLD: AdversarialWorld = {
 export async function seedAdversarialWorld(db: TestDatabase): Promise<AdversarialWorld> {
   const p = db.prisma;
   const { admin, alice, bob, posts, comments, tags } = WORLD;
-  for (const [name, u] of [['admin', admin], ['alice', alice], ['bob', bob]] as const) {
-    await p.user.create({ data: { id: u.id, name, email: `${name}@x.test`, role: u.role, passwordHash: `hash-${name}-7f3a9c` } });
+  for (const [name, u] of [
+    ['admin', admin],
+    ['alice', alice],
+    ['bob', bob],
+  ] as const) {
+    await p.user.create({
+      data: { id: u.id, name, email: `${name}@x.test`, role: u.role, passwordHash: `hash-${name}-7f3a9c` },
+    });
   }
-  const post = (id: number, title: string, authorId: number, published: boolean) => p.post.create({ data: { id, title, authorId, published } });
+  const post = (id: number, title: string, authorId: number, published: boolean) =>
+    p.post.create({ data: { id, title, authorId, published } });
   await post(posts.alicePub, 'alicePub', alice.id, true);
   await post(posts.aliceDraft, 'aliceDraft', alice.id, false);
   await post(posts.bobPub, 'bobPub', bob.id, true);
   await post(posts.bobDraft, 'bobDraft', bob.id, false);
   await post(posts.bobOldDraft, 'bobOldDraft', bob.id, false);
-  const comment = (id: string, body: string, postId: number, authorId: number) => p.comment.create({ data: { id, body, postId, authorId } });
+  const comment = (id: string, body: string, postId: number, authorId: number) =>
+    p.comment.create({ data: { id, body, postId, authorId } });
   await comment(comments.aliceOnAlicePub, 'alice on alicePub', posts.alicePub, alice.id);
   await comment(comments.bobOnAlicePub, 'bob on alicePub', posts.alicePub, bob.id);
   await comment(comments.bobOnBobPub, 'bob on bobPub', posts.bobPub, bob.id);
@@ -65,7 +79,9 @@ export async function seedAdversarialWorld(db: TestDatabase): Promise<Adversaria
   await comment(comments.aliceOnBobOldDraft, 'alice on old draft', posts.bobOldDraft, alice.id);
   await p.like.create({ data: { userId: bob.id, postId: posts.bobDraft } });
   await p.like.create({ data: { userId: alice.id, postId: posts.alicePub } });
-  await p.tag.create({ data: { id: tags.news, name: 'news', posts: { connect: [{ id: posts.alicePub }, { id: posts.bobPub }] } } });
+  await p.tag.create({
+    data: { id: tags.news, name: 'news', posts: { connect: [{ id: posts.alicePub }, { id: posts.bobPub }] } },
+  });
   await p.tag.create({ data: { id: tags.secret, name: 'secret', posts: { connect: [{ id: posts.bobDraft }] } } });
   await p.profile.create({ data: { id: WORLD.aliceProfile, userId: alice.id, bio: 'alice bio' } });
   // Bob follows Alice.
@@ -97,13 +113,20 @@ export async function snapshot(db: TestDatabase): Promise<string> {
       include: { followers: { select: { id: true }, orderBy: { id: 'asc' } } },
     }),
     profiles: await p.profile.findMany({ orderBy: { id: 'asc' } }),
-    posts: await p.post.findMany({ orderBy: { id: 'asc' }, include: { tags: { select: { id: true }, orderBy: { id: 'asc' } } } }),
+    posts: await p.post.findMany({
+      orderBy: { id: 'asc' },
+      include: { tags: { select: { id: true }, orderBy: { id: 'asc' } } },
+    }),
     comments: await p.comment.findMany({ orderBy: { id: 'asc' } }),
     tags: await p.tag.findMany({ orderBy: { id: 'asc' } }),
     likes: await p.like.findMany({ orderBy: [{ userId: 'asc' }, { postId: 'asc' }] }),
   };
   return JSON.stringify(state, (_key, value) =>
-    typeof value === 'bigint' ? `${value}n` : value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
+    typeof value === 'bigint'
+      ? `${value}n`
+      : value instanceof Uint8Array
+        ? Buffer.from(value).toString('base64')
+        : value,
   );
 }
 
@@ -135,7 +158,10 @@ export const isClientError = (status: number): boolean => status >= 400 && statu
  * Runs a probe between two snapshots. When it changed the database (a bypass), the world is seeded
  * again before the caller asserts, so that one failing probe does not spoil the next ones.
  */
-export async function probeState<T>(db: TestDatabase, act: () => Promise<T>): Promise<{ result: T; before: string; after: string }> {
+export async function probeState<T>(
+  db: TestDatabase,
+  act: () => Promise<T>,
+): Promise<{ result: T; before: string; after: string }> {
   const before = await snapshot(db);
   const result = await act();
   const after = await snapshot(db);

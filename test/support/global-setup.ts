@@ -58,9 +58,12 @@ export default async function globalSetup(): Promise<void> {
       process.env[server.variable] = url;
     } catch (error) {
       if (process.env[server.required] === '1') {
-        throw new Error(`${server.name} is required (${server.required}=1) but ${url} is unreachable: ${String(error)}`, {
-          cause: error,
-        });
+        throw new Error(
+          `${server.name} is required (${server.required}=1) but ${url} is unreachable: ${String(error)}`,
+          {
+            cause: error,
+          },
+        );
       }
       delete process.env[server.variable];
       console.warn(`${server.name} at ${url} is unreachable: its suites do not run.`);
@@ -71,5 +74,11 @@ export default async function globalSetup(): Promise<void> {
 /** The connection settings of a mysql:// or mariadb:// URL. */
 function mysqlAddress(url: string) {
   const { hostname, port, username, password, pathname } = new URL(url);
-  return { host: hostname, port: Number(port || 3306), user: decodeURIComponent(username), password: decodeURIComponent(password), database: pathname.slice(1) };
+  return {
+    host: hostname,
+    port: Number(port || 3306),
+    user: decodeURIComponent(username),
+    password: decodeURIComponent(password),
+    database: pathname.slice(1),
+  };
 }

@@ -1,4 +1,5 @@
 import { Decimal } from '@prisma/client/runtime/client';
+
 import { createRpcClient, type RpcClient, type RpcClientOptions } from '../../lib/client/index.js';
 import type { SamplePrismaClient } from '../../sample-app/database/create-prisma-client.js';
 import type { TestApp } from './test-app.js';
@@ -10,6 +11,9 @@ export async function listenRpc(t: TestApp): Promise<string> {
 }
 
 /** The typed RPC client of the sample schema, restoring decimals into Prisma's Decimal. */
-export function sampleRpcClient(baseUrl: string, options: Partial<RpcClientOptions> = {}): RpcClient<SamplePrismaClient> {
+export function sampleRpcClient(
+  baseUrl: string,
+  options: Partial<RpcClientOptions> = {},
+): RpcClient<SamplePrismaClient> {
   return createRpcClient<SamplePrismaClient>({ baseUrl, decimal: Decimal, ...options });
 }

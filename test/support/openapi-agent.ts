@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
+
 import { CrudApiOpenApi } from '../../lib/index.js';
 import { type Exchange, OpenApiContract } from './openapi-contract.js';
 

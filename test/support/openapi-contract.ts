@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
+
 import type { ErrorObject, ValidateFunction } from 'ajv';
+
 import type { OpenApiDocument } from '../../lib/index.js';
 
 // ajv and ajv-formats are CommonJS; their draft 2020-12 build is OpenAPI 3.1's dialect.
@@ -24,9 +26,20 @@ export interface Exchange {
 type Operation = {
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content: Record<string, { schema: unknown }> };
-  responses: Record<string, { $ref?: string; content?: Record<string, unknown>; headers?: Record<string, { required?: boolean }> }>;
+  responses: Record<
+    string,
+    { $ref?: string; content?: Record<string, unknown>; headers?: Record<string, { required?: boolean }> }
+  >;
 };
-type Parameter = { $ref?: string; name: string; in: string; required?: boolean; style?: string; schema?: unknown; content?: Record<string, { schema: unknown }> };
+type Parameter = {
+  $ref?: string;
+  name: string;
+  in: string;
+  required?: boolean;
+  style?: string;
+  schema?: unknown;
+  content?: Record<string, { schema: unknown }>;
+};
 
 interface Route {
   document: number;
@@ -51,13 +64,21 @@ const isJson = (mediaType: string | undefined) => /^application\/([a-z0-9.-]+\+)
  */
 function requestMediaType(documented: readonly string[], sent: string | undefined): string | undefined {
   const exact = documented.find((candidate) => mediaTypeOf(candidate) === mediaTypeOf(sent));
-  return exact ?? (isJson(mediaTypeOf(sent)) ? documented.find((candidate) => mediaTypeOf(candidate) === 'application/json') : undefined);
+  return (
+    exact ??
+    (isJson(mediaTypeOf(sent))
+      ? documented.find((candidate) => mediaTypeOf(candidate) === 'application/json')
+      : undefined)
+  );
 }
 
 function ajvErrors(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? [])
     .slice(0, 5)
-    .map((error) => `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}, got ${JSON.stringify(error.data)?.slice(0, 80)}`)
+    .map(
+      (error) =>
+        `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}, got ${JSON.stringify(error.data)?.slice(0, 80)}`,
+    )
     .join('; ');
 }
 
@@ -71,7 +92,12 @@ function deepObject(entries: ReadonlyArray<[string[], string]>): Record<string, 
     let node = root;
     keys.forEach((key, index) => {
       if (index === keys.length - 1) node[key] = value;
-      else node = (node[key] = typeof node[key] === 'object' && node[key] !== null ? node[key] : Object.create(null)) as Record<string, unknown>;
+      else
+        node = (node[key] =
+          typeof node[key] === 'object' && node[key] !== null ? node[key] : Object.create(null)) as Record<
+          string,
+          unknown
+        >;
     });
   }
   return root;
@@ -86,7 +112,9 @@ export class OpenApiContract {
   private readonly routes: Route[];
   private readonly bases: string[];
   private readonly ajv = addFormats(new Ajv2020({ strict: false, allErrors: true, verbose: true }));
-  private readonly coercing = addFormats(new Ajv2020({ strict: false, allErrors: true, verbose: true, coerceTypes: true }));
+  private readonly coercing = addFormats(
+    new Ajv2020({ strict: false, allErrors: true, verbose: true, coerceTypes: true }),
+  );
   private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(private readonly documents: readonly OpenApiDocument[]) {
@@ -110,39 +138,61 @@ export class OpenApiContract {
     const [path, query = ''] = exchange.url.split('?', 2) as [string, string?];
     const document = this.bases.findIndex((base) => path === base || path.startsWith(`${base}/`));
     if (document < 0) return undefined;
-    const route = this.routes.filter((candidate) => candidate.document === document && candidate.pattern.test(path)).sort((a, b) => a.parameters - b.parameters)[0];
+    const route = this.routes
+      .filter((candidate) => candidate.document === document && candidate.pattern.test(path))
+      .sort((a, b) => a.parameters - b.parameters)[0];
     const method = exchange.method.toLowerCase();
     const item = route && this.documents[document]!.paths[route.template];
     const operation = item?.[method] as Operation | undefined;
     const where = `${exchange.method} ${exchange.url.slice(0, 200)} → ${exchange.status}`;
     if (!route || !operation) {
       // A route the document does not have must not answer success: the document would be missing it.
-      return exchange.status < 400 || exchange.status >= 500 ? `${where}: no such operation in the document, yet answered ${exchange.status}` : undefined;
+      return exchange.status < 400 || exchange.status >= 500
+        ? `${where}: no such operation in the document, yet answered ${exchange.status}`
+        : undefined;
     }
     const pointer = `doc${document}#/paths/${pointerEscape(route.template)}/${method}`;
-    const requestProblem = this.boundedRequestProblem(document, operation, [...((item.parameters as Parameter[]) ?? []), ...(operation.parameters ?? [])], pointer, query, exchange);
-    if (requestProblem && exchange.status < 400) return `${where}: the document refuses the request (${requestProblem}), yet it succeeded`;
+    const requestProblem = this.boundedRequestProblem(
+      document,
+      operation,
+      [...((item.parameters as Parameter[]) ?? []), ...(operation.parameters ?? [])],
+      pointer,
+      query,
+      exchange,
+    );
+    if (requestProblem && exchange.status < 400)
+      return `${where}: the document refuses the request (${requestProblem}), yet it succeeded`;
     return this.responseProblem(operation, pointer, exchange, where);
   }
 
-  private responseProblem(operation: Operation, pointer: string, exchange: Exchange, where: string): string | undefined {
+  private responseProblem(
+    operation: Operation,
+    pointer: string,
+    exchange: Exchange,
+    where: string,
+  ): string | undefined {
     const key = String(exchange.status);
     let response = operation.responses[key];
-    if (!response) return `${where}: status ${exchange.status} is not documented (${Object.keys(operation.responses).join(', ')})`;
+    if (!response)
+      return `${where}: status ${exchange.status} is not documented (${Object.keys(operation.responses).join(', ')})`;
     let responsePointer = `${pointer}/responses/${key}`;
     if (response.$ref) {
       responsePointer = `${pointer.split('#')[0]}${response.$ref}`;
       response = this.resolve(response.$ref, pointer) as typeof response;
     }
     for (const [name, header] of Object.entries(response.headers ?? {})) {
-      if (header.required && exchange.responseHeaders[name.toLowerCase()] === undefined) return `${where}: required header ${name} is missing`;
+      if (header.required && exchange.responseHeaders[name.toLowerCase()] === undefined)
+        return `${where}: required header ${name} is missing`;
     }
     const content = response.content;
     if (!content) return exchange.responseText ? `${where}: a body where the document has none` : undefined;
     // 431 comes from the HTTP server before any route: Node's parser sends it without a body (Express).
     if (exchange.status === 431 && !exchange.responseText) return undefined;
-    const mediaType = Object.keys(content).find((candidate) => mediaTypeOf(candidate) === mediaTypeOf(exchange.responseContentType));
-    if (!mediaType) return `${where}: Content-Type ${exchange.responseContentType} is not documented (${Object.keys(content).join(', ')})`;
+    const mediaType = Object.keys(content).find(
+      (candidate) => mediaTypeOf(candidate) === mediaTypeOf(exchange.responseContentType),
+    );
+    if (!mediaType)
+      return `${where}: Content-Type ${exchange.responseContentType} is not documented (${Object.keys(content).join(', ')})`;
     const validate = this.validator(this.ajv, `${responsePointer}/content/${pointerEscape(mediaType)}/schema`);
     const body = exchange.responseText ? JSON.parse(exchange.responseText) : undefined;
     return validate(body) ? undefined : `${where}: the body does not match the document: ${ajvErrors(validate.errors)}`;
@@ -158,8 +208,17 @@ export class OpenApiContract {
     }
   }
 
-  private requestProblem(document: number, operation: Operation, parameters: Parameter[], pointer: string, query: string, exchange: Exchange): string | undefined {
-    const resolved = parameters.map((parameter) => (parameter.$ref ? (this.resolve(parameter.$ref, pointer) as Parameter) : parameter));
+  private requestProblem(
+    document: number,
+    operation: Operation,
+    parameters: Parameter[],
+    pointer: string,
+    query: string,
+    exchange: Exchange,
+  ): string | undefined {
+    const resolved = parameters.map((parameter) =>
+      parameter.$ref ? (this.resolve(parameter.$ref, pointer) as Parameter) : parameter,
+    );
     const queryParameters = resolved.filter((parameter) => parameter.in === 'query');
     const seen = new Map<string, Array<[string[], string]>>();
     for (const [name, value] of new URLSearchParams(query)) {
@@ -177,7 +236,9 @@ export class OpenApiContract {
       }
       const index = resolved.indexOf(parameter);
       const at = parameter === parameters[index] ? undefined : parameters[index]!.$ref;
-      const base = at ? `doc${document}${at}` : `${pointer}/parameters/${(operation.parameters ?? []).indexOf(parameter)}`;
+      const base = at
+        ? `doc${document}${at}`
+        : `${pointer}/parameters/${(operation.parameters ?? []).indexOf(parameter)}`;
       let value: unknown;
       let schemaPointer: string;
       if (parameter.content) {
@@ -227,6 +288,10 @@ function commonBase(paths: readonly string[]): string {
   const split = paths.map((path) => path.split('/'));
   const first = split[0] ?? [];
   let length = 0;
-  while (length < first.length - 1 && split.every((segments) => segments[length] === first[length] && !first[length]!.startsWith('{'))) length++;
+  while (
+    length < first.length - 1 &&
+    split.every((segments) => segments[length] === first[length] && !first[length]!.startsWith('{'))
+  )
+    length++;
   return first.slice(0, length).join('/');
 }

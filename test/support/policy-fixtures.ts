@@ -12,7 +12,10 @@ export interface PolicyFixture {
 export async function seedPolicyBlog(db: TestDatabase): Promise<PolicyFixture> {
   const p = db.prisma;
   const user = (name: string) =>
-    p.user.create({ data: { name, email: `${name}@x.test`, passwordHash: `hash-${name}` }, select: { id: true, role: true } });
+    p.user.create({
+      data: { name, email: `${name}@x.test`, passwordHash: `hash-${name}` },
+      select: { id: true, role: true },
+    });
   const alice = await user('alice');
   const bob = await user('bob');
   const post = async (title: string, authorId: number, published: boolean) =>

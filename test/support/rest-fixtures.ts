@@ -23,7 +23,12 @@ export async function seedBlog(db: TestDatabase): Promise<BlogFixture> {
   const bob = await prisma.user.create({ data: { email: 'bob@example.com', name: 'Bob' } });
   const carol = await prisma.user.create({ data: { email: 'carol@example.com', name: 'Carol' } });
   const profile = await prisma.profile.create({
-    data: { userId: alice.id, bio: 'Writes things', avatar: new Uint8Array([1, 2, 3, 255]), settings: { theme: 'dark', sizes: [1, 2] } },
+    data: {
+      userId: alice.id,
+      bio: 'Writes things',
+      avatar: new Uint8Array([1, 2, 3, 255]),
+      settings: { theme: 'dark', sizes: [1, 2] },
+    },
   });
   const news = await prisma.tag.create({ data: { name: 'news' } });
   const tech = await prisma.tag.create({ data: { name: 'tech' } });
@@ -61,7 +66,9 @@ export async function seedBlog(db: TestDatabase): Promise<BlogFixture> {
     } as never,
   });
   const firstComment = await prisma.comment.create({ data: { body: 'Nice post', postId: hello.id, authorId: bob.id } });
-  const reply = await prisma.comment.create({ data: { body: 'Thanks!', postId: hello.id, authorId: alice.id, parentId: firstComment.id } });
+  const reply = await prisma.comment.create({
+    data: { body: 'Thanks!', postId: hello.id, authorId: alice.id, parentId: firstComment.id },
+  });
   const anonymous = await prisma.comment.create({ data: { body: 'Anonymous remark', postId: percent.id } });
   await prisma.like.create({ data: { userId: bob.id, postId: hello.id } });
   await prisma.like.create({ data: { userId: carol.id, postId: hello.id } });

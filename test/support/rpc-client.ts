@@ -1,5 +1,6 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import { SuperJSON } from 'superjson';
+
 import { registerPrismaTypes } from '../../lib/index.js';
 import type { TestApp } from './test-app.js';
 
@@ -19,7 +20,9 @@ type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 /** The query string of a GET/DELETE call: `q` carries superjson's `json`, `meta` its metadata. */
 export function rpcQuery(args: unknown): Record<string, string> {
   const { json, meta } = clientSuperJSON.serialize(args);
-  return meta ? { q: JSON.stringify(json), meta: JSON.stringify({ serialization: meta }) } : { q: JSON.stringify(json) };
+  return meta
+    ? { q: JSON.stringify(json), meta: JSON.stringify({ serialization: meta }) }
+    : { q: JSON.stringify(json) };
 }
 
 /** The body of a POST/PATCH/PUT call: superjson's `json` with a top-level `meta` when needed. */
@@ -29,7 +32,13 @@ export function rpcBody(args: unknown): Record<string, unknown> {
 }
 
 /** Calls `/{model}/{operation}` the way the specification describes, and restores the result's types. */
-export async function callRpc(t: Pick<TestApp, 'http'>, method: Method, path: string, args?: unknown, base = '/api/rpc'): Promise<RpcReply> {
+export async function callRpc(
+  t: Pick<TestApp, 'http'>,
+  method: Method,
+  path: string,
+  args?: unknown,
+  base = '/api/rpc',
+): Promise<RpcReply> {
   const url = `${base}/${path}`;
   const request = t.http()[method](url);
   const res = await (method === 'get' || method === 'delete'

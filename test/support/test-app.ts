@@ -2,6 +2,7 @@ import type { INestApplication, ModuleMetadata } from '@nestjs/common';
 import type { TestingModule, TestingModuleBuilder } from '@nestjs/testing';
 import { Test } from '@nestjs/testing';
 import type TestAgent from 'supertest/lib/agent.js';
+
 import { CrudApiModule, type CrudApiModuleOptions } from '../../lib/index.js';
 import type { DatabaseProvider } from '../../sample-app/database/database-url.js';
 import { contractAgent } from './openapi-agent.js';
@@ -20,13 +21,18 @@ export function testPlatform(): TestPlatform {
  * A Nest application of the module on the platform under test, initialized and ready to serve
  * (Fastify registers routes on `ready()`).
  */
-export async function createPlatformApp(moduleRef: TestingModule, configure?: (app: INestApplication) => void): Promise<INestApplication> {
+export async function createPlatformApp(
+  moduleRef: TestingModule,
+  configure?: (app: INestApplication) => void,
+): Promise<INestApplication> {
   let app: INestApplication;
   if (testPlatform() === 'fastify') {
     const { FastifyAdapter } = await import('@nestjs/platform-fastify');
     // Fastify's router matches no route when a path parameter is longer than `maxParamLength`
     // (100 by default): the hostile-input suites send megabyte ids, which must reach the module.
-    app = moduleRef.createNestApplication(new FastifyAdapter({ routerOptions: { maxParamLength: 2 ** 21 } }), { logger: false });
+    app = moduleRef.createNestApplication(new FastifyAdapter({ routerOptions: { maxParamLength: 2 ** 21 } }), {
+      logger: false,
+    });
   } else {
     app = moduleRef.createNestApplication({ logger: false });
   }
@@ -61,7 +67,13 @@ export async function createTestApp(provider: DatabaseProvider, setup: TestAppOp
     ...setup.metadata,
     imports: [
       // The OpenAPI documents are on, so `http()` can check every exchange against them.
-      CrudApiModule.forRoot({ endpoint: TEST_ENDPOINT, prisma: db.prisma, modelMeta: db.modelMeta, openapi: true, ...setup.options }),
+      CrudApiModule.forRoot({
+        endpoint: TEST_ENDPOINT,
+        prisma: db.prisma,
+        modelMeta: db.modelMeta,
+        openapi: true,
+        ...setup.options,
+      }),
       ...(setup.metadata?.imports ?? []),
     ],
   });

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+
 import pg from 'pg';
+
 import { createSampleDatabase, type SampleDatabase } from '../../sample-app/database/create-prisma-client.js';
 import type { DatabaseProvider } from '../../sample-app/database/database-url.js';
 import { pushSchemaIfEmpty, withMysql } from '../../sample-app/database/prepare-database.js';
@@ -13,7 +15,9 @@ import { SERVER_URL_VARIABLES } from './global-setup.js';
  * setup found their servers (TEST_POSTGRES_URL, TEST_MYSQL_URL).
  */
 export function testProviders(): DatabaseProvider[] {
-  return (['sqlite', 'postgresql', 'mysql'] as const).filter((provider) => provider === 'sqlite' || SERVER_URL_VARIABLES[provider] in process.env);
+  return (['sqlite', 'postgresql', 'mysql'] as const).filter(
+    (provider) => provider === 'sqlite' || SERVER_URL_VARIABLES[provider] in process.env,
+  );
 }
 
 export interface TestDatabase extends SampleDatabase {
@@ -37,7 +41,8 @@ export async function createTestDatabase(provider: DatabaseProvider): Promise<Te
   await admin(adminUrl, `CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const drop = provider === 'postgresql' ? `DROP DATABASE IF EXISTS ${name} WITH (FORCE)` : `DROP DATABASE IF EXISTS ${name}`;
+  const drop =
+    provider === 'postgresql' ? `DROP DATABASE IF EXISTS ${name} WITH (FORCE)` : `DROP DATABASE IF EXISTS ${name}`;
   return open(url.toString(), () => admin(adminUrl, drop));
 }
 
@@ -46,10 +51,13 @@ async function open(url: string, remove: () => Promise<unknown>): Promise<TestDa
   const database = createSampleDatabase(url, { emitQueryEvents: true });
   const queries: string[] = [];
   const queryParams: string[] = [];
-  (database.prisma as unknown as { $on(event: 'query', cb: (e: { query: string; params: string }) => void): void }).$on('query', (event) => {
-    queries.push(event.query);
-    queryParams.push(event.params);
-  });
+  (database.prisma as unknown as { $on(event: 'query', cb: (e: { query: string; params: string }) => void): void }).$on(
+    'query',
+    (event) => {
+      queries.push(event.query);
+      queryParams.push(event.params);
+    },
+  );
   return {
     ...database,
     url,

@@ -40,7 +40,12 @@ export function transactionBody(operations: TransactionOperation[], form: Transa
 
 /** POSTs a sequential transaction and restores the results' types, as the clients do. */
 export async function callTransaction(t: Pick<TestApp, 'http'>, body: unknown, base = '/api/rpc') {
-  const res = await t.http().post(`${base}/$transaction/sequential`).send(body as object);
-  const data = res.body?.meta?.serialization ? clientSuperJSON.deserialize({ json: res.body.data, meta: res.body.meta.serialization }) : res.body?.data;
+  const res = await t
+    .http()
+    .post(`${base}/$transaction/sequential`)
+    .send(body as object);
+  const data = res.body?.meta?.serialization
+    ? clientSuperJSON.deserialize({ json: res.body.data, meta: res.body.meta.serialization })
+    : res.body?.data;
   return { status: res.status, body: res.body, data };
 }

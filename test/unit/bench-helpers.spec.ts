@@ -1,12 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
+
 import { parseBenchOptions } from '../../bench/bench-options.js';
-import { replayingClient } from '../../bench/server/replaying-client.js';
-import { decodeServerArgs, encodeServerArgs } from '../../bench/server/server-protocol.js';
 import { formatScenarioTable, markdownTable, pairedRatio, summarizeSide } from '../../bench/report/bench-report.js';
 import { findDifference, shapeOf } from '../../bench/runner/compare-documents.js';
 import type { RoundResult } from '../../bench/runner/load.js';
+import { replayingClient } from '../../bench/server/replaying-client.js';
+import { decodeServerArgs, encodeServerArgs } from '../../bench/server/server-protocol.js';
 
-const round = (rps: number, p50: number, p99: number, serverRequests: number, queries: number, cpuMicros = 0): RoundResult => ({
+const round = (
+  rps: number,
+  p50: number,
+  p99: number,
+  serverRequests: number,
+  queries: number,
+  cpuMicros = 0,
+): RoundResult => ({
   rps,
   p50,
   p99,
@@ -21,7 +29,14 @@ const round = (rps: number, p50: number, p99: number, serverRequests: number, qu
 describe('bench options', () => {
   it('has defaults that fit the 10-minute budget', () => {
     const options = parseBenchOptions([]);
-    expect(options).toMatchObject({ db: 'sqlite', platform: 'express', connections: 10, scenario: '', rows: [1000, 10000, 100000], pin: true });
+    expect(options).toMatchObject({
+      db: 'sqlite',
+      platform: 'express',
+      connections: 10,
+      scenario: '',
+      rows: [1000, 10000, 100000],
+      pin: true,
+    });
     expect(options.rounds % 2).toBe(0);
     expect(parseBenchOptions(['--no-pin']).pin).toBe(false);
     expect(options.duration * options.rounds).toBeLessThanOrEqual(12);
@@ -29,7 +44,20 @@ describe('bench options', () => {
 
   it('reads every option, accepts postgresql for postgres and sorts the scaling sizes', () => {
     const options = parseBenchOptions(
-      ['--duration', '2', '--connections', '4', '--db', 'postgresql', '--platform', 'fastify', '--scenario', 'rpc', '--rows', '10000,1000'],
+      [
+        '--duration',
+        '2',
+        '--connections',
+        '4',
+        '--db',
+        'postgresql',
+        '--platform',
+        'fastify',
+        '--scenario',
+        'rpc',
+        '--rows',
+        '10000,1000',
+      ],
       { BENCH_POSTGRES_URL: 'postgresql://x@127.0.0.1/db' },
     );
     expect(options).toMatchObject({
@@ -44,9 +72,17 @@ describe('bench options', () => {
   });
 
   it('accepts mariadb (or mysql) with its admin URL from --mariadb-url or BENCH_MARIADB_URL', () => {
-    expect(parseBenchOptions(['--db', 'mariadb'])).toMatchObject({ db: 'mariadb', mariadbUrl: 'mysql://root@127.0.0.1:3306/test' });
-    expect(parseBenchOptions(['--db', 'mysql'], { BENCH_MARIADB_URL: 'mysql://u@127.0.0.1/b' })).toMatchObject({ db: 'mariadb', mariadbUrl: 'mysql://u@127.0.0.1/b' });
-    expect(parseBenchOptions(['--db', 'mariadb', '--mariadb-url', 'mariadb://v@h/c']).mariadbUrl).toBe('mariadb://v@h/c');
+    expect(parseBenchOptions(['--db', 'mariadb'])).toMatchObject({
+      db: 'mariadb',
+      mariadbUrl: 'mysql://root@127.0.0.1:3306/test',
+    });
+    expect(parseBenchOptions(['--db', 'mysql'], { BENCH_MARIADB_URL: 'mysql://u@127.0.0.1/b' })).toMatchObject({
+      db: 'mariadb',
+      mariadbUrl: 'mysql://u@127.0.0.1/b',
+    });
+    expect(parseBenchOptions(['--db', 'mariadb', '--mariadb-url', 'mariadb://v@h/c']).mariadbUrl).toBe(
+      'mariadb://v@h/c',
+    );
     expect(() => parseBenchOptions(['--db', 'oracle'])).toThrow(/--db must be sqlite, postgres or mariadb/);
     expect(() => parseBenchOptions(['--db', 'constructor'])).toThrow(/--db must be/);
   });
@@ -69,7 +105,13 @@ describe('bench --no-db', () => {
   });
 
   it('passes the mode to the server processes', () => {
-    const args = { side: 'ours' as const, scenario: 'rest-list', databaseUrl: 'file:x.db', port: 3001, platform: 'fastify' as const };
+    const args = {
+      side: 'ours' as const,
+      scenario: 'rest-list',
+      databaseUrl: 'file:x.db',
+      port: 3001,
+      platform: 'fastify' as const,
+    };
     expect(decodeServerArgs(encodeServerArgs({ ...args, replay: true }))).toEqual({ ...args, replay: true });
     expect(decodeServerArgs(encodeServerArgs(args))).toEqual({ ...args, replay: false });
   });
@@ -77,7 +119,10 @@ describe('bench --no-db', () => {
   it('answers each model operation with its first result from memory, a fresh array each time, and counts every answer', async () => {
     const calls: string[] = [];
     const real = {
-      post: { findMany: async (args: unknown) => (calls.push(`findMany ${JSON.stringify(args)}`), [{ id: calls.length }]), count: async () => (calls.push('count'), 7) },
+      post: {
+        findMany: async (args: unknown) => (calls.push(`findMany ${JSON.stringify(args)}`), [{ id: calls.length }]),
+        count: async () => (calls.push('count'), 7),
+      },
       $connect: async () => 'connected',
     };
     let answers = 0;
@@ -93,17 +138,36 @@ describe('bench --no-db', () => {
 
   it('runs $transaction steps on the replaying client: an array in order, a callback with the client', async () => {
     const real = { post: { create: async (args: { data: { id: number } }) => args.data } };
-    const client = replayingClient(real as typeof real & { $transaction: (steps: unknown) => Promise<unknown> }, () => {});
+    const client = replayingClient(
+      real as typeof real & { $transaction: (steps: unknown) => Promise<unknown> },
+      () => {},
+    );
     await client.post.create({ data: { id: 1 } });
-    expect(await client.$transaction([client.post.create({ data: { id: 2 } }), Promise.resolve('x')])).toEqual([{ id: 1 }, 'x']);
-    expect(await client.$transaction(async (tx: typeof client) => tx.post.create({ data: { id: 3 } }))).toEqual({ id: 1 });
+    expect(await client.$transaction([client.post.create({ data: { id: 2 } }), Promise.resolve('x')])).toEqual([
+      { id: 1 },
+      'x',
+    ]);
+    expect(await client.$transaction(async (tx: typeof client) => tx.post.create({ data: { id: 3 } }))).toEqual({
+      id: 1,
+    });
   });
 });
 
 describe('bench report', () => {
   it('averages rounds and divides SQL statements by the requests the server received', () => {
-    const summary = summarizeSide([round(100, 2, 10, 500, 1000, 250_000), round(200, 4, 20, 1500, 3000, 750_000)], 64 * 2 ** 20);
-    expect(summary).toMatchObject({ rps: 150, p50: 3, p99: 15, sqlPerRequest: 2, cpuPerRequest: 500, peakRssMb: 64, errors: 0 });
+    const summary = summarizeSide(
+      [round(100, 2, 10, 500, 1000, 250_000), round(200, 4, 20, 1500, 3000, 750_000)],
+      64 * 2 ** 20,
+    );
+    expect(summary).toMatchObject({
+      rps: 150,
+      p50: 3,
+      p99: 15,
+      sqlPerRequest: 2,
+      cpuPerRequest: 500,
+      peakRssMb: 64,
+      errors: 0,
+    });
   });
 
   it('takes the median of the paired round ratios ours / baseline, so one disturbed round does not move it', () => {
@@ -124,17 +188,34 @@ describe('bench report', () => {
       baseline: baseline.map((cpuMicros) => round(100, 1, 1, 100, 100, cpuMicros)),
     });
     // Per request: ours 105, 110, 300 (one disturbed round), 104 against 100 each.
-    expect(pairedRatio(cpuRounds([10_500, 11_000, 30_000, 10_400], [10_000, 10_000, 10_000, 10_000])).cpuRatio).toBeCloseTo(1.075);
+    expect(
+      pairedRatio(cpuRounds([10_500, 11_000, 30_000, 10_400], [10_000, 10_000, 10_000, 10_000])).cpuRatio,
+    ).toBeCloseTo(1.075);
     expect(pairedRatio(cpuRounds([9_000, 12_000, 10_000], [10_000, 10_000, 10_000])).cpuRatio).toBeCloseTo(1);
   });
 
   it('formats aligned Markdown tables', () => {
-    expect(markdownTable(['name', 'n'], [['a', '1'], ['bbb', '22']])).toBe(
-      ['| name |  n |', '|------|---:|', '| a    |  1 |', '| bbb  | 22 |'].join('\n'),
-    );
+    expect(
+      markdownTable(
+        ['name', 'n'],
+        [
+          ['a', '1'],
+          ['bbb', '22'],
+        ],
+      ),
+    ).toBe(['| name |  n |', '|------|---:|', '| a    |  1 |', '| bbb  | 22 |'].join('\n'));
     const side = summarizeSide([round(1000, 1.25, 5, 10, 20)], 100 * 2 ** 20);
     const table = formatScenarioTable([
-      { id: 'x', title: 'X', ours: side, baseline: side, ratio: 1, ratioRange: [0.95, 1.05], cpuRatio: 1.02, parity: { verdict: 'identical' } },
+      {
+        id: 'x',
+        title: 'X',
+        ours: side,
+        baseline: side,
+        ratio: 1,
+        ratioRange: [0.95, 1.05],
+        cpuRatio: 1.02,
+        parity: { verdict: 'identical' },
+      },
     ]);
     expect(table).toContain('| X        |       1000 |           1000 |  1.00 |    0.95-1.05 |');
     expect(table).toContain('2.00 / 2.00');

@@ -1,6 +1,6 @@
+import { mountProblems, resolveCrudApiOptions } from '../../lib/module/crud-api-options.validation.js';
 import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../../lib/options/crud-api.constants.js';
 import type { CrudApiOptions } from '../../lib/options/crud-api-options.interface.js';
-import { mountProblems, resolveCrudApiOptions } from '../../lib/module/crud-api-options.validation.js';
 import { modelMeta as sqliteModelMeta } from '../../sample-app/generated/sqlite/crud-api/index.js';
 
 const modelMeta = { provider: 'sqlite', models: {}, enums: {} } as unknown as CrudApiOptions['modelMeta'];
@@ -10,7 +10,13 @@ const resolve = (options: object) => resolveCrudApiOptions(options as CrudApiOpt
 
 describe('resolveCrudApiOptions', () => {
   it('applies the documented defaults and keeps the mount paths', () => {
-    expect(resolve(valid)).toMatchObject({ pageSize: 100, restPath: 'api/rest', rpcPath: 'api/rpc', idDivider: '_', bodyLimit: '1mb' });
+    expect(resolve(valid)).toMatchObject({
+      pageSize: 100,
+      restPath: 'api/rest',
+      rpcPath: 'api/rpc',
+      idDivider: '_',
+      bodyLimit: '1mb',
+    });
   });
 
   it('accepts Infinity as page size and getPrisma instead of prisma', () => {
@@ -45,7 +51,13 @@ describe('resolveCrudApiOptions against the model metadata', () => {
   const withModels = { ...valid, modelMeta: sqliteModelMeta };
 
   it('accepts Prisma and URL model names and known operations', () => {
-    expect(() => resolve({ ...withModels, models: ['Post', 'user'], operations: { Tag: { readOnly: true }, post: { exclude: ['deleteMany'] } } })).not.toThrow();
+    expect(() =>
+      resolve({
+        ...withModels,
+        models: ['Post', 'user'],
+        operations: { Tag: { readOnly: true }, post: { exclude: ['deleteMany'] } },
+      }),
+    ).not.toThrow();
   });
 
   it.each([
@@ -61,7 +73,10 @@ describe('resolveCrudApiOptions against the model metadata', () => {
 
 describe('resolveCrudApiOptions limits', () => {
   it('merges given limits over the defaults', () => {
-    expect(resolve({ ...valid, limits: { maxIncludeDepth: 5 } }).limits).toEqual({ ...DEFAULT_LIMITS, maxIncludeDepth: 5 });
+    expect(resolve({ ...valid, limits: { maxIncludeDepth: 5 } }).limits).toEqual({
+      ...DEFAULT_LIMITS,
+      maxIncludeDepth: 5,
+    });
   });
 
   it.each([[{ limits: { maxFilters: 0 } }], [{ maxTake: 2.5 }]])('rejects %j', (override) => {
@@ -72,7 +87,9 @@ describe('resolveCrudApiOptions limits', () => {
 describe('resolveCrudApiOptions transactions', () => {
   it('merges given transaction settings over the defaults', () => {
     expect(resolve(valid).transactions).toEqual(DEFAULT_TRANSACTIONS);
-    expect(resolve({ ...valid, transactions: { maxOperations: 3, isolationLevel: 'Serializable' } }).transactions).toEqual({
+    expect(
+      resolve({ ...valid, transactions: { maxOperations: 3, isolationLevel: 'Serializable' } }).transactions,
+    ).toEqual({
       ...DEFAULT_TRANSACTIONS,
       maxOperations: 3,
       isolationLevel: 'Serializable',
@@ -91,7 +108,9 @@ describe('resolveCrudApiOptions transactions', () => {
 
 describe('mountProblems', () => {
   it.each([['/api/rest/'], ['a b'], ['']])('rejects the mount path %j', (path) => {
-    expect(mountProblems({ restPath: path, rpcPath: 'api/rpc' })).toEqual([expect.stringMatching(/^"restPath": must be a path/)]);
+    expect(mountProblems({ restPath: path, rpcPath: 'api/rpc' })).toEqual([
+      expect.stringMatching(/^"restPath": must be a path/),
+    ]);
   });
 
   it('accepts nested paths', () => {

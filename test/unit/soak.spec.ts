@@ -1,9 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
+
 import { pickOperation, SOAK_OPERATIONS } from '../../bench/soak/soak-operations.js';
-import { countByOperation, formatSoakReport, percentile, type SoakSample, summarizeIntervals } from '../../bench/soak/soak-report.js';
+import {
+  countByOperation,
+  formatSoakReport,
+  percentile,
+  type SoakSample,
+  summarizeIntervals,
+} from '../../bench/soak/soak-report.js';
 import { verifyWrites, WriteLedger } from '../../bench/soak/write-ledger.js';
 
-const sample = (at: number, latencyMs: number, ok = true, operation = 'rest-fetch'): SoakSample => ({ at, latencyMs, ok, operation });
+const sample = (at: number, latencyMs: number, ok = true, operation = 'rest-fetch'): SoakSample => ({
+  at,
+  latencyMs,
+  ok,
+  operation,
+});
 
 describe('soak write verification', () => {
   it('passes when created rows hold their last acknowledged title and deleted rows are gone', () => {
@@ -33,7 +45,14 @@ describe('soak write verification', () => {
       { id: 1, title: 'a' },
       { id: 3, title: 'd' },
     ]);
-    expect(result).toMatchObject({ ok: false, missing: [2], staleTitle: [1], resurrected: [3], foundPresent: 1, foundAbsent: 0 });
+    expect(result).toMatchObject({
+      ok: false,
+      missing: [2],
+      staleTitle: [1],
+      resurrected: [3],
+      foundPresent: 1,
+      foundAbsent: 0,
+    });
   });
 
   it('stops checking an id whose write was not acknowledged', () => {
@@ -66,7 +85,10 @@ describe('soak report', () => {
 
   it('counts by operation and prints the figures the README quotes', () => {
     const samples = [sample(0, 1, true, 'rpc-create'), sample(1, 1, false, 'rpc-create'), sample(2, 1)];
-    expect(countByOperation(samples)).toEqual({ 'rpc-create': { requests: 2, errors: 1 }, 'rest-fetch': { requests: 1, errors: 0 } });
+    expect(countByOperation(samples)).toEqual({
+      'rpc-create': { requests: 2, errors: 1 },
+      'rest-fetch': { requests: 1, errors: 0 },
+    });
     const ledger = new WriteLedger();
     ledger.created(1, 'a');
     const text = formatSoakReport({
@@ -77,7 +99,11 @@ describe('soak report', () => {
       errors: 1,
       operations: countByOperation(samples),
       intervals: summarizeIntervals(samples),
-      memory: { start: { at: 0, rssMb: 150, heapUsedMb: 40 }, end: { at: 180_000, rssMb: 152, heapUsedMb: 41 }, peakRssMb: 160 },
+      memory: {
+        start: { at: 0, rssMb: 150, heapUsedMb: 40 },
+        end: { at: 180_000, rssMb: 152, heapUsedMb: 41 },
+        peakRssMb: 160,
+      },
       writes: verifyWrites(ledger, [{ id: 1, title: 'a' }]),
       errorSamples: [],
     });
@@ -95,7 +121,11 @@ describe('soak operation mix', () => {
       expect(ofKind.some((operation) => operation.name.startsWith('rest-'))).toBe(true);
       expect(ofKind.some((operation) => operation.name.startsWith('rpc-'))).toBe(true);
     }
-    const weight = (kind: string) => SOAK_OPERATIONS.filter((operation) => operation.kind === kind).reduce((sum, operation) => sum + operation.weight, 0);
+    const weight = (kind: string) =>
+      SOAK_OPERATIONS.filter((operation) => operation.kind === kind).reduce(
+        (sum, operation) => sum + operation.weight,
+        0,
+      );
     expect(weight('create')).toBeGreaterThan(weight('delete'));
     expect(new Set(names).size).toBe(names.length);
   });

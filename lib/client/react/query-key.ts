@@ -1,6 +1,7 @@
 import { SuperJSON } from 'superjson';
+
 import { registerPrismaTypes } from '../../rpc/prisma-superjson-types.js';
-import { asRpcPromise, wireArgs, type RpcCall } from '../rpc-promise.js';
+import { asRpcPromise, type RpcCall, wireArgs } from '../rpc-promise.js';
 
 /** The first element of every query key the hooks make: `queryClient.invalidateQueries({ queryKey: [RPC_QUERY_KEY] })` clears them all. */
 export const RPC_QUERY_KEY = 'nestjs-crud-api';

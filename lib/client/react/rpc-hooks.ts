@@ -1,12 +1,13 @@
 import {
   useMutation,
-  useQuery,
-  useQueryClient,
   type UseMutationOptions,
   type UseMutationResult,
+  useQuery,
+  useQueryClient,
   type UseQueryOptions,
   type UseQueryResult,
 } from '@tanstack/react-query';
+
 import type { DataModelMeta } from '../../metadata/model-meta.types.js';
 import type { RpcClientError } from '../rpc-client.error.js';
 import { asRpcPromise, wireArgs } from '../rpc-promise.js';
@@ -53,7 +54,10 @@ export function createRpcHooks({ modelMeta }: RpcHooksOptions) {
         await queryClient.invalidateQueries({
           predicate: ({ queryKey }) => {
             const read = readRpcQueryKey(queryKey);
-            return read !== undefined && [...modelsInArgs(modelMeta, prismaName(read.model), read.args)].some((model) => touched.has(model));
+            return (
+              read !== undefined &&
+              [...modelsInArgs(modelMeta, prismaName(read.model), read.args)].some((model) => touched.has(model))
+            );
           },
         });
         return result;

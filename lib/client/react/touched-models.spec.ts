@@ -14,25 +14,40 @@ describe('models a call reaches', () => {
     const args = {
       data: {
         title: 't',
-        author: { connectOrCreate: { where: { id: 1 }, create: { email: 'e', name: 'n', profile: { create: { bio: 'b' } } } } },
+        author: {
+          connectOrCreate: { where: { id: 1 }, create: { email: 'e', name: 'n', profile: { create: { bio: 'b' } } } },
+        },
         tags: { connect: [{ id: 1 }] },
       },
     };
     expect(sorted(mutatedModels(modelMeta, 'Post', 'create', args))).toEqual(['Post', 'Profile', 'Tag', 'User']);
-    expect(sorted(mutatedModels(modelMeta, 'User', 'update', { where: { id: 1 }, data: { name: 'x' } }))).toEqual(['User']);
-    expect(sorted(mutatedModels(modelMeta, 'Post', 'createMany', { data: [{ title: 'a', authorId: 1 }] }))).toEqual(['Post']);
+    expect(sorted(mutatedModels(modelMeta, 'User', 'update', { where: { id: 1 }, data: { name: 'x' } }))).toEqual([
+      'User',
+    ]);
+    expect(sorted(mutatedModels(modelMeta, 'Post', 'createMany', { data: [{ title: 'a', authorId: 1 }] }))).toEqual([
+      'Post',
+    ]);
   });
 
   it('counts the models holding a foreign key to a deleted model as changed', () => {
-    expect(sorted(mutatedModels(modelMeta, 'Post', 'delete', { where: { id: 1 } }))).toEqual(['Comment', 'Like', 'Post', 'Tag', 'User']);
+    expect(sorted(mutatedModels(modelMeta, 'Post', 'delete', { where: { id: 1 } }))).toEqual([
+      'Comment',
+      'Like',
+      'Post',
+      'Tag',
+      'User',
+    ]);
   });
 
   it('reads the models of include, select and relation filters of a query', () => {
-    expect(sorted(modelsInArgs(modelMeta, 'Post', { where: { author: { is: { name: 'a' } } }, include: { comments: { select: { author: true } } } }))).toEqual([
-      'Comment',
-      'Post',
-      'User',
-    ]);
+    expect(
+      sorted(
+        modelsInArgs(modelMeta, 'Post', {
+          where: { author: { is: { name: 'a' } } },
+          include: { comments: { select: { author: true } } },
+        }),
+      ),
+    ).toEqual(['Comment', 'Post', 'User']);
     expect(sorted(modelsInArgs(modelMeta, 'Tag', undefined))).toEqual(['Tag']);
     // A Json value shaped like a relation may name a model more, never fewer.
     expect(modelsInArgs(modelMeta, 'Post', { data: { metadata: { title: 'x' } } }).has('Post')).toBe(true);
@@ -40,7 +55,10 @@ describe('models a call reaches', () => {
 });
 
 describe('query keys', () => {
-  const client = createRpcClient<never>({ baseUrl: 'http://unused' }) as unknown as Record<string, Record<string, (args?: unknown) => PromiseLike<unknown>>>;
+  const client = createRpcClient<never>({ baseUrl: 'http://unused' }) as unknown as Record<
+    string,
+    Record<string, (args?: unknown) => PromiseLike<unknown>>
+  >;
 
   it('are equal for equal calls, with special values in superjson form', () => {
     const at = new Date(0);
@@ -50,17 +68,34 @@ describe('query keys', () => {
       'nestjs-crud-api',
       'post',
       'findMany',
-      { args: { where: { createdAt: at.toISOString(), views: '1' } }, meta: { v: 1, values: { 'where.createdAt': ['Date'], 'where.views': ['bigint'] } } },
+      {
+        args: { where: { createdAt: at.toISOString(), views: '1' } },
+        meta: { v: 1, values: { 'where.createdAt': ['Date'], 'where.views': ['bigint'] } },
+      },
     ]);
     expect(JSON.parse(JSON.stringify(key))).toEqual(key);
-    expect(readRpcQueryKey(key)).toEqual({ model: 'post', args: { where: { createdAt: at.toISOString(), views: '1' } } });
+    expect(readRpcQueryKey(key)).toEqual({
+      model: 'post',
+      args: { where: { createdAt: at.toISOString(), views: '1' } },
+    });
     expect(readRpcQueryKey(['other', 'post'])).toBeUndefined();
   });
 
   it('tell fluent calls from the same call without the relation method', () => {
-    const root = client.post.findUnique({ where: { id: 1 } }) as PromiseLike<unknown> & Record<string, (args?: unknown) => PromiseLike<unknown>>;
-    expect(rpcQueryKey(root.author())).toEqual(['nestjs-crud-api', 'post', 'findUnique', { args: { where: { id: 1 }, select: { author: true } }, fluent: ['author'] }]);
-    expect(queryKeyOfCall({ model: 'post', operation: 'count', fluent: [] })).toEqual(['nestjs-crud-api', 'post', 'count', {}]);
+    const root = client.post.findUnique({ where: { id: 1 } }) as PromiseLike<unknown> &
+      Record<string, (args?: unknown) => PromiseLike<unknown>>;
+    expect(rpcQueryKey(root.author())).toEqual([
+      'nestjs-crud-api',
+      'post',
+      'findUnique',
+      { args: { where: { id: 1 }, select: { author: true } }, fluent: ['author'] },
+    ]);
+    expect(queryKeyOfCall({ model: 'post', operation: 'count', fluent: [] })).toEqual([
+      'nestjs-crud-api',
+      'post',
+      'count',
+      {},
+    ]);
   });
 
   it('are only made of calls of a client', () => {

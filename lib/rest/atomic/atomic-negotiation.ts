@@ -8,7 +8,11 @@ type MediaRange = ReturnType<typeof parseMediaRange>;
 
 /** JSON:API with only `ext`/`profile`, and no extension but the atomic one (`ext` is a space-separated URI list). */
 function isAtomicCapable(range: MediaRange, requireAtomic: boolean): boolean {
-  if (range.type !== JSON_API_MEDIA_TYPE || [...range.params.keys()].some((name) => name !== 'ext' && name !== 'profile')) return false;
+  if (
+    range.type !== JSON_API_MEDIA_TYPE ||
+    [...range.params.keys()].some((name) => name !== 'ext' && name !== 'profile')
+  )
+    return false;
   const extensions = (range.params.get('ext') ?? '').split(/\s+/).filter(Boolean);
   if (extensions.some((uri) => uri !== ATOMIC_EXTENSION)) return false;
   return !requireAtomic || extensions.includes(ATOMIC_EXTENSION);
@@ -22,14 +26,22 @@ function isAtomicCapable(range: MediaRange, requireAtomic: boolean): boolean {
 export function negotiateAtomic(req: Pick<ApiRequest, 'headers'>): void {
   const contentType = req.headers['content-type'];
   if (!contentType || !isAtomicCapable(parseMediaRange(contentType), true)) {
-    throw new CrudApiError('unsupported-media-type', `Send atomic operations as ${ATOMIC_MEDIA_TYPE}.`, { source: { header: 'Content-Type' } });
+    throw new CrudApiError('unsupported-media-type', `Send atomic operations as ${ATOMIC_MEDIA_TYPE}.`, {
+      source: { header: 'Content-Type' },
+    });
   }
   const accept = req.headers.accept;
   if (!accept?.trim()) return;
-  const ranges = accept.split(',').map(parseMediaRange).filter((range) => range.q > 0);
+  const ranges = accept
+    .split(',')
+    .map(parseMediaRange)
+    .filter((range) => range.q > 0);
   const jsonApi = ranges.filter((range) => range.type === JSON_API_MEDIA_TYPE);
   const acceptable = jsonApi.length
     ? jsonApi.some((range) => isAtomicCapable(range, false))
     : ranges.some((range) => GENERIC_ACCEPTS.has(range.type));
-  if (!acceptable) throw new CrudApiError('not-acceptable', `Accept must allow ${ATOMIC_MEDIA_TYPE}.`, { source: { header: 'Accept' } });
+  if (!acceptable)
+    throw new CrudApiError('not-acceptable', `Accept must allow ${ATOMIC_MEDIA_TYPE}.`, {
+      source: { header: 'Accept' },
+    });
 }

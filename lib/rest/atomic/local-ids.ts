@@ -31,13 +31,19 @@ export class LocalIds {
     if (typeof lid !== 'string') throw invalid('"lid" must be a string.', `${pointer}/lid`);
     if (rest.id !== undefined) throw invalid('An identifier has "id" or "lid", not both.', pointer);
     const known = this.ids.get(lid);
-    if (!known || known.type !== rest.type) throw invalid(`The lid ${quoteInput(lid)} names no resource of this type added earlier in this request.`, `${pointer}/lid`);
+    if (!known || known.type !== rest.type)
+      throw invalid(
+        `The lid ${quoteInput(lid)} names no resource of this type added earlier in this request.`,
+        `${pointer}/lid`,
+      );
     return { ...rest, id: known.id };
   }
 
   /** Relationship linkage (an identifier, `null` or a list) with every lid resolved. */
   resolveLinkage(linkage: unknown, pointer: string): unknown {
-    return Array.isArray(linkage) ? linkage.map((item, index) => this.resolve(item, `${pointer}/${index}`)) : this.resolve(linkage, pointer);
+    return Array.isArray(linkage)
+      ? linkage.map((item, index) => this.resolve(item, `${pointer}/${index}`))
+      : this.resolve(linkage, pointer);
   }
 
   /** A resource object whose own `lid` (update) and relationship linkage are resolved; an `add` keeps its `lid`. */
@@ -48,7 +54,9 @@ export class LocalIds {
     const relationships = Object.fromEntries(
       Object.entries(own.relationships).map(([name, value]) => [
         name,
-        isObject(value) && 'data' in value ? { ...value, data: this.resolveLinkage(value.data, `/data/relationships/${name}/data`) } : value,
+        isObject(value) && 'data' in value
+          ? { ...value, data: this.resolveLinkage(value.data, `/data/relationships/${name}/data`) }
+          : value,
       ]),
     );
     return { ...own, relationships };

@@ -1,6 +1,6 @@
+import type { CountStrategy } from '../../options/crud-api-options.interface.js';
 import type { CursorPage, OffsetPage, Page } from '../query/parse-page.js';
 import { buildCursorLinks, buildPaginationLinks, type PaginationLinks } from '../serialize/pagination-links.js';
-import type { CountStrategy } from '../../options/crud-api-options.interface.js';
 import type { CountChoice } from './count-strategy.js';
 import type { CursorCodec } from './cursor-codec.js';
 import { keysetWhere } from './keyset-where.js';
@@ -53,7 +53,13 @@ function and(where: Where | undefined, seek: Where | undefined): Where | undefin
  * The total as the strategy asks, reading nothing when the page proved it (`proven`). An estimate
  * never claims fewer rows than the page has seen; without one, the count is exact.
  */
-async function findTotal(source: PageSource, where: Where | undefined, strategy: CountStrategy, proven: number | undefined, seen: number) {
+async function findTotal(
+  source: PageSource,
+  where: Where | undefined,
+  strategy: CountStrategy,
+  proven: number | undefined,
+  seen: number,
+) {
   if (strategy === 'none') return { count: strategy };
   if (proven !== undefined) return { total: proven, count: 'exact' as const };
   const estimate = strategy === 'estimated' ? await source.estimate?.() : undefined;
@@ -66,11 +72,21 @@ async function findTotal(source: PageSource, where: Where | undefined, strategy:
  * total (a short page ends the collection); the other strategies read one row more than `limit`
  * to know whether a next page exists without counting.
  */
-export async function loadOffsetPage(source: PageSource, request: PageRequest, page: OffsetPage): Promise<CollectionPage> {
+export async function loadOffsetPage(
+  source: PageSource,
+  request: PageRequest,
+  page: OffsetPage,
+): Promise<CollectionPage> {
   const { offset, limit } = page;
   const probe = request.count !== 'exact' && limit !== undefined;
   const take = limit === undefined ? {} : { take: probe ? limit + 1 : limit };
-  const rows = await source.findMany({ where: request.where, orderBy: request.orderBy, ...request.selection, ...(offset ? { skip: offset } : {}), ...take });
+  const rows = await source.findMany({
+    where: request.where,
+    orderBy: request.orderBy,
+    ...request.selection,
+    ...(offset ? { skip: offset } : {}),
+    ...take,
+  });
   const hasNext = limit !== undefined && rows.length > limit;
   if (hasNext) rows.pop();
   const ended = limit === undefined || rows.length < limit || (probe && !hasNext);
@@ -85,7 +101,12 @@ export async function loadOffsetPage(source: PageSource, request: PageRequest, p
  * reversed and turns the rows back), `size + 1` of them to know whether more lie that way. No
  * OFFSET: the cost does not grow with the page's depth.
  */
-export async function loadCursorPage(source: PageSource, request: PageRequest, page: CursorPage, keyset: Keyset): Promise<CollectionPage> {
+export async function loadCursorPage(
+  source: PageSource,
+  request: PageRequest,
+  page: CursorPage,
+  keyset: Keyset,
+): Promise<CollectionPage> {
   const backwards = page.direction === 'before';
   const readKeys = backwards ? reversedKeys(keyset.keys) : keyset.keys;
   const seek = keyset.position ? keysetWhere(readKeys, keyset.position) : undefined;
@@ -112,8 +133,14 @@ export async function loadCursorPage(source: PageSource, request: PageRequest, p
 }
 
 /** One page of the request's kind of pagination. */
-export function loadCollectionPage(source: PageSource, request: PageRequest, query: { page: Page; keyset?: Keyset }): Promise<CollectionPage> {
-  return query.page.kind === 'cursor' ? loadCursorPage(source, request, query.page, query.keyset!) : loadOffsetPage(source, request, query.page);
+export function loadCollectionPage(
+  source: PageSource,
+  request: PageRequest,
+  query: { page: Page; keyset?: Keyset },
+): Promise<CollectionPage> {
+  return query.page.kind === 'cursor'
+    ? loadCursorPage(source, request, query.page, query.keyset!)
+    : loadOffsetPage(source, request, query.page);
 }
 
 /**
@@ -127,5 +154,8 @@ export function collectionMeta(page: CollectionPage, choice: CountChoice): Recor
 
 /** `Vary: Prefer` (the page depends on it), and `Preference-Applied` when the preferred strategy was used. */
 export function collectionHeaders(page: CollectionPage, choice: CountChoice): Record<string, string> {
-  return { Vary: 'Prefer', ...(choice.preferred && page.count === choice.strategy ? { 'Preference-Applied': `count=${page.count}` } : {}) };
+  return {
+    Vary: 'Prefer',
+    ...(choice.preferred && page.count === choice.strategy ? { 'Preference-Applied': `count=${page.count}` } : {}),
+  };
 }

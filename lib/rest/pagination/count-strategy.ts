@@ -19,7 +19,11 @@ export function preferredCount(prefer: string | string[] | undefined): CountStra
   for (const preference of (Array.isArray(prefer) ? prefer.join(',') : prefer).split(',')) {
     const [token, ...rest] = preference.split(';')[0]!.split('=');
     if (token!.trim().toLowerCase() !== COUNT_PREFERENCE) continue;
-    const value = rest.join('=').trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    const value = rest
+      .join('=')
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
     return isCountStrategy(value) ? value : undefined;
   }
   return undefined;
@@ -35,7 +39,13 @@ export interface CountChoice {
  * `Prefer: count=…` first, else the module's `count` option for offset pages. Cursor pages count
  * only when asked: keyset pagination exists so that a page costs the same at any depth and size.
  */
-export function chooseCount(prefer: string | string[] | undefined, option: CountStrategy, cursor: boolean): CountChoice {
+export function chooseCount(
+  prefer: string | string[] | undefined,
+  option: CountStrategy,
+  cursor: boolean,
+): CountChoice {
   const preferred = preferredCount(prefer);
-  return preferred ? { strategy: preferred, preferred: true } : { strategy: cursor ? 'none' : option, preferred: false };
+  return preferred
+    ? { strategy: preferred, preferred: true }
+    : { strategy: cursor ? 'none' : option, preferred: false };
 }

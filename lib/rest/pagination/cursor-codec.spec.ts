@@ -1,11 +1,18 @@
 import fc from 'fast-check';
+
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { cursorCodec } from './cursor-codec.js';
 import type { SortKey } from './sort-keys.js';
 
-const scalar = (name: string, type: string, isOptional = false) => ({ name, type, kind: 'scalar', isOptional, isList: false }) as FieldMeta;
-const fields = { id: scalar('id', 'Int'), title: scalar('title', 'String'), publishedAt: scalar('publishedAt', 'DateTime', true), views: scalar('views', 'BigInt') };
+const scalar = (name: string, type: string, isOptional = false) =>
+  ({ name, type, kind: 'scalar', isOptional, isList: false }) as FieldMeta;
+const fields = {
+  id: scalar('id', 'Int'),
+  title: scalar('title', 'String'),
+  publishedAt: scalar('publishedAt', 'DateTime', true),
+  views: scalar('views', 'BigInt'),
+};
 const post = { name: 'Post', idFields: ['id'], uniqueConstraints: [], fields } as unknown as ModelMeta;
 const keys: SortKey[] = [
   { field: fields.publishedAt, descending: true },
@@ -13,7 +20,10 @@ const keys: SortKey[] = [
   { field: fields.id, descending: false },
 ];
 const codec = cursorCodec(post, keys, {});
-const refusal = expect.objectContaining({ code: 'invalid-query-parameter', options: { source: { parameter: 'page[after]' } } });
+const refusal = expect.objectContaining({
+  code: 'invalid-query-parameter',
+  options: { source: { parameter: 'page[after]' } },
+});
 const forge = (body: unknown) => Buffer.from(JSON.stringify(body)).toString('base64url');
 
 describe('cursorCodec', () => {
@@ -49,7 +59,11 @@ describe('cursorCodec', () => {
   });
 
   it('answers any text with values or a 400, never another error (generated)', () => {
-    const text = fc.oneof(fc.string(), fc.json().map((json) => Buffer.from(json).toString('base64url')), fc.anything().map((v) => forge({ s: 'Post:-publishedAt,views,id', v: [v, v, v] })));
+    const text = fc.oneof(
+      fc.string(),
+      fc.json().map((json) => Buffer.from(json).toString('base64url')),
+      fc.anything().map((v) => forge({ s: 'Post:-publishedAt,views,id', v: [v, v, v] })),
+    );
     fc.assert(
       fc.property(text, (cursor) => {
         try {

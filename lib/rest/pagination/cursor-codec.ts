@@ -20,7 +20,11 @@ export interface CursorCodec {
   decode(text: string, parameter: string): unknown[];
 }
 
-export function cursorCodec(model: ModelMeta, keys: readonly SortKey[], enums: Readonly<Record<string, readonly string[]>>): CursorCodec {
+export function cursorCodec(
+  model: ModelMeta,
+  keys: readonly SortKey[],
+  enums: Readonly<Record<string, readonly string[]>>,
+): CursorCodec {
   const signature = keysetSignature(model, keys);
   const encoders = keys.map((key) => attributeEncoder(key.field));
   return {
@@ -30,9 +34,13 @@ export function cursorCodec(model: ModelMeta, keys: readonly SortKey[], enums: R
     },
     decode: (text, parameter) => {
       const invalid = () =>
-        new CrudApiError('invalid-query-parameter', `${parameter} is not a cursor of this collection and sort; use the links of a response.`, {
-          source: { parameter },
-        });
+        new CrudApiError(
+          'invalid-query-parameter',
+          `${parameter} is not a cursor of this collection and sort; use the links of a response.`,
+          {
+            source: { parameter },
+          },
+        );
       const body = parseBody(text);
       if (!body || body.s !== signature || body.v.length !== keys.length) throw invalid();
       return keys.map((key, index) => {

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+
 import type { FieldMeta } from '../../metadata/model-meta.types.js';
 import { keysetWhere } from './keyset-where.js';
 import { reversedKeys, type SortKey } from './sort-keys.js';
@@ -35,16 +36,27 @@ function compare(keys: readonly SortKey[]): (a: Row, b: Row) => number {
 
 describe('keysetWhere', () => {
   it('writes the seek condition of ascending and descending keys, ties going to the next key', () => {
-    const keys = [{ field: field('rating', false), descending: true }, { field: field('id', false), descending: false }];
-    expect(keysetWhere(keys, [3, 10])).toEqual({ OR: [{ rating: { lt: 3 } }, { AND: [{ rating: 3 }, { id: { gt: 10 } }] }] });
+    const keys = [
+      { field: field('rating', false), descending: true },
+      { field: field('id', false), descending: false },
+    ];
+    expect(keysetWhere(keys, [3, 10])).toEqual({
+      OR: [{ rating: { lt: 3 } }, { AND: [{ rating: 3 }, { id: { gt: 10 } }] }],
+    });
   });
 
   it('treats null as greater than every value: after a null ascending only ties remain; descending every non-null follows', () => {
     const optional = field('publishedAt', true);
     const id = { field: field('id', false), descending: false };
-    expect(keysetWhere([{ field: optional, descending: false }, id], [null, 4])).toEqual({ OR: [{ AND: [{ publishedAt: null }, { id: { gt: 4 } }] }] });
-    expect(keysetWhere([{ field: optional, descending: true }, id], [null, 4]).OR).toContainEqual({ publishedAt: { not: null } });
-    expect(keysetWhere([{ field: optional, descending: false }, id], [5, 4]).OR).toContainEqual({ OR: [{ publishedAt: { gt: 5 } }, { publishedAt: null }] });
+    expect(keysetWhere([{ field: optional, descending: false }, id], [null, 4])).toEqual({
+      OR: [{ AND: [{ publishedAt: null }, { id: { gt: 4 } }] }],
+    });
+    expect(keysetWhere([{ field: optional, descending: true }, id], [null, 4]).OR).toContainEqual({
+      publishedAt: { not: null },
+    });
+    expect(keysetWhere([{ field: optional, descending: false }, id], [5, 4]).OR).toContainEqual({
+      OR: [{ publishedAt: { gt: 5 } }, { publishedAt: null }],
+    });
   });
 
   it('selects exactly the rows after (and, reversed, before) any position, for compound ids, nulls and ties (generated)', () => {
@@ -72,7 +84,9 @@ describe('keysetWhere', () => {
         const index = at % sorted.length;
         const position = keys.map((key) => sorted[index]![key.field.name]);
         expect(sorted.filter((row) => matches(row, keysetWhere(keys, position)))).toEqual(sorted.slice(index + 1));
-        expect(sorted.filter((row) => matches(row, keysetWhere(reversedKeys(keys), position)))).toEqual(sorted.slice(0, index));
+        expect(sorted.filter((row) => matches(row, keysetWhere(reversedKeys(keys), position)))).toEqual(
+          sorted.slice(0, index),
+        );
       }),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 200), seed: Number(process.env.FUZZ_SEED ?? 7) },
     );

@@ -1,7 +1,8 @@
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { keysetKeys, keysetOrderBy, keysetSignature, reversedKeys } from './sort-keys.js';
 
-const scalar = (name: string, isOptional = false) => ({ name, type: 'String', kind: 'scalar', isOptional }) as FieldMeta;
+const scalar = (name: string, isOptional = false) =>
+  ({ name, type: 'String', kind: 'scalar', isOptional }) as FieldMeta;
 const post = { name: 'Post', fields: { id: scalar('id'), content: scalar('content', true) } } as unknown as ModelMeta;
 
 describe('sort keys of a cursor page', () => {

@@ -19,9 +19,13 @@ export function keysetKeys(model: ModelMeta, orderBy: readonly OrderBy[]): SortK
   return orderBy.map((entry) => {
     const [name, direction] = Object.entries(entry)[0]!;
     if (typeof direction !== 'string') {
-      throw new CrudApiError('invalid-query-parameter', `Cursor pagination cannot sort through a relationship (${name}.…); sort by fields of ${model.name} or use page[offset].`, {
-        source: { parameter: 'sort' },
-      });
+      throw new CrudApiError(
+        'invalid-query-parameter',
+        `Cursor pagination cannot sort through a relationship (${name}.…); sort by fields of ${model.name} or use page[offset].`,
+        {
+          source: { parameter: 'sort' },
+        },
+      );
     }
     return { field: model.fields[name]!, descending: direction === 'desc' };
   });

@@ -37,18 +37,35 @@ export interface FilterOperator {
  */
 function literalValue(value: unknown, provider: string): string {
   const literal = literalLike(String(value), provider);
-  if (literal === undefined) throw new CrudApiError('invalid-query-parameter', `The filter value ${quoteInput(String(value))} is refused: ${literalLikeRefusal(provider)}.`);
+  if (literal === undefined)
+    throw new CrudApiError(
+      'invalid-query-parameter',
+      `The filter value ${quoteInput(String(value))} is refused: ${literalLikeRefusal(provider)}.`,
+    );
   return literal;
 }
 
-const like = (key: string) => (value: unknown, { provider }: FilterContext) => ({ [key]: literalValue(value, provider) });
-const compare = (key: string): FilterOperator => ({ target: 'comparable', value: 'each', join: 'OR', condition: (v) => ({ [key]: v }) });
+const like =
+  (key: string) =>
+  (value: unknown, { provider }: FilterContext) => ({ [key]: literalValue(value, provider) });
+const compare = (key: string): FilterOperator => ({
+  target: 'comparable',
+  value: 'each',
+  join: 'OR',
+  condition: (v) => ({ [key]: v }),
+});
 const text = (key: string): FilterOperator => ({ target: 'string', value: 'each', join: 'OR', condition: like(key) });
 
 /** The filter operators (`filter[field$op]`); the empty name is plain equality. */
 export const FILTER_OPERATORS: ReadonlyMap<string, FilterOperator> = new Map<string, FilterOperator>([
-  ['', { target: 'scalar', value: 'each', join: 'OR', condition: (v) => ({ equals: v }), several: (vs) => ({ in: vs }) }],
-  ['$not', { target: 'scalar', value: 'each', join: 'AND', condition: (v) => ({ not: v }), several: (vs) => ({ notIn: vs }) }],
+  [
+    '',
+    { target: 'scalar', value: 'each', join: 'OR', condition: (v) => ({ equals: v }), several: (vs) => ({ in: vs }) },
+  ],
+  [
+    '$not',
+    { target: 'scalar', value: 'each', join: 'AND', condition: (v) => ({ not: v }), several: (vs) => ({ notIn: vs }) },
+  ],
   ['$null', { target: 'nullable', value: 'boolean', join: 'OR', condition: (v) => (v ? null : { not: null }) }],
   ['$lt', compare('lt')],
   ['$lte', compare('lte')],
@@ -64,10 +81,22 @@ export const FILTER_OPERATORS: ReadonlyMap<string, FilterOperator> = new Map<str
       value: 'each',
       join: 'OR',
       // SQLite's LIKE (ASCII) and MySQL's default collations are already case-insensitive, and refuse `mode`.
-      condition: (v, context) => ({ ...like('contains')(v, context), ...(supportsInsensitiveMode(context.provider) ? { mode: 'insensitive' } : {}) }),
+      condition: (v, context) => ({
+        ...like('contains')(v, context),
+        ...(supportsInsensitiveMode(context.provider) ? { mode: 'insensitive' } : {}),
+      }),
     },
   ],
-  ['$search', { target: 'string', value: 'text', join: 'OR', condition: (v, context) => ({ search: toFullTextQuery(String(v), context.provider) }), providers: FULL_TEXT_PROVIDERS }],
+  [
+    '$search',
+    {
+      target: 'string',
+      value: 'text',
+      join: 'OR',
+      condition: (v, context) => ({ search: toFullTextQuery(String(v), context.provider) }),
+      providers: FULL_TEXT_PROVIDERS,
+    },
+  ],
   ['$has', { target: 'list', value: 'each', join: 'OR', condition: (v) => ({ has: v }) }],
   ['$hasEvery', { target: 'list', value: 'list', join: 'OR', condition: (v) => ({ hasEvery: v }) }],
   ['$hasSome', { target: 'list', value: 'list', join: 'OR', condition: (v) => ({ hasSome: v }) }],

@@ -1,5 +1,5 @@
-import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
 import { CrudApiError } from '../../errors/crud-api.error.js';
+import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
 import type { RawQuery } from './parse-query.js';
 
 /** Relationships a request walks through `filter` and `sort`: each step is a subquery or a join. */
@@ -19,7 +19,11 @@ export function assertJoinBudget(query: Pick<RawQuery, 'filters' | 'sort'>, limi
   const joins = countJoins(query);
   if (joins <= budget) return;
   const parameter = query.sort ? 'sort' : 'filter';
-  throw new CrudApiError('invalid-query-parameter', `filter and sort together reach through ${joins} relationships; at most ${budget} are allowed.`, {
-    source: { parameter },
-  });
+  throw new CrudApiError(
+    'invalid-query-parameter',
+    `filter and sort together reach through ${joins} relationships; at most ${budget} are allowed.`,
+    {
+      source: { parameter },
+    },
+  );
 }

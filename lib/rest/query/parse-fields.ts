@@ -11,11 +11,18 @@ export function parseFields(fields: VisibleFields, requested: ReadonlyMap<string
   for (const [type, list] of requested) {
     const parameter = `fields[${type}]`;
     const model = fields.registry.findByTypeName(type);
-    if (!model) throw new CrudApiError('invalid-query-parameter', `Unknown type ${quoteInput(type)} in fields.`, { source: { parameter } });
+    if (!model)
+      throw new CrudApiError('invalid-query-parameter', `Unknown type ${quoteInput(type)} in fields.`, {
+        source: { parameter },
+      });
     const names = list === '' ? [] : list.split(',');
     for (const name of names) {
       if (!fields.attribute(model, name) && !fields.relationship(model, name)) {
-        throw new CrudApiError('invalid-query-parameter', `Unknown field ${quoteInput(name)} in ${quoteInput(parameter)}.`, { source: { parameter } });
+        throw new CrudApiError(
+          'invalid-query-parameter',
+          `Unknown field ${quoteInput(name)} in ${quoteInput(parameter)}.`,
+          { source: { parameter } },
+        );
       }
     }
     fieldsets.set(type, new Set(names));

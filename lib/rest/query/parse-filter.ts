@@ -1,6 +1,6 @@
 import { CrudApiError } from '../../errors/crud-api.error.js';
-import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { quoteInput } from '../../errors/quote-input.js';
+import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { parseQueryValue } from '../attribute-codec.js';
 import { tryParseResourceId } from '../resource-id.js';
 import type { VisibleFields } from '../visible-fields.js';
@@ -36,7 +36,12 @@ function and(conditions: Where[]): Where | undefined {
  * reach into the same relation are grouped, so on a to-many relation one related item must match
  * all of them ('some' over their AND).
  */
-export function buildFilterWhere(scope: FilterScope, model: ModelMeta, filters: readonly RawFilter[], depth = 0): Where | undefined {
+export function buildFilterWhere(
+  scope: FilterScope,
+  model: ModelMeta,
+  filters: readonly RawFilter[],
+  depth = 0,
+): Where | undefined {
   const conditions: Where[] = [];
   const nested = new Map<string, { field: FieldMeta; filters: RawFilter[] }>();
   for (const filter of filters) {
@@ -77,7 +82,10 @@ function fieldCondition(scope: FilterScope, field: FieldMeta, filter: RawFilter)
   const operator = operatorOf(filter);
   const provider = scope.fields.registry.provider;
   if (!operatorApplies(operator, field)) {
-    throw bad(filter, `Operator "${filter.operator ?? '(equals)'}" cannot filter ${field.isList ? 'list ' : ''}field "${field.name}" (${field.type}${field.isOptional ? ', optional' : ''}).`);
+    throw bad(
+      filter,
+      `Operator "${filter.operator ?? '(equals)'}" cannot filter ${field.isList ? 'list ' : ''}field "${field.name}" (${field.type}${field.isOptional ? ', optional' : ''}).`,
+    );
   }
   if (operator.providers && !operator.providers.includes(provider)) {
     throw bad(filter, `Operator "${filter.operator}" is not supported on ${provider}.`);
@@ -88,7 +96,8 @@ function fieldCondition(scope: FilterScope, field: FieldMeta, filter: RawFilter)
     case 'boolean':
       return { [field.name]: operator.condition(booleanValue(filter), context) };
     case 'text':
-      if (!/[\p{L}\p{N}]/u.test(filter.value)) throw bad(filter, `${quoteInput(filter.parameter)} needs at least one word.`);
+      if (!/[\p{L}\p{N}]/u.test(filter.value))
+        throw bad(filter, `${quoteInput(filter.parameter)} needs at least one word.`);
       return { [field.name]: operator.condition(filter.value, context) };
     case 'list':
       return { [field.name]: operator.condition(filter.value.split(',').map(parse), context) };

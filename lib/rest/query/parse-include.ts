@@ -1,7 +1,7 @@
-import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
 import { CrudApiError } from '../../errors/crud-api.error.js';
-import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import { quoteInput } from '../../errors/quote-input.js';
+import type { ModelMeta } from '../../metadata/model-meta.types.js';
+import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
 import type { VisibleFields } from '../visible-fields.js';
 
 /** Included relationships by name, each with the relationships included below it. */
@@ -24,7 +24,8 @@ export function parseInclude(
   if (paths.length > limits.maxIncludePaths) throw bad(`At most ${limits.maxIncludePaths} include paths are allowed.`);
   for (const path of paths) {
     const names = path.split('.');
-    if (names.length > limits.maxIncludeDepth) throw bad(`Include paths are limited to a depth of ${limits.maxIncludeDepth}.`);
+    if (names.length > limits.maxIncludeDepth)
+      throw bad(`Include paths are limited to a depth of ${limits.maxIncludeDepth}.`);
     let node = tree;
     let current = model;
     for (const name of names) {

@@ -1,6 +1,7 @@
 import { parsePage } from './parse-page.js';
 
-const refused = (parameter: string) => expect.objectContaining({ code: 'invalid-query-parameter', options: { source: { parameter } } });
+const refused = (parameter: string) =>
+  expect.objectContaining({ code: 'invalid-query-parameter', options: { source: { parameter } } });
 
 describe('parsePage', () => {
   it('reads offset pages, the limit capped by pageSize', () => {
@@ -12,8 +13,18 @@ describe('parsePage', () => {
   it('reads cursor pages: size defaults to pageSize, the cursor keeps its side', () => {
     expect(parsePage({ size: '5' }, 100)).toEqual({ kind: 'cursor', size: 5 });
     expect(parsePage({ after: 'abc' }, 100)).toEqual({ kind: 'cursor', size: 100, direction: 'after', cursor: 'abc' });
-    expect(parsePage({ before: 'abc', size: '3' }, Infinity)).toEqual({ kind: 'cursor', size: 3, direction: 'before', cursor: 'abc' });
-    expect(parsePage({ after: 'abc' }, Infinity)).toEqual({ kind: 'cursor', size: undefined, direction: 'after', cursor: 'abc' });
+    expect(parsePage({ before: 'abc', size: '3' }, Infinity)).toEqual({
+      kind: 'cursor',
+      size: 3,
+      direction: 'before',
+      cursor: 'abc',
+    });
+    expect(parsePage({ after: 'abc' }, Infinity)).toEqual({
+      kind: 'cursor',
+      size: undefined,
+      direction: 'after',
+      cursor: 'abc',
+    });
   });
 
   it.each([

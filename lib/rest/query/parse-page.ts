@@ -48,7 +48,10 @@ export function parsePage(page: RawQuery['page'], pageSize: number): Page {
   if (cursorKey === undefined) return parseOffsetPage(page, pageSize);
   const offsetKey = OFFSET_KEYS.find((key) => page[key] !== undefined);
   if (offsetKey !== undefined) {
-    throw bad(`page[${offsetKey}]`, `page[${offsetKey}] cannot be combined with page[${cursorKey}]: use offset or cursor pagination.`);
+    throw bad(
+      `page[${offsetKey}]`,
+      `page[${offsetKey}] cannot be combined with page[${cursorKey}]: use offset or cursor pagination.`,
+    );
   }
   if (page.after !== undefined && page.before !== undefined) {
     throw bad('page[before]', 'page[after] and page[before] cannot be combined: range pagination is not supported.');

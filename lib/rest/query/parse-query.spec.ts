@@ -5,9 +5,17 @@ const limits = { ...DEFAULT_LIMITS, maxFilters: 3, maxFilterValueLength: 10 };
 
 describe('parseQuery', () => {
   it('splits the families and filter selectors with their operator', () => {
-    const query = parseQuery('filter[author][name$startsWith]=Al&filter[id]=1,2&sort=-title&page[limit]=5&include=author&fields[post]=title', limits);
+    const query = parseQuery(
+      'filter[author][name$startsWith]=Al&filter[id]=1,2&sort=-title&page[limit]=5&include=author&fields[post]=title',
+      limits,
+    );
     expect(query.filters).toEqual([
-      { parameter: 'filter[author][name$startsWith]', selectors: ['author', 'name'], operator: '$startsWith', value: 'Al' },
+      {
+        parameter: 'filter[author][name$startsWith]',
+        selectors: ['author', 'name'],
+        operator: '$startsWith',
+        value: 'Al',
+      },
       { parameter: 'filter[id]', selectors: ['id'], value: '1,2' },
     ]);
     expect(query).toMatchObject({ sort: '-title', include: 'author', page: { limit: '5' } });
@@ -15,7 +23,10 @@ describe('parseQuery', () => {
   });
 
   it('decodes percent-encoded brackets and values', () => {
-    expect(parseQuery('filter%5Btitle%5D=a%2Cb%20c', limits).filters[0]).toMatchObject({ selectors: ['title'], value: 'a,b c' });
+    expect(parseQuery('filter%5Btitle%5D=a%2Cb%20c', limits).filters[0]).toMatchObject({
+      selectors: ['title'],
+      value: 'a,b c',
+    });
   });
 
   it.each([
@@ -43,15 +54,22 @@ describe('parseQuery', () => {
     ['=1', ''],
     ['sort=a&sort=b', 'sort'],
   ])('rejects %s naming %s', (search, parameter) => {
-    expect(() => parseQuery(search, limits)).toThrow(expect.objectContaining({ code: 'invalid-query-parameter', options: { source: { parameter } } }));
+    expect(() => parseQuery(search, limits)).toThrow(
+      expect.objectContaining({ code: 'invalid-query-parameter', options: { source: { parameter } } }),
+    );
   });
 
   it('accepts filter selectors up to maxFilterDepth, the operator not counted', () => {
-    expect(parseQuery('filter[a][b][c][d$gt]=1', limits).filters[0]).toMatchObject({ selectors: ['a', 'b', 'c', 'd'], operator: '$gt' });
+    expect(parseQuery('filter[a][b][c][d$gt]=1', limits).filters[0]).toMatchObject({
+      selectors: ['a', 'b', 'c', 'd'],
+      operator: '$gt',
+    });
   });
 
   it('quotes at most a prefix of a long parameter name in its message', () => {
     const name = `x${'y'.repeat(5000)}`;
-    expect(() => parseQuery(`${name}=1`, limits)).toThrow(expect.objectContaining({ message: expect.stringMatching(/^Unknown query parameter "xy{99}…"\.$/) }));
+    expect(() => parseQuery(`${name}=1`, limits)).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/^Unknown query parameter "xy{99}…"\.$/) }),
+    );
   });
 });

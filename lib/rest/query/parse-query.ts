@@ -1,6 +1,6 @@
-import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import { quoteInput } from '../../errors/quote-input.js';
+import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
 
 /** One `filter[a][b$op]=value` parameter, split but not yet checked against the model. */
 export interface RawFilter {
@@ -66,7 +66,10 @@ function readSingle(query: RawQuery, family: string, name: string, selectors: st
   } else if (family === 'page') {
     const key = selectors[0];
     if (selectors.length !== 1 || !PAGE_KEYS.has(key as PageKey)) {
-      throw badParameter(name, `Unknown page parameter ${quoteInput(name)}; use page[offset] and page[limit], or page[size], page[after] and page[before].`);
+      throw badParameter(
+        name,
+        `Unknown page parameter ${quoteInput(name)}; use page[offset] and page[limit], or page[size], page[after] and page[before].`,
+      );
     }
     query.page[key as PageKey] = value;
   } else {

@@ -21,7 +21,8 @@ function sortKey(fields: VisibleFields, model: ModelMeta, path: readonly string[
     if (!field) throw bad(`Cannot sort by unknown field ${shown}.`);
     const isLast = index === path.length - 1;
     if (field.relation) {
-      if (isLast || field.isList) throw bad(`Cannot sort by relationship ${shown}; sort by a field of a to-one relationship (${name}.field).`);
+      if (isLast || field.isList)
+        throw bad(`Cannot sort by relationship ${shown}; sort by a field of a to-one relationship (${name}.field).`);
       current = fields.registry.findByModelName(field.type)!;
     } else if (!isLast || field.isList || UNSORTABLE_TYPES.has(field.type)) {
       throw bad(`Cannot sort by ${shown}.`);
@@ -36,7 +37,12 @@ function sortKey(fields: VisibleFields, model: ModelMeta, path: readonly string[
  * the requested order. Every relationship in a path is a join: paths share the filter depth limit,
  * and a field sorted twice is refused, so the keys a request can name are bounded by the schema.
  */
-export function buildOrderBy(fields: VisibleFields, model: ModelMeta, sort: string | undefined, maxDepth: number): OrderBy[] {
+export function buildOrderBy(
+  fields: VisibleFields,
+  model: ModelMeta,
+  sort: string | undefined,
+  maxDepth: number,
+): OrderBy[] {
   const keys = sort === undefined ? [] : sort.split(',');
   if (keys.some((key) => !key || key === '-')) throw bad('sort takes a comma-separated list of field names.');
   const seen = new Set<string>();

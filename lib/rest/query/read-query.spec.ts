@@ -1,14 +1,17 @@
 import { modelMeta } from '../../../sample-app/generated/sqlite/crud-api/index.js';
+import { ModelRegistry } from '../../metadata/model-registry.js';
 import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../../options/crud-api-options.interface.js';
-import { ModelRegistry } from '../../metadata/model-registry.js';
 import type { PolicyInspector } from '../../policies/with-policies.js';
 import { VisibleFields } from '../visible-fields.js';
 import { readQuery } from './read-query.js';
 
 const registry = new ModelRegistry(modelMeta);
 const options = { limits: DEFAULT_LIMITS, idDivider: '_', pageSize: 100 } as ResolvedCrudApiOptions;
-const hiding: PolicyInspector = { hiddenFields: (model) => new Set(model === 'User' ? ['passwordHash'] : []), readsEveryRow: () => true };
+const hiding: PolicyInspector = {
+  hiddenFields: (model) => new Set(model === 'User' ? ['passwordHash'] : []),
+  readsEveryRow: () => true,
+};
 
 function read(type: string, search: string, policies?: PolicyInspector) {
   return () => readQuery(new VisibleFields(registry, policies), options, registry.findByTypeName(type)!, search, true);
@@ -35,13 +38,16 @@ describe('readQuery: hidden fields are unknown fields', () => {
     ['post', 'sort=author.passwordHash'],
     ['post', 'fields[user]=passwordHash'],
   ])('%s?%s answers like a field that does not exist', (type, search) => {
-    expect(refusal(type, search, 'passwordHash')).toEqual(refusal(type, search.replace('passwordHash', 'passwordHasx'), 'passwordHasx'));
+    expect(refusal(type, search, 'passwordHash')).toEqual(
+      refusal(type, search.replace('passwordHash', 'passwordHasx'), 'passwordHasx'),
+    );
     expect(read(type, search)).not.toThrow();
   });
 });
 
 describe('readQuery: what a request can cost', () => {
-  const parameter = (name: string) => expect.objectContaining({ code: 'invalid-query-parameter', options: { source: { parameter: name } } });
+  const parameter = (name: string) =>
+    expect.objectContaining({ code: 'invalid-query-parameter', options: { source: { parameter: name } } });
 
   it('bounds filter selector chains by maxFilterDepth (4)', () => {
     expect(read('post', 'filter[author][posts][author][name]=x')).not.toThrow();

@@ -1,18 +1,18 @@
-import type { ResolvedCrudApiOptions } from '../../options/crud-api-options.interface.js';
 import { CrudApiError } from '../../errors/crud-api.error.js';
-import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import { quoteInput } from '../../errors/quote-input.js';
+import type { ModelMeta } from '../../metadata/model-meta.types.js';
+import type { ResolvedCrudApiOptions } from '../../options/crud-api-options.interface.js';
+import type { Keyset } from '../pagination/collection-page.js';
+import { cursorCodec } from '../pagination/cursor-codec.js';
+import { keysetKeys, keysetOrderBy } from '../pagination/sort-keys.js';
 import type { VisibleFields } from '../visible-fields.js';
 import { assertJoinBudget } from './join-budget.js';
-import { buildFilterWhere } from './parse-filter.js';
 import { type Fieldsets, parseFields } from './parse-fields.js';
+import { buildFilterWhere } from './parse-filter.js';
 import { type IncludeTree, parseInclude } from './parse-include.js';
 import { type CursorPage, type Page, parsePage } from './parse-page.js';
 import { parseQuery } from './parse-query.js';
 import { buildOrderBy } from './parse-sort.js';
-import { cursorCodec } from '../pagination/cursor-codec.js';
-import type { Keyset } from '../pagination/collection-page.js';
-import { keysetKeys, keysetOrderBy } from '../pagination/sort-keys.js';
 
 /** A request's query parameters as Prisma arguments and rendering choices. */
 export interface ReadQuery {
@@ -41,9 +41,13 @@ export function readQuery(
   const raw = parseQuery(search, options.limits);
   assertJoinBudget(raw, options.limits);
   if (!collection) {
-    const parameter = raw.filters[0]?.parameter ?? (raw.sort !== undefined ? 'sort' : Object.keys(raw.page).length ? 'page' : undefined);
+    const parameter =
+      raw.filters[0]?.parameter ??
+      (raw.sort !== undefined ? 'sort' : Object.keys(raw.page).length ? 'page' : undefined);
     if (parameter) {
-      throw new CrudApiError('invalid-query-parameter', `${quoteInput(parameter)} applies to collections only.`, { source: { parameter } });
+      throw new CrudApiError('invalid-query-parameter', `${quoteInput(parameter)} applies to collections only.`, {
+        source: { parameter },
+      });
     }
   }
   const page = parsePage(raw.page, options.pageSize);
@@ -61,7 +65,12 @@ export function readQuery(
 }
 
 /** A cursor page's keys from the sort, and its cursor decoded: a bad cursor is 400 before any query runs. */
-function cursorKeyset(options: ResolvedCrudApiOptions, model: ModelMeta, orderBy: Record<string, unknown>[], page: CursorPage): Keyset {
+function cursorKeyset(
+  options: ResolvedCrudApiOptions,
+  model: ModelMeta,
+  orderBy: Record<string, unknown>[],
+  page: CursorPage,
+): Keyset {
   const keys = keysetKeys(model, orderBy);
   const codec = cursorCodec(model, keys, options.modelMeta.enums);
   const position = page.direction && codec.decode(page.cursor!, `page[${page.direction}]`);

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+
 import fc from 'fast-check';
+
 import { type AttributeSlot, compileAttributesBuilder, pickAttributes } from './attributes-builder.js';
 
 const verbatim = (name: string): AttributeSlot => ({ name, encode: (value) => value, verbatim: true });
@@ -11,13 +13,38 @@ const encoded = (name: string, encode: (value: unknown) => unknown): AttributeSl
 });
 
 /** Names no Prisma schema uses but a builder must survive: quotes, escapes, comment and template text, prototype keys. */
-const HOSTILE_NAMES = ['a"b', "a'b", 'a\\', 'x\n}', '*/', '${process.exit(1)}', '"]: process.exit(1), ["', '__proto__', 'constructor', 'toString', 'é', ''];
+const HOSTILE_NAMES = [
+  'a"b',
+  "a'b",
+  'a\\',
+  'x\n}',
+  '*/',
+  '${process.exit(1)}',
+  '"]: process.exit(1), ["',
+  '__proto__',
+  'constructor',
+  'toString',
+  'é',
+  '',
+];
 const name = fc.oneof(fc.constantFrom(...HOSTILE_NAMES), fc.string({ maxLength: 6 }));
-const slot = fc.tuple(name, fc.constantFrom('verbatim', 'date', 'text')).map(([field, kind]) =>
-  kind === 'verbatim' ? verbatim(field) : kind === 'date' ? encoded(field, (value) => (typeof value === 'number' ? new Date(value).toISOString() : `d${String(value)}`)) : encoded(field, (value) => `<${String(value)}>`),
-);
+const slot = fc
+  .tuple(name, fc.constantFrom('verbatim', 'date', 'text'))
+  .map(([field, kind]) =>
+    kind === 'verbatim'
+      ? verbatim(field)
+      : kind === 'date'
+        ? encoded(field, (value) => (typeof value === 'number' ? new Date(value).toISOString() : `d${String(value)}`))
+        : encoded(field, (value) => `<${String(value)}>`),
+  );
 const slots = fc.uniqueArray(slot, { selector: (s) => s.name, maxLength: 8 });
-const value = fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer({ min: 0, max: 2 ** 40 }), fc.string({ maxLength: 4 }), fc.boolean());
+const value = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.integer({ min: 0, max: 2 ** 40 }),
+  fc.string({ maxLength: 4 }),
+  fc.boolean(),
+);
 
 describe('compileAttributesBuilder', () => {
   it('writes what the generic loop writes, for any names and values (generated)', () => {
@@ -44,13 +71,21 @@ describe('compileAttributesBuilder', () => {
     expect(Object.getPrototypeOf(built)).toBe(Object.prototype);
     expect(Object.hasOwn(built, '__proto__')).toBe(true);
     expect(JSON.stringify(built)).toBe('{"__proto__":{"polluted":true},"title":"t"}');
-    expect(JSON.stringify(pickAttributes([verbatim('__proto__'), verbatim('title')], row))).toBe('{"__proto__":{"polluted":true},"title":"t"}');
+    expect(JSON.stringify(pickAttributes([verbatim('__proto__'), verbatim('title')], row))).toBe(
+      '{"__proto__":{"polluted":true},"title":"t"}',
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('encodes null as null and leaves a field the row lacks out of the JSON', () => {
-    const build = compileAttributesBuilder([verbatim('title'), encoded('createdAt', (v) => (v as Date).toISOString()), encoded('views', String)]);
-    expect(JSON.stringify(build({ title: 'x', createdAt: new Date(0), views: null }))).toBe('{"title":"x","createdAt":"1970-01-01T00:00:00.000Z","views":null}');
+    const build = compileAttributesBuilder([
+      verbatim('title'),
+      encoded('createdAt', (v) => (v as Date).toISOString()),
+      encoded('views', String),
+    ]);
+    expect(JSON.stringify(build({ title: 'x', createdAt: new Date(0), views: null }))).toBe(
+      '{"title":"x","createdAt":"1970-01-01T00:00:00.000Z","views":null}',
+    );
     expect(JSON.stringify(build({ views: 5n }))).toBe('{"views":"5"}');
   });
 
@@ -70,7 +105,11 @@ describe('compileAttributesBuilder', () => {
         included: relate(renderer, 's', {}, new Map([['tags', new Map()]])),
       }));`;
     const run = (flags: string[]) =>
-      JSON.parse(execFileSync(process.execPath, [...flags, '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }));
+      JSON.parse(
+        execFileSync(process.execPath, [...flags, '--import', 'tsx', '--input-type=module', '-e', script], {
+          encoding: 'utf8',
+        }),
+      );
     const rendered = { out: { a: 1, b: 3 }, included: { tags: { links: { self: 'many', related: 'many' } } } };
     expect(run(['--disallow-code-generation-from-strings'])).toEqual({ compiled: [false, false], ...rendered });
     expect(run([])).toEqual({ compiled: [true, true], ...rendered });

@@ -27,7 +27,9 @@ export function compileAttributesBuilder(slots: readonly AttributeSlot[]): Attri
     const key = JSON.stringify(name);
     // A literal `"__proto__": …` would set the prototype; a computed key defines the member.
     const member = name === '__proto__' ? `[${key}]` : key;
-    return verbatim ? `${member}: row[${key}]` : `${member}: (value = row[${key}]) == null ? value : encoders[${index}](value)`;
+    return verbatim
+      ? `${member}: row[${key}]`
+      : `${member}: (value = row[${key}]) == null ? value : encoders[${index}](value)`;
   });
   const source = `return function attributes(row) {\n  let value;\n  return {\n    ${members.join(',\n    ')}\n  };\n};`;
   try {
@@ -38,7 +40,11 @@ export function compileAttributesBuilder(slots: readonly AttributeSlot[]): Attri
 }
 
 /** The same one attribute at a time, leaving out what the row lacks, and keeping only `fieldset`'s members when given. */
-export function pickAttributes(slots: readonly AttributeSlot[], row: Row, fieldset?: ReadonlySet<string>): Record<string, unknown> {
+export function pickAttributes(
+  slots: readonly AttributeSlot[],
+  row: Row,
+  fieldset?: ReadonlySet<string>,
+): Record<string, unknown> {
   const attributes: Record<string, unknown> = {};
   for (const { name, encode } of slots) {
     const value = row[name];
@@ -49,6 +55,7 @@ export function pickAttributes(slots: readonly AttributeSlot[], row: Row, fields
 
 /** `object[name] = value`, except that `__proto__` becomes a member instead of setting the prototype. */
 export function defineMember(object: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === '__proto__') Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
+  if (name === '__proto__')
+    Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
   else object[name] = value;
 }

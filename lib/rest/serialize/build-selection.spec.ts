@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+
 import { modelMeta } from '../../../sample-app/generated/sqlite/crud-api/index.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
 import type { PolicyInspector } from '../../policies/with-policies.js';
@@ -33,8 +34,12 @@ describe('buildSelection', () => {
       readsEveryRow: (model) => model !== 'User',
     };
     const selection = buildSelection(registry, Post, tree({ author: tree() }), policies);
-    expect(selection).toEqual({ include: { author: { select: expect.objectContaining({ email: true, profile: { select: { id: true } } }) } } });
-    expect((selection as { include: { author: { select: object } } }).include.author.select).not.toHaveProperty('passwordHash');
+    expect(selection).toEqual({
+      include: { author: { select: expect.objectContaining({ email: true, profile: { select: { id: true } } }) } },
+    });
+    expect((selection as { include: { author: { select: object } } }).include.author.select).not.toHaveProperty(
+      'passwordHash',
+    );
     expect(buildSelection(registry, Post, tree(), policies)).toEqual({ include: { author: { select: { id: true } } } });
   });
 });

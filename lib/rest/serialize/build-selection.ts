@@ -1,8 +1,8 @@
+import { idSelect } from '../../metadata/id-select.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import type { ModelRegistry } from '../../metadata/model-registry.js';
 import type { PolicyInspector } from '../../policies/with-policies.js';
 import type { IncludeTree } from '../query/parse-include.js';
-import { idSelect } from '../../metadata/id-select.js';
 import { foreignKeyForIds, relationshipFields } from './resource-members.js';
 
 /**
@@ -10,7 +10,8 @@ import { foreignKeyForIds, relationshipFields } from './resource-members.js';
  * Prisma returns anyway, and a smaller query shape for its query cache than listing every field),
  * `select` when an access policy hides some, nothing when neither relations nor hiding apply.
  */
-export type Selection = { select: Record<string, unknown> } | { include: Record<string, unknown> } | Record<string, never>;
+export type Selection =
+  { select: Record<string, unknown> } | { include: Record<string, unknown> } | Record<string, never>;
 
 /** Related rows of an included to-many relationship, in a stable order. */
 function idOrder(model: ModelMeta): Record<string, 'asc'>[] {
@@ -36,8 +37,15 @@ export function buildSelection(
     const nested = include.get(field.name);
     if (nested) {
       const selection = buildSelection(registry, related, nested, policies);
-      relations[field.name] = field.isList ? { ...selection, orderBy: idOrder(related) } : Object.keys(selection).length ? selection : true;
-    } else if (!field.isList && (!foreignKeyForIds(field, related) || policies?.readsEveryRow(related.name) === false)) {
+      relations[field.name] = field.isList
+        ? { ...selection, orderBy: idOrder(related) }
+        : Object.keys(selection).length
+          ? selection
+          : true;
+    } else if (
+      !field.isList &&
+      (!foreignKeyForIds(field, related) || policies?.readsEveryRow(related.name) === false)
+    ) {
       relations[field.name] = { select: idSelect(related) };
     }
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+
 import { modelMeta } from '../../../sample-app/generated/sqlite/crud-api/index.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
 import type { IncludeTree } from '../query/parse-include.js';

@@ -4,9 +4,15 @@ import { JSON_API_VERSION } from '../json-api.constants.js';
 import type { Fieldsets } from '../query/parse-fields.js';
 import type { IncludeTree } from '../query/parse-include.js';
 import { formatIdParts, formatResourceId } from '../resource-id.js';
-import { relationshipLinks, resourceUrl } from './resource-links.js';
 import { defineMember, pickAttributes } from './attributes-builder.js';
-import { pickRelationships, type RelatedRenderer, type RelationshipObject, type ResourceIdentifier, toOneLinkage } from './relationships-builder.js';
+import {
+  pickRelationships,
+  type RelatedRenderer,
+  type RelationshipObject,
+  type ResourceIdentifier,
+  toOneLinkage,
+} from './relationships-builder.js';
+import { relationshipLinks, resourceUrl } from './resource-links.js';
 import { type RelationshipSlot, type ResourceShape, resourceShape } from './resource-shape.js';
 
 type Row = Record<string, unknown>;
@@ -54,7 +60,10 @@ export class CompoundDocument implements RelatedRenderer {
   constructor(private readonly context: SerializeContext) {}
 
   identifier(model: ModelMeta, row: Row): ResourceIdentifier {
-    return { type: resourceShape(this.context.registry, model).type, id: formatResourceId(model, row, this.context.idDivider) };
+    return {
+      type: resourceShape(this.context.registry, model).type,
+      id: formatResourceId(model, row, this.context.idDivider),
+    };
   }
 
   /** A resource object of primary data. */
@@ -71,7 +80,12 @@ export class CompoundDocument implements RelatedRenderer {
   }
 
   /** The top-level document; `included` is present whenever `include` was requested. */
-  document(data: unknown, links: Record<string, unknown>, include: IncludeTree, meta?: Record<string, unknown>): object {
+  document(
+    data: unknown,
+    links: Record<string, unknown>,
+    include: IncludeTree,
+    meta?: Record<string, unknown>,
+  ): object {
     return {
       jsonapi: { version: JSON_API_VERSION },
       links,
@@ -88,7 +102,9 @@ export class CompoundDocument implements RelatedRenderer {
     const fieldset = fieldsets.get(shape.type);
     // A field left out of the select (hidden by an access policy) is not rendered.
     const attributes = fieldset ? pickAttributes(shape.attributes, row, fieldset) : shape.allAttributes(row);
-    const relationships = fieldset ? pickRelationships(shape.relationships, this, self, row, include, fieldset) : shape.allRelationships(this, self, row, include);
+    const relationships = fieldset
+      ? pickRelationships(shape.relationships, this, self, row, include, fieldset)
+      : shape.allRelationships(this, self, row, include);
     return { type: shape.type, id, attributes, relationships, links: { self } };
   }
 
@@ -111,7 +127,12 @@ export class CompoundDocument implements RelatedRenderer {
   }
 
   /** A to-many relationship: links, and the linkage of the loaded rows when included. */
-  toMany(self: string, slot: RelationshipSlot, rows: Row[] | undefined, nested: IncludeTree | undefined): RelationshipObject {
+  toMany(
+    self: string,
+    slot: RelationshipSlot,
+    rows: Row[] | undefined,
+    nested: IncludeTree | undefined,
+  ): RelationshipObject {
     const links = relationshipLinks(self, slot.name);
     if (!nested || !rows) return { links };
     const shape = slot.relatedShape();
@@ -134,10 +155,10 @@ export class CompoundDocument implements RelatedRenderer {
     } else if (include.size) {
       const existing = this.included[position]!;
       for (const [name, relationship] of Object.entries(this.resource(shape, row, include).relationships)) {
-        if (relationship.data !== undefined && existing.relationships[name]?.data === undefined) defineMember(existing.relationships, name, relationship);
+        if (relationship.data !== undefined && existing.relationships[name]?.data === undefined)
+          defineMember(existing.relationships, name, relationship);
       }
     }
     return identifier;
   }
-
 }

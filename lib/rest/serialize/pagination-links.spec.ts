@@ -4,7 +4,14 @@ const base = 'http://x/api/post';
 
 describe('buildPaginationLinks', () => {
   it('keeps the other parameters and percent-encodes brackets', () => {
-    expect(buildPaginationLinks(base, 'sort=title&page[offset]=2&page[limit]=2&filter[a]=b', { kind: 'offset', offset: 2, limit: 2 }, 5)).toEqual({
+    expect(
+      buildPaginationLinks(
+        base,
+        'sort=title&page[offset]=2&page[limit]=2&filter[a]=b',
+        { kind: 'offset', offset: 2, limit: 2 },
+        5,
+      ),
+    ).toEqual({
       first: `${base}?sort=title&filter%5Ba%5D=b&page%5Boffset%5D=0&page%5Blimit%5D=2`,
       last: `${base}?sort=title&filter%5Ba%5D=b&page%5Boffset%5D=4&page%5Blimit%5D=2`,
       prev: `${base}?sort=title&filter%5Ba%5D=b&page%5Boffset%5D=0&page%5Blimit%5D=2`,
@@ -13,8 +20,14 @@ describe('buildPaginationLinks', () => {
   });
 
   it('handles empty collections, offsets past the end and disabled pagination', () => {
-    expect(buildPaginationLinks(base, '', { kind: 'offset', offset: 0, limit: 10 }, 0)).toMatchObject({ last: `${base}?page%5Boffset%5D=0&page%5Blimit%5D=10`, prev: null, next: null });
-    expect(buildPaginationLinks(base, '', { kind: 'offset', offset: 50, limit: 10 }, 12).prev).toBe(`${base}?page%5Boffset%5D=10&page%5Blimit%5D=10`);
+    expect(buildPaginationLinks(base, '', { kind: 'offset', offset: 0, limit: 10 }, 0)).toMatchObject({
+      last: `${base}?page%5Boffset%5D=0&page%5Blimit%5D=10`,
+      prev: null,
+      next: null,
+    });
+    expect(buildPaginationLinks(base, '', { kind: 'offset', offset: 50, limit: 10 }, 12).prev).toBe(
+      `${base}?page%5Boffset%5D=10&page%5Blimit%5D=10`,
+    );
     expect(buildPaginationLinks(base, '', { kind: 'offset', offset: 0, limit: undefined }, 12)).toEqual({
       first: `${base}?page%5Boffset%5D=0`,
       last: `${base}?page%5Boffset%5D=0`,
@@ -42,6 +55,10 @@ describe('buildCursorLinks', () => {
       prev: `${base}?filter%5Ba%5D=b&page%5Bsize%5D=5&page%5Bbefore%5D=c1`,
       next: null,
     });
-    expect(buildCursorLinks(base, 'page[before]=x', { before: null, after: 'c2' })).toEqual({ first: base, prev: null, next: `${base}?page%5Bafter%5D=c2` });
+    expect(buildCursorLinks(base, 'page[before]=x', { before: null, after: 'c2' })).toEqual({
+      first: base,
+      prev: null,
+      next: `${base}?page%5Bafter%5D=c2`,
+    });
   });
 });

@@ -19,7 +19,8 @@ function pageUrl(baseUrl: string, search: string): (page: Record<string, string 
   for (const name of PAGE_PARAMETERS) kept.delete(name);
   return (page) => {
     const params = new URLSearchParams(kept);
-    for (const [name, value] of Object.entries(page)) if (value !== undefined) params.set(`page[${name}]`, String(value));
+    for (const [name, value] of Object.entries(page))
+      if (value !== undefined) params.set(`page[${name}]`, String(value));
     const query = params.toString();
     return query ? `${baseUrl}?${query}` : baseUrl;
   };
@@ -30,13 +31,24 @@ function pageUrl(baseUrl: string, search: string): (page: Record<string, string 
  * (`count` `estimated` or `none`) there is no `last`, and `hasNext` (the page read one row more
  * than its limit) decides `next`.
  */
-export function buildPaginationLinks(baseUrl: string, search: string, page: OffsetPage, total: number | undefined, hasNext = false): PaginationLinks {
+export function buildPaginationLinks(
+  baseUrl: string,
+  search: string,
+  page: OffsetPage,
+  total: number | undefined,
+  hasNext = false,
+): PaginationLinks {
   const url = pageUrl(baseUrl, search);
   const at = (offset: number) => url({ offset, limit: page.limit });
   const { offset, limit } = page;
-  if (limit === undefined) return { first: at(0), ...(total === undefined ? {} : { last: at(0) }), prev: null, next: null };
+  if (limit === undefined)
+    return { first: at(0), ...(total === undefined ? {} : { last: at(0) }), prev: null, next: null };
   if (total === undefined) {
-    return { first: at(0), prev: offset > 0 ? at(Math.max(0, offset - limit)) : null, next: hasNext ? at(offset + limit) : null };
+    return {
+      first: at(0),
+      prev: offset > 0 ? at(Math.max(0, offset - limit)) : null,
+      next: hasNext ? at(offset + limit) : null,
+    };
   }
   const lastOffset = total > 0 ? Math.floor((total - 1) / limit) * limit : 0;
   return {

@@ -1,8 +1,8 @@
+import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import type { IncludeTree } from '../query/parse-include.js';
 import { formatIdValue } from '../resource-id.js';
 import { defineMember } from './attributes-builder.js';
 import { relationshipLinks } from './resource-links.js';
-import type { ModelMeta } from '../../metadata/model-meta.types.js';
 
 type Row = Record<string, unknown>;
 
@@ -29,11 +29,21 @@ export interface RelationshipSlotOf<Shape extends { readonly type: string } = { 
 /** Renders a relationship whose related rows were loaded (included, or linkage read through the relation): `CompoundDocument`. */
 export interface RelatedRenderer {
   toOne(self: string, slot: RelationshipSlotOf, row: Row, nested: IncludeTree | undefined): RelationshipObject;
-  toMany(self: string, slot: RelationshipSlotOf, rows: Row[] | undefined, nested: IncludeTree | undefined): RelationshipObject;
+  toMany(
+    self: string,
+    slot: RelationshipSlotOf,
+    rows: Row[] | undefined,
+    nested: IncludeTree | undefined,
+  ): RelationshipObject;
 }
 
 /** A resource's `relationships` member from its row, every relationship rendered. */
-export type RelationshipsBuilder = (renderer: RelatedRenderer, self: string, row: Row, include: IncludeTree) => Record<string, RelationshipObject>;
+export type RelationshipsBuilder = (
+  renderer: RelatedRenderer,
+  self: string,
+  row: Row,
+  include: IncludeTree,
+) => Record<string, RelationshipObject>;
 
 /** A to-one relationship object for the related resource's id (a foreign key's value, or a formatted id); none when null or undefined. */
 export function toOneLinkage(self: string, slot: RelationshipSlotOf, relatedId: unknown): RelationshipObject {
@@ -64,7 +74,9 @@ export function pickRelationships(
     const nested = include.get(slot.name);
     const wanted = !fieldset || fieldset.has(slot.name);
     if (!wanted && !nested) continue;
-    const relationship = slot.isList ? renderer.toMany(self, slot, row[slot.name] as Row[] | undefined, nested) : renderer.toOne(self, slot, row, nested);
+    const relationship = slot.isList
+      ? renderer.toMany(self, slot, row[slot.name] as Row[] | undefined, nested)
+      : renderer.toOne(self, slot, row, nested);
     if (wanted) defineMember(relationships, slot.name, relationship);
   }
   return relationships;
@@ -82,14 +94,19 @@ export function compileRelationshipsBuilder(slots: readonly RelationshipSlotOf[]
     const key = JSON.stringify(slot.name);
     const member = slot.name === '__proto__' ? `[${key}]` : key;
     const nested = `(nested = include.get(${key})) === undefined`;
-    if (slot.isList) return `${member}: ${nested} ? { links: links(self, ${key}) } : renderer.toMany(self, slots[${index}], row[${key}], nested)`;
+    if (slot.isList)
+      return `${member}: ${nested} ? { links: links(self, ${key}) } : renderer.toMany(self, slots[${index}], row[${key}], nested)`;
     const foreignKey = singleForeignKey(slot);
     if (foreignKey === undefined) return `${member}: renderer.toOne(self, slots[${index}], row, include.get(${key}))`;
     return `${member}: ${nested} && row[${key}] === undefined ? linkage(self, slots[${index}], row[${JSON.stringify(foreignKey)}]) : renderer.toOne(self, slots[${index}], row, nested)`;
   });
   const source = `return function relationships(renderer, self, row, include) {\n  let nested;\n  return {\n    ${members.join(',\n    ')}\n  };\n};`;
   try {
-    return new Function('slots', 'linkage', 'links', source)(slots, toOneLinkage, relationshipLinks) as RelationshipsBuilder;
+    return new Function('slots', 'linkage', 'links', source)(
+      slots,
+      toOneLinkage,
+      relationshipLinks,
+    ) as RelationshipsBuilder;
   } catch {
     return (renderer, self, row, include) => pickRelationships(slots, renderer, self, row, include);
   }

@@ -12,7 +12,11 @@ function urlSegment(id: string | number): string | number {
  * Links of a relationship object. A non-empty to-one ends in the related id, as the
  * specification writes them; every other form ends in the relationship name.
  */
-export function relationshipLinks(selfUrl: string, relationship: string, relatedId?: string | number): { self: string; related: string } {
+export function relationshipLinks(
+  selfUrl: string,
+  relationship: string,
+  relatedId?: string | number,
+): { self: string; related: string } {
   const suffix = relatedId === undefined ? '' : `/${urlSegment(relatedId)}`;
   return {
     self: `${selfUrl}/relationships/${relationship}${suffix}`,

@@ -5,7 +5,9 @@ import type { ModelRegistry } from '../../metadata/model-registry.js';
 const RESERVED_MEMBER_NAMES = new Set(['id', 'type']);
 
 /** Memoized by the registry's (stable) field list: these run for every resource rendered. */
-function memoized(select: (field: FieldMeta) => boolean): (registry: ModelRegistry, model: ModelMeta) => readonly FieldMeta[] {
+function memoized(
+  select: (field: FieldMeta) => boolean,
+): (registry: ModelRegistry, model: ModelMeta) => readonly FieldMeta[] {
   const cache = new WeakMap<readonly FieldMeta[], readonly FieldMeta[]>();
   return (registry, model) => {
     const fields = registry.fieldsOf(model);

@@ -1,8 +1,12 @@
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { type ModelRegistry, toTypeName } from '../../metadata/model-registry.js';
 import { attributeEncoder, encodesVerbatim } from '../attribute-codec.js';
-import { type AttributeSlot, type AttributesBuilder, compileAttributesBuilder } from './attributes-builder.js';
-import { compileRelationshipsBuilder, type RelationshipSlotOf, type RelationshipsBuilder } from './relationships-builder.js';
+import { type AttributesBuilder, type AttributeSlot, compileAttributesBuilder } from './attributes-builder.js';
+import {
+  compileRelationshipsBuilder,
+  type RelationshipsBuilder,
+  type RelationshipSlotOf,
+} from './relationships-builder.js';
 import { attributeFields, foreignKeyForIds, relationshipFields } from './resource-members.js';
 
 /** A relationship of a model with its related model's shape. */

@@ -40,9 +40,14 @@ export function assertDocumentObject(
   const allowed = DOCUMENT_MEMBERS[kind];
   for (const [member, content] of Object.entries(value)) {
     if (!allowed.has(member)) {
-      throw invalidMember(`${what} may not have the member ${quoteInput(member)}; allowed: ${[...allowed].join(', ')}.`, [...path, member]);
+      throw invalidMember(
+        `${what} may not have the member ${quoteInput(member)}; allowed: ${[...allowed].join(', ')}.`,
+        [...path, member],
+      );
     }
-    if (OBJECT_MEMBERS.has(member) && !isObject(content)) throw invalidMember(`"${member}" must be an object.`, [...path, member]);
-    if (member === 'lid' && typeof content !== 'string') throw invalidMember('"lid" must be a string.', [...path, member]);
+    if (OBJECT_MEMBERS.has(member) && !isObject(content))
+      throw invalidMember(`"${member}" must be an object.`, [...path, member]);
+    if (member === 'lid' && typeof content !== 'string')
+      throw invalidMember('"lid" must be a string.', [...path, member]);
   }
 }

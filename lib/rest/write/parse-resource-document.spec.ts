@@ -5,13 +5,22 @@ import { VisibleFields } from '../visible-fields.js';
 import { documentData, parseResourceDocument } from './parse-resource-document.js';
 
 const registry = new ModelRegistry(modelMeta);
-const hiding: PolicyInspector = { hiddenFields: (model) => new Set(model === 'User' ? ['passwordHash'] : []), readsEveryRow: () => true };
-const scope = (policies?: PolicyInspector) => ({ fields: new VisibleFields(registry, policies), idDivider: '_', maxJsonDepth: 8 });
+const hiding: PolicyInspector = {
+  hiddenFields: (model) => new Set(model === 'User' ? ['passwordHash'] : []),
+  readsEveryRow: () => true,
+};
+const scope = (policies?: PolicyInspector) => ({
+  fields: new VisibleFields(registry, policies),
+  idDivider: '_',
+  maxJsonDepth: 8,
+});
 const user = registry.findByTypeName('user')!;
 const post = registry.findByTypeName('post')!;
 
-const refusal = (pointer: string, code = 'invalid-payload') => expect.objectContaining({ code, options: { source: { pointer } } });
-const parseUser = (body: unknown, policies?: PolicyInspector) => () => parseResourceDocument(scope(policies), user, body);
+const refusal = (pointer: string, code = 'invalid-payload') =>
+  expect.objectContaining({ code, options: { source: { pointer } } });
+const parseUser = (body: unknown, policies?: PolicyInspector) => () =>
+  parseResourceDocument(scope(policies), user, body);
 const parsePost = (body: unknown) => () => parseResourceDocument(scope(), post, body, { id: 1 });
 
 describe('parseResourceDocument: JSON:API 1.1 members', () => {
@@ -19,7 +28,9 @@ describe('parseResourceDocument: JSON:API 1.1 members', () => {
 
   it('accepts meta, jsonapi and links at the top and in the resource, and included beside data', () => {
     const body = { ...valid, meta: {}, jsonapi: { version: '1.1' }, links: {}, included: [{ type: 'post', id: '1' }] };
-    expect(parseUser({ ...body, data: { ...valid.data, meta: { a: 1 }, links: {}, lid: 'x' } })()).toMatchObject({ data: { email: 'a@b', name: 'A' } });
+    expect(parseUser({ ...body, data: { ...valid.data, meta: { a: 1 }, links: {}, lid: 'x' } })()).toMatchObject({
+      data: { email: 'a@b', name: 'A' },
+    });
   });
 
   it.each([
@@ -33,7 +44,10 @@ describe('parseResourceDocument: JSON:API 1.1 members', () => {
     [{ data: { ...valid.data, meta: [] } }, '/data/meta'],
     [{ data: { ...valid.data, id: {} } }, '/data/id'],
     [{ data: { ...valid.data, relationships: { posts: { data: [], extra: 1 } } } }, '/data/relationships/posts/extra'],
-    [{ data: { ...valid.data, relationships: { posts: { data: [{ type: 'post', id: 1, attributes: {} }] } } } }, '/data/relationships/posts/data/0'],
+    [
+      { data: { ...valid.data, relationships: { posts: { data: [{ type: 'post', id: 1, attributes: {} }] } } } },
+      '/data/relationships/posts/data/0',
+    ],
     [{ data: { ...valid.data, attributes: { 'a/b': 1 } } }, '/data/attributes/a~1b'],
     [{ data: { ...valid.data, attributes: { ['x'.repeat(1000)]: 1 } } }, '/data/attributes'],
     [JSON.parse('{"data":{"type":"user","attributes":{"__proto__":{"x":1}}}}'), '/data/attributes/__proto__'],
@@ -54,12 +68,16 @@ describe('parseResourceDocument: JSON:API 1.1 members', () => {
   it('refuses bodies nested deeper than maxJsonDepth (8 here) without recursing', () => {
     let metadata: unknown = 1;
     for (let i = 0; i < 100_000; i += 1) metadata = { a: metadata };
-    expect(parsePost({ data: { type: 'post', attributes: { metadata } } })).toThrow(refusal('/data/attributes/metadata/a/a/a/a/a'));
+    expect(parsePost({ data: { type: 'post', attributes: { metadata } } })).toThrow(
+      refusal('/data/attributes/metadata/a/a/a/a/a'),
+    );
   });
 
   it('quotes at most a prefix of a huge type in the conflict message', () => {
     const type = 't'.repeat(1_000_000);
-    expect(parseUser({ data: { type } })).toThrow(expect.objectContaining({ code: 'conflict', message: expect.stringMatching(/^"data\.type" is "t{100}…" but/) }));
+    expect(parseUser({ data: { type } })).toThrow(
+      expect.objectContaining({ code: 'conflict', message: expect.stringMatching(/^"data\.type" is "t{100}…" but/) }),
+    );
   });
 
   it('checks the relationship endpoint document the same way', () => {
@@ -81,6 +99,8 @@ describe('parseResourceDocument: hidden fields', () => {
     };
     expect(attempt('passwordHash')).toEqual(attempt('passwordHasx'));
     expect(attempt('passwordHash')).toMatchObject({ code: 'invalid-payload' });
-    expect(parseUser({ data: { type: 'user', attributes: { email: 'a', name: 'b', passwordHash: 'x' } } })()).toMatchObject({ data: { passwordHash: 'x' } });
+    expect(
+      parseUser({ data: { type: 'user', attributes: { email: 'a', name: 'b', passwordHash: 'x' } } })(),
+    ).toMatchObject({ data: { passwordHash: 'x' } });
   });
 });

@@ -1,10 +1,10 @@
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import { quoteInput } from '../../errors/quote-input.js';
+import type { ModelMeta } from '../../metadata/model-meta.types.js';
+import { toTypeName } from '../../metadata/model-registry.js';
 import { assertJsonDepth } from '../../shared/json-depth.js';
 import { jsonPointer } from '../../shared/json-pointer.js';
 import { findPrototypeKey } from '../../shared/prototype-keys.js';
-import type { ModelMeta } from '../../metadata/model-meta.types.js';
-import { toTypeName } from '../../metadata/model-registry.js';
 import { decodeAttribute } from '../attribute-codec.js';
 import { formatResourceId, type IdValues, tryParseResourceId } from '../resource-id.js';
 import { assertRequiredMembers } from './assert-required-members.js';
@@ -23,33 +23,50 @@ export interface ResourceWrite {
  * The request document's `data`, or 400: the body is checked whole first (depth, prototype keys)
  * so nothing below, nor Prisma, sees a body nested too deep or a key that could reach a prototype.
  */
-export function documentData(scope: Pick<WriteScope, 'maxJsonDepth'>, body: unknown): Record<string, unknown> | unknown[] | null {
+export function documentData(
+  scope: Pick<WriteScope, 'maxJsonDepth'>,
+  body: unknown,
+): Record<string, unknown> | unknown[] | null {
   assertJsonDepth(body, scope.maxJsonDepth);
   const prototypePath = findPrototypeKey(body);
-  if (prototypePath) throw invalidMember(`The key ${quoteInput(prototypePath.at(-1))} is not allowed in a request body.`, prototypePath);
+  if (prototypePath)
+    throw invalidMember(`The key ${quoteInput(prototypePath.at(-1))} is not allowed in a request body.`, prototypePath);
   assertDocumentObject(body, 'document', 'The request body', []);
   if (!('data' in body)) throw invalidMember('The request body must be a JSON:API document with "data".', []);
   if (body.included !== undefined) {
-    if (!Array.isArray(body.included)) throw invalidMember('"included" must be an array of resource objects.', ['included']);
-    body.included.forEach((resource, index) => assertDocumentObject(resource, 'resource', 'An included resource', ['included', index]));
+    if (!Array.isArray(body.included))
+      throw invalidMember('"included" must be an array of resource objects.', ['included']);
+    body.included.forEach((resource, index) =>
+      assertDocumentObject(resource, 'resource', 'An included resource', ['included', index]),
+    );
   }
   return body.data as Record<string, unknown> | unknown[] | null;
 }
 
 /** The resource object of a create (`id` undefined) or update (`id` from the URL) request. */
-function resourceObject(scope: WriteScope, model: ModelMeta, body: unknown, urlId: IdValues | undefined): Record<string, unknown> {
+function resourceObject(
+  scope: WriteScope,
+  model: ModelMeta,
+  body: unknown,
+  urlId: IdValues | undefined,
+): Record<string, unknown> {
   const data = documentData(scope, body);
   assertDocumentObject(data, 'resource', '"data"', ['data']);
   const type = toTypeName(model.name);
-  if (typeof data.type !== 'string') throw invalidMember('"data.type" is required and must be a string.', ['data', 'type']);
+  if (typeof data.type !== 'string')
+    throw invalidMember('"data.type" is required and must be a string.', ['data', 'type']);
   if (data.type !== type) {
-    throw new CrudApiError('conflict', `"data.type" is ${quoteInput(data.type)} but this endpoint is for "${type}".`, { source: { pointer: '/data/type' } });
+    throw new CrudApiError('conflict', `"data.type" is ${quoteInput(data.type)} but this endpoint is for "${type}".`, {
+      source: { pointer: '/data/type' },
+    });
   }
   if (data.id !== undefined && typeof data.id !== 'string' && typeof data.id !== 'number') {
     throw invalidMember('"data.id" must be a string.', ['data', 'id']);
   }
   if (urlId && data.id !== undefined && String(data.id) !== String(formatResourceId(model, urlId, scope.idDivider))) {
-    throw new CrudApiError('conflict', `"data.id" does not match the id in the URL.`, { source: { pointer: '/data/id' } });
+    throw new CrudApiError('conflict', `"data.id" does not match the id in the URL.`, {
+      source: { pointer: '/data/id' },
+    });
   }
   return data;
 }
@@ -57,7 +74,9 @@ function resourceObject(scope: WriteScope, model: ModelMeta, body: unknown, urlI
 /** A client-generated id: only for models whose id has no default (403 otherwise). */
 function clientId(model: ModelMeta, id: string | number, divider: string): IdValues {
   if (model.idFields.some((name) => model.fields[name]!.hasDefault)) {
-    throw new CrudApiError('client-id-not-allowed', `${toTypeName(model.name)} ids are assigned by the server.`, { source: { pointer: '/data/id' } });
+    throw new CrudApiError('client-id-not-allowed', `${toTypeName(model.name)} ids are assigned by the server.`, {
+      source: { pointer: '/data/id' },
+    });
   }
   const values = tryParseResourceId(model, id, divider);
   if (!values) throw invalidMember(`"data.id" is not a valid ${toTypeName(model.name)} id.`, ['data', 'id']);
@@ -69,11 +88,17 @@ function clientId(model: ModelMeta, id: string | number, divider: string): IdVal
  * field type, relationships turned into foreign keys or connect/set. Member names reach the data
  * only as the schema spells them (looked up, never copied from the body).
  */
-export function parseResourceDocument(scope: WriteScope, model: ModelMeta, body: unknown, urlId?: IdValues): ResourceWrite {
+export function parseResourceDocument(
+  scope: WriteScope,
+  model: ModelMeta,
+  body: unknown,
+  urlId?: IdValues,
+): ResourceWrite {
   const { fields, idDivider } = scope;
   const resource = resourceObject(scope, model, body, urlId);
   const change = urlId ? 'replace' : 'create';
-  const requestedId = !urlId && resource.id !== undefined ? clientId(model, resource.id as string | number, idDivider) : undefined;
+  const requestedId =
+    !urlId && resource.id !== undefined ? clientId(model, resource.id as string | number, idDivider) : undefined;
   const data: Record<string, unknown> = { ...requestedId };
   for (const [name, value] of Object.entries((resource.attributes ?? {}) as Record<string, unknown>)) {
     const path = ['data', 'attributes', name];

@@ -32,16 +32,30 @@ function invalid(message: string, pointer: string): CrudApiError {
 /** One resource identifier `{ type, id }` of the related model; a malformed id names no resource (404). */
 function parseIdentifier(related: ModelMeta, value: unknown, divider: string, pointer: string): IdValues {
   const type = toTypeName(related.name);
-  if (!isObject(value) || typeof value.type !== 'string' || (typeof value.id !== 'string' && typeof value.id !== 'number')) {
+  if (
+    !isObject(value) ||
+    typeof value.type !== 'string' ||
+    (typeof value.id !== 'string' && typeof value.id !== 'number')
+  ) {
     throw invalid('A resource identifier needs "type" and "id".', pointer);
   }
   const unknown = Object.keys(value).find((member) => !DOCUMENT_MEMBERS.identifier.has(member));
   if (unknown !== undefined) {
-    throw invalid(`A resource identifier may not have the member ${quoteInput(unknown)}; allowed: type, id, lid, meta.`, pointer);
+    throw invalid(
+      `A resource identifier may not have the member ${quoteInput(unknown)}; allowed: type, id, lid, meta.`,
+      pointer,
+    );
   }
-  if (value.type !== type) throw invalid(`Expected a resource identifier of type "${type}", got ${quoteInput(value.type)}.`, `${pointer}/type`);
+  if (value.type !== type)
+    throw invalid(
+      `Expected a resource identifier of type "${type}", got ${quoteInput(value.type)}.`,
+      `${pointer}/type`,
+    );
   const ids = tryParseResourceId(related, value.id, divider);
-  if (!ids) throw new CrudApiError('not-found', `No ${type} with id ${quoteInput(value.id)}.`, { source: { pointer: `${pointer}/id` } });
+  if (!ids)
+    throw new CrudApiError('not-found', `No ${type} with id ${quoteInput(value.id)}.`, {
+      source: { pointer: `${pointer}/id` },
+    });
   return ids;
 }
 
@@ -52,11 +66,13 @@ function parseIdentifier(related: ModelMeta, value: unknown, divider: string, po
 export function parseLinkage(scope: WriteScope, field: FieldMeta, data: unknown, pointer: string): IdValues[] | null {
   const related = scope.fields.registry.findByModelName(field.type)!;
   if (field.isList) {
-    if (!Array.isArray(data)) throw invalid(`"${field.name}" is to-many: data must be an array of resource identifiers.`, pointer);
+    if (!Array.isArray(data))
+      throw invalid(`"${field.name}" is to-many: data must be an array of resource identifiers.`, pointer);
     return data.map((item, index) => parseIdentifier(related, item, scope.idDivider, `${pointer}/${index}`));
   }
   if (data === null) return null;
-  if (Array.isArray(data)) throw invalid(`"${field.name}" is to-one: data must be a resource identifier or null.`, pointer);
+  if (Array.isArray(data))
+    throw invalid(`"${field.name}" is to-one: data must be a resource identifier or null.`, pointer);
   return [parseIdentifier(related, data, scope.idDivider, pointer)];
 }
 
@@ -64,7 +80,13 @@ export function parseLinkage(scope: WriteScope, field: FieldMeta, data: unknown,
  * Prisma (unchecked) data for a relationship change. A to-one relationship whose foreign key is on
  * this side writes the key fields, so the data never mixes scalar keys with `connect`.
  */
-export function relationshipData(scope: WriteScope, field: FieldMeta, ids: IdValues[] | null, change: LinkageChange, pointer: string): Record<string, unknown> {
+export function relationshipData(
+  scope: WriteScope,
+  field: FieldMeta,
+  ids: IdValues[] | null,
+  change: LinkageChange,
+  pointer: string,
+): Record<string, unknown> {
   const related = scope.fields.registry.findByModelName(field.type)!;
   const selectors = (ids ?? []).map((values) => uniqueWhere(related, values));
   if (field.isList) {
@@ -80,7 +102,10 @@ export function relationshipData(scope: WriteScope, field: FieldMeta, ids: IdVal
   if (change === 'create') return {};
   const opposite = related.fields[field.relation?.oppositeField ?? ''];
   if (opposite && !opposite.isOptional) {
-    throw invalid(`"${field.name}" cannot be emptied: every ${toTypeName(related.name)} needs its "${opposite.name}".`, pointer);
+    throw invalid(
+      `"${field.name}" cannot be emptied: every ${toTypeName(related.name)} needs its "${opposite.name}".`,
+      pointer,
+    );
   }
   return { [field.name]: { disconnect: true } };
 }

@@ -43,7 +43,12 @@ export function isRecord(value: Value): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-export function expectRecord(ctx: ArgsContext, value: Value, path: ArgPath | undefined, what = 'an object'): Record<string, unknown> {
+export function expectRecord(
+  ctx: ArgsContext,
+  value: Value,
+  path: ArgPath | undefined,
+  what = 'an object',
+): Record<string, unknown> {
   if (!isRecord(value)) fail(ctx, path, `expected ${what}`);
   return value;
 }
@@ -92,8 +97,14 @@ export function manyOf(rule: Rule): Rule {
 export function objectOf(members: Readonly<Record<string, Rule>>, what?: string): Rule {
   const rules = new Map(Object.entries(members));
   return (ctx, value, path) =>
-    mapMembers(ctx, value, path, (key, member, memberPath) => {
-      const rule = rules.get(key);
-      return rule ? rule(ctx, member, memberPath) : UNKNOWN;
-    }, what);
+    mapMembers(
+      ctx,
+      value,
+      path,
+      (key, member, memberPath) => {
+        const rule = rules.get(key);
+        return rule ? rule(ctx, member, memberPath) : UNKNOWN;
+      },
+      what,
+    );
 }

@@ -13,7 +13,9 @@ export type ArgsOrigin = 'query' | 'body';
 export function argsError(origin: ArgsOrigin, path: ArgPath | undefined, problem: string): CrudApiError {
   const pointer = toPointer(path);
   const source = origin === 'body' ? { pointer } : { parameter: 'q' };
-  return new CrudApiError('invalid-argument', `Invalid argument at ${quoteInput(pointer || '/')}: ${problem}.`, { source });
+  return new CrudApiError('invalid-argument', `Invalid argument at ${quoteInput(pointer || '/')}: ${problem}.`, {
+    source,
+  });
 }
 
 /** The message for a key that is not part of the grammar at its position (or a hidden field). */

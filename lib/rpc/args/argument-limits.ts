@@ -25,7 +25,9 @@ type Fail = (path: ArgPath | undefined, problem: string) => never;
  * the grammar walk) sees the input.
  */
 export function assertArgumentLimits(json: unknown, limits: ArgumentLimits, fail: Fail): void {
-  const stack: { value: unknown; path: ArgPath | undefined; depth: number }[] = [{ value: json, path: undefined, depth: 0 }];
+  const stack: { value: unknown; path: ArgPath | undefined; depth: number }[] = [
+    { value: json, path: undefined, depth: 0 },
+  ];
   let nodes = 0;
   while (stack.length > 0) {
     const { value, path, depth } = stack.pop()!;
@@ -40,7 +42,9 @@ export function assertArgumentLimits(json: unknown, limits: ArgumentLimits, fail
     }
     nodes += size;
     if (!keys) {
-      (value as unknown[]).forEach((item, index) => stack.push({ value: item, path: child(path, index), depth: depth + 1 }));
+      (value as unknown[]).forEach((item, index) =>
+        stack.push({ value: item, path: child(path, index), depth: depth + 1 }),
+      );
       continue;
     }
     for (const key of keys) {

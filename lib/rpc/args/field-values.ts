@@ -4,7 +4,13 @@ import { type ArgsContext, fail, manyOf, type Value } from './args-context.js';
 import { scalarValueProblem } from './scalar-values.js';
 
 /** One value of a scalar or enum field (a list field's item); `null` only where `nullable`. */
-export function fieldValue(ctx: ArgsContext, field: FieldMeta, value: Value, path: ArgPath | undefined, nullable = false): Value {
+export function fieldValue(
+  ctx: ArgsContext,
+  field: FieldMeta,
+  value: Value,
+  path: ArgPath | undefined,
+  nullable = false,
+): Value {
   if (value === null) {
     if (nullable) return null;
     fail(ctx, path, `"${field.name}" cannot be null here`);

@@ -1,6 +1,6 @@
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
-import { oneOrMany, type Rule } from './args-context.js';
 import { AGGREGATE_KEYS, aggregateSelection } from './aggregates.js';
+import { oneOrMany, type Rule } from './args-context.js';
 import { orderBy } from './order-by.js';
 import { boolean, count, cursor, scalarFieldNames, take } from './paging.js';
 import { selection, type SelectionKey } from './selection.js';
@@ -12,23 +12,36 @@ type ArgRule = (model: ModelMeta) => Rule;
 
 const where: ArgRule = (model) => (ctx, value, path) => whereInput(ctx, model, value, path);
 const whereUnique: ArgRule = (model) => (ctx, value, path) => whereUniqueInput(ctx, model, value, path);
-const select = (key: SelectionKey): ArgRule => (model) => (ctx, value, path) => selection(ctx, model, key, value, path!);
+const select =
+  (key: SelectionKey): ArgRule =>
+  (model) =>
+  (ctx, value, path) =>
+    selection(ctx, model, key, value, path!);
 const sort: ArgRule = (model) => (ctx, value, path) => orderBy(ctx, model, value, path);
 const create: ArgRule = (model) => (ctx, value, path) => createData(ctx, topLevelShape(model, false), value, path);
-const createMany: ArgRule = (model) => oneOrMany((ctx, value, path) => createData(ctx, topLevelShape(model, true), value, path));
+const createMany: ArgRule = (model) =>
+  oneOrMany((ctx, value, path) => createData(ctx, topLevelShape(model, true), value, path));
 const update: ArgRule = (model) => (ctx, value, path) => updateData(ctx, topLevelShape(model, false), value, path);
 const updateMany: ArgRule = (model) => (ctx, value, path) => updateData(ctx, topLevelShape(model, true), value, path);
-const fixed = (rule: Rule): ArgRule => () => rule;
+const fixed =
+  (rule: Rule): ArgRule =>
+  () =>
+    rule;
 
 const SELECTION = { select: select('select'), include: select('include'), omit: select('omit') };
 const PAGING = { orderBy: sort, cursor, take: fixed(take), skip: fixed(count) };
-const AGGREGATES = Object.fromEntries(AGGREGATE_KEYS.map((key) => [key, (model: ModelMeta) => aggregateSelection(model, key)]));
+const AGGREGATES = Object.fromEntries(
+  AGGREGATE_KEYS.map((key) => [key, (model: ModelMeta) => aggregateSelection(model, key)]),
+);
 
 const FIND_MANY = { where, ...SELECTION, ...PAGING, distinct: scalarFieldNames };
 const FIND_UNIQUE = { where: whereUnique, ...SELECTION };
 
 /** The top-level arguments of every RPC operation, as in Prisma 7's generated `*Args` types. */
-export const OPERATION_ARGS: ReadonlyMap<string, Readonly<Record<string, ArgRule>>> = new Map<string, Record<string, ArgRule>>([
+export const OPERATION_ARGS: ReadonlyMap<string, Readonly<Record<string, ArgRule>>> = new Map<
+  string,
+  Record<string, ArgRule>
+>([
   ['findMany', FIND_MANY],
   ['findFirst', FIND_MANY],
   ['findFirstOrThrow', FIND_MANY],

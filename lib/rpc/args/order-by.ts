@@ -1,18 +1,31 @@
-import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { quoteInput } from '../../errors/quote-input.js';
-import type { ArgPath } from './arg-path.js';
-import { type ArgsContext, fail, mapMembers, objectOf, oneOrMany, relatedModel, type Rule, UNKNOWN, type Value, visibleField } from './args-context.js';
-import { isNumericField } from './scalar-values.js';
+import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { supportsFullTextSearch } from '../../prisma/provider-capabilities.js';
+import type { ArgPath } from './arg-path.js';
+import {
+  type ArgsContext,
+  fail,
+  mapMembers,
+  objectOf,
+  oneOrMany,
+  relatedModel,
+  type Rule,
+  UNKNOWN,
+  type Value,
+  visibleField,
+} from './args-context.js';
+import { isNumericField } from './scalar-values.js';
 
 /** `orderBy` of reads (fields, relations, `_relevance`) or of groupBy (fields and aggregates). */
 export type OrderByKind = 'relation' | 'aggregation';
 
 const AGGREGATES = new Set(['_count', '_avg', '_max', '_min', '_sum']);
 
-export const sortOrder: Rule = (ctx, value, path) => (value === 'asc' || value === 'desc' ? value : fail(ctx, path, 'expected "asc" or "desc"'));
+export const sortOrder: Rule = (ctx, value, path) =>
+  value === 'asc' || value === 'desc' ? value : fail(ctx, path, 'expected "asc" or "desc"');
 
-const nullsOrder: Rule = (ctx, value, path) => (value === 'first' || value === 'last' ? value : fail(ctx, path, 'expected "first" or "last"'));
+const nullsOrder: Rule = (ctx, value, path) =>
+  value === 'first' || value === 'last' ? value : fail(ctx, path, 'expected "first" or "last"');
 
 /** `'asc' | 'desc'`, or `{ sort, nulls }` for an optional field. */
 function fieldSort(ctx: ArgsContext, field: FieldMeta, value: Value, path: ArgPath): Value {
@@ -24,7 +37,8 @@ function fieldSort(ctx: ArgsContext, field: FieldMeta, value: Value, path: ArgPa
 export function fieldNames(model: ModelMeta, accepts: (field: FieldMeta) => boolean): Rule {
   return oneOrMany((ctx, value, path) => {
     const field = typeof value === 'string' ? visibleField(ctx, model, value) : undefined;
-    if (!field || !accepts(field)) fail(ctx, path, typeof value === 'string' ? `unknown field ${quoteInput(value)}` : 'expected a field name');
+    if (!field || !accepts(field))
+      fail(ctx, path, typeof value === 'string' ? `unknown field ${quoteInput(value)}` : 'expected a field name');
     return value;
   });
 }
@@ -47,9 +61,17 @@ function aggregateSort(ctx: ArgsContext, model: ModelMeta, aggregate: string, va
   });
 }
 
-function orderByMember(ctx: ArgsContext, model: ModelMeta, kind: OrderByKind, key: string, value: Value, path: ArgPath): Value {
+function orderByMember(
+  ctx: ArgsContext,
+  model: ModelMeta,
+  kind: OrderByKind,
+  key: string,
+  value: Value,
+  path: ArgPath,
+): Value {
   if (kind === 'aggregation' && AGGREGATES.has(key)) return aggregateSort(ctx, model, key, value, path);
-  if (kind === 'relation' && key === '_relevance' && supportsFullTextSearch(ctx.provider)) return relevance(ctx, model, value, path);
+  if (kind === 'relation' && key === '_relevance' && supportsFullTextSearch(ctx.provider))
+    return relevance(ctx, model, value, path);
   const field = visibleField(ctx, model, key);
   if (!field) return UNKNOWN;
   if (!field.relation) return fieldSort(ctx, field, value, path);
@@ -58,11 +80,29 @@ function orderByMember(ctx: ArgsContext, model: ModelMeta, kind: OrderByKind, ke
   return orderByObject(ctx, relatedModel(ctx, field), 'relation', value, path);
 }
 
-function orderByObject(ctx: ArgsContext, model: ModelMeta, kind: OrderByKind, value: Value, path: ArgPath | undefined): Value {
-  return mapMembers(ctx, value, path, (key, member, memberPath) => orderByMember(ctx, model, kind, key, member, memberPath), 'an orderBy object');
+function orderByObject(
+  ctx: ArgsContext,
+  model: ModelMeta,
+  kind: OrderByKind,
+  value: Value,
+  path: ArgPath | undefined,
+): Value {
+  return mapMembers(
+    ctx,
+    value,
+    path,
+    (key, member, memberPath) => orderByMember(ctx, model, kind, key, member, memberPath),
+    'an orderBy object',
+  );
 }
 
 /** `orderBy`: one object or an array of them. */
-export function orderBy(ctx: ArgsContext, model: ModelMeta, value: Value, path: ArgPath | undefined, kind: OrderByKind = 'relation'): Value {
+export function orderBy(
+  ctx: ArgsContext,
+  model: ModelMeta,
+  value: Value,
+  path: ArgPath | undefined,
+  kind: OrderByKind = 'relation',
+): Value {
   return oneOrMany((c, item, itemPath) => orderByObject(c, model, kind, item, itemPath))(ctx, value, path);
 }

@@ -6,13 +6,15 @@ import { isInt32 } from './scalar-values.js';
 import { whereUniqueInput } from './where.js';
 
 /** `take`: an Int (negative reads backwards from the cursor). */
-export const take: Rule = (ctx, value, path) => (isInt32(value) ? value : fail(ctx, path, 'expected an integer between -2147483648 and 2147483647'));
+export const take: Rule = (ctx, value, path) =>
+  isInt32(value) ? value : fail(ctx, path, 'expected an integer between -2147483648 and 2147483647');
 
 /** `skip` and `limit`: a non-negative Int. */
 export const count: Rule = (ctx, value, path) =>
   isInt32(value) && value >= 0 ? value : fail(ctx, path, 'expected a non-negative integer up to 2147483647');
 
-export const boolean: Rule = (ctx, value, path) => (typeof value === 'boolean' ? value : fail(ctx, path, 'expected a boolean'));
+export const boolean: Rule = (ctx, value, path) =>
+  typeof value === 'boolean' ? value : fail(ctx, path, 'expected a boolean');
 
 /** `distinct` and `by`: names of scalar fields. */
 export function scalarFieldNames(model: ModelMeta): Rule {

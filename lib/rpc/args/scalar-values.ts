@@ -25,7 +25,8 @@ function isDecimal(value: unknown): boolean {
 }
 
 function isDateTime(value: unknown): boolean {
-  if (typeof value === 'string') return ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)) && isDateTime(new Date(value));
+  if (typeof value === 'string')
+    return ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)) && isDateTime(new Date(value));
   if (!(value instanceof Date)) return false;
   const year = value.getUTCFullYear();
   return !Number.isNaN(year) && year >= 0 && year <= 9999;
@@ -60,10 +61,16 @@ const SCALAR_CHECKS: Readonly<Record<string, { accepts(value: unknown): boolean;
  * Why a single (non-list) value does not fit the type of a scalar or enum field, or undefined.
  * `null` is for the caller to allow (optional fields).
  */
-export function scalarValueProblem(field: FieldMeta, value: unknown, enums: Readonly<Record<string, readonly string[]>>): string | undefined {
+export function scalarValueProblem(
+  field: FieldMeta,
+  value: unknown,
+  enums: Readonly<Record<string, readonly string[]>>,
+): string | undefined {
   if (field.kind === 'enum') {
     const values = enums[field.type] ?? [];
-    return typeof value === 'string' && values.includes(value) ? undefined : `expected one of ${values.map((v) => `"${v}"`).join(', ')}`;
+    return typeof value === 'string' && values.includes(value)
+      ? undefined
+      : `expected one of ${values.map((v) => `"${v}"`).join(', ')}`;
   }
   const check = SCALAR_CHECKS[field.type];
   if (!check) return `the type ${field.type} is not supported`;

@@ -21,7 +21,9 @@ function relationCounts(ctx: ArgsContext, model: ModelMeta, value: Value, path: 
       if (!field?.relation || !field.isList) return UNKNOWN;
       if (typeof entry === 'boolean') return entry;
       const target = relatedModel(ctx, field);
-      return mapMembers(ctx, entry, entryPath, (k, where, wherePath) => (k === 'where' ? whereInput(ctx, target, where, wherePath) : UNKNOWN));
+      return mapMembers(ctx, entry, entryPath, (k, where, wherePath) =>
+        k === 'where' ? whereInput(ctx, target, where, wherePath) : UNKNOWN,
+      );
     });
   });
 }
@@ -30,7 +32,8 @@ function relationCounts(ctx: ArgsContext, model: ModelMeta, value: Value, path: 
 function relationRead(ctx: ArgsContext, field: FieldMeta, value: Value, path: ArgPath, depth: Depth): Value {
   const target = relatedModel(ctx, field);
   return mapMembers(ctx, value, path, (key, member, memberPath) => {
-    if (key === 'select' || key === 'include' || key === 'omit') return selection(ctx, target, key, member, memberPath, depth);
+    if (key === 'select' || key === 'include' || key === 'omit')
+      return selection(ctx, target, key, member, memberPath, depth);
     if (!field.isList) return UNKNOWN;
     switch (key) {
       case 'where':
@@ -54,13 +57,24 @@ function relationRead(ctx: ArgsContext, field: FieldMeta, value: Value, path: Ar
 function relationEntry(ctx: ArgsContext, field: FieldMeta, value: Value, path: ArgPath, depth: Depth): Value {
   if (value === false) return value;
   if (depth + 1 > ctx.maxSelectionDepth) {
-    fail(ctx, path, `include/select nested through more than ${ctx.maxSelectionDepth} relations (limit maxSelectionDepth)`);
+    fail(
+      ctx,
+      path,
+      `include/select nested through more than ${ctx.maxSelectionDepth} relations (limit maxSelectionDepth)`,
+    );
   }
   return value === true ? value : relationRead(ctx, field, value, path, depth + 1);
 }
 
 /** `select` (fields, relations, `_count`), `include` (relations, `_count`) or `omit` (fields) of a model. */
-export function selection(ctx: ArgsContext, model: ModelMeta, key: SelectionKey, value: Value, path: ArgPath, depth: Depth = 0): Value {
+export function selection(
+  ctx: ArgsContext,
+  model: ModelMeta,
+  key: SelectionKey,
+  value: Value,
+  path: ArgPath,
+  depth: Depth = 0,
+): Value {
   return mapMembers(ctx, value, path, (name, entry, entryPath) => {
     if (name === '_count' && key !== 'omit') return relationCounts(ctx, model, entry, entryPath);
     const field = visibleField(ctx, model, name);

@@ -1,11 +1,12 @@
 import { Decimal } from '@prisma/client/runtime/client';
+
 import { modelMeta as postgresMeta } from '../../../sample-app/generated/postgresql/crud-api/index.js';
 import { modelMeta as sqliteMeta } from '../../../sample-app/generated/sqlite/crud-api/index.js';
-import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
 import { CrudApiError } from '../../errors/crud-api.error.js';
-import { ModelRegistry } from '../../metadata/model-registry.js';
 import type { DataModelMeta, FieldMeta } from '../../metadata/model-meta.types.js';
-import { validateRpcArgs, type RpcArgsValidation } from './validate-rpc-args.js';
+import { ModelRegistry } from '../../metadata/model-registry.js';
+import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
+import { type RpcArgsValidation, validateRpcArgs } from './validate-rpc-args.js';
 
 const sqlite = new ModelRegistry(sqliteMeta as DataModelMeta);
 const postgres = new ModelRegistry(postgresMeta as DataModelMeta);
@@ -37,23 +38,65 @@ function rejection(args: Record<string, unknown>, call: Call = {}) {
   try {
     validate(args, call);
   } catch (error) {
-    if (error instanceof CrudApiError) return { status: error.status, code: error.code, message: error.message, source: error.options.source };
+    if (error instanceof CrudApiError)
+      return { status: error.status, code: error.code, message: error.message, source: error.options.source };
     throw error;
   }
   throw new Error(`accepted ${JSON.stringify(args)}`);
 }
 
-const at = (pointer: string) => expect.objectContaining({ status: 400, code: 'invalid-argument', message: expect.stringContaining(`"${pointer}"`) });
+const at = (pointer: string) =>
+  expect.objectContaining({ status: 400, code: 'invalid-argument', message: expect.stringContaining(`"${pointer}"`) });
 
 describe('validateRpcArgs', () => {
   describe('top-level keys per operation', () => {
     it.each([
-      ['findMany', { where: { id: 1 }, select: { id: true }, orderBy: { id: 'asc' }, cursor: { id: 1 }, take: 2, skip: 1, distinct: ['title'] }],
+      [
+        'findMany',
+        {
+          where: { id: 1 },
+          select: { id: true },
+          orderBy: { id: 'asc' },
+          cursor: { id: 1 },
+          take: 2,
+          skip: 1,
+          distinct: ['title'],
+        },
+      ],
       ['findFirstOrThrow', { where: {}, include: { author: true }, omit: { content: true }, distinct: 'title' }],
       ['findUnique', { where: { id: 1 }, select: { title: true } }],
-      ['count', { where: {}, select: { _all: true, title: true }, orderBy: [{ id: 'desc' }], take: 5, skip: 0, cursor: { id: 3 } }],
-      ['aggregate', { _count: true, _sum: { rating: true }, _avg: { price: true }, _min: { title: true }, _max: { createdAt: true }, take: 3 }],
-      ['groupBy', { by: ['status'], _count: { _all: true }, having: { rating: { _avg: { gt: 1 } } }, orderBy: { _count: { id: 'desc' } }, take: 2 }],
+      [
+        'count',
+        {
+          where: {},
+          select: { _all: true, title: true },
+          orderBy: [{ id: 'desc' }],
+          take: 5,
+          skip: 0,
+          cursor: { id: 3 },
+        },
+      ],
+      [
+        'aggregate',
+        {
+          _count: true,
+          _sum: { rating: true },
+          _avg: { price: true },
+          _min: { title: true },
+          _max: { createdAt: true },
+          take: 3,
+        },
+      ],
+      [
+        'groupBy',
+        {
+          by: ['status'],
+          _count: { _all: true },
+          having: { rating: { _avg: { gt: 1 } } },
+          orderBy: { _count: { id: 'desc' } },
+          take: 2,
+        },
+      ],
       ['create', { data: { title: 't', authorId: 1 }, select: { id: true } }],
       ['createMany', { data: [{ title: 't', authorId: 1 }], skipDuplicates: true }],
       ['createManyAndReturn', { data: { title: 't', authorId: 1 }, select: { id: true } }],
@@ -81,11 +124,15 @@ describe('validateRpcArgs', () => {
     });
 
     it('refuses prototype keys wherever they are, Json values included', () => {
-      expect(rejection(JSON.parse('{"__proto__":{"where":{"id":9}}}'), { operation: 'deleteMany' })).toEqual(at('/__proto__'));
-      expect(rejection(JSON.parse('{"where":{"metadata":{"equals":{"constructor":1}}}}'))).toEqual(at('/where/metadata/equals/constructor'));
-      expect(rejection({ data: { title: 't', authorId: 1, metadata: { a: [{ prototype: 1 }] } } }, { operation: 'create' })).toEqual(
-        at('/data/metadata/a/0/prototype'),
+      expect(rejection(JSON.parse('{"__proto__":{"where":{"id":9}}}'), { operation: 'deleteMany' })).toEqual(
+        at('/__proto__'),
       );
+      expect(rejection(JSON.parse('{"where":{"metadata":{"equals":{"constructor":1}}}}'))).toEqual(
+        at('/where/metadata/equals/constructor'),
+      );
+      expect(
+        rejection({ data: { title: 't', authorId: 1, metadata: { a: [{ prototype: 1 }] } } }, { operation: 'create' }),
+      ).toEqual(at('/data/metadata/a/0/prototype'));
     });
 
     it('names the path as a pointer in the body and the parameter q for query strings', () => {
@@ -96,7 +143,9 @@ describe('validateRpcArgs', () => {
         source: { pointer: '/data/nope' },
       });
       expect(rejection({ where: { a: 1 } }).source).toEqual({ parameter: 'q' });
-      expect(rejection({ where: { 'a/b~c': 1 } }).message).toBe('Invalid argument at "/where/a~1b~0c": unknown key "a/b~c".');
+      expect(rejection({ where: { 'a/b~c': 1 } }).message).toBe(
+        'Invalid argument at "/where/a~1b~0c": unknown key "a/b~c".',
+      );
     });
 
     it('rebuilds the arguments rather than passing client objects on', () => {
@@ -152,19 +201,34 @@ describe('validateRpcArgs', () => {
           },
         }),
       ).not.toThrow();
-      expect(() => validate({ where: { avatar: { equals: new Uint8Array([1]) } } }, { model: 'Profile' })).not.toThrow();
+      expect(() =>
+        validate({ where: { avatar: { equals: new Uint8Array([1]) } } }, { model: 'Profile' }),
+      ).not.toThrow();
       expect(rejection({ where: { avatar: 'AAE=' } }, { model: 'Profile' })).toEqual(at('/where/avatar'));
     });
 
     it('checks stored values on writes', () => {
       const create = { operation: 'create' };
       expect(rejection({ data: { title: 't', authorId: 1.5 } }, create)).toEqual(at('/data/authorId'));
-      expect(rejection({ data: { title: 't', authorId: 1, publishedAt: '99999-01-01' } }, create)).toEqual(at('/data/publishedAt'));
-      expect(rejection({ data: { title: 't', authorId: 1, metadata: { n: 5n } } }, create)).toEqual(at('/data/metadata'));
+      expect(rejection({ data: { title: 't', authorId: 1, publishedAt: '99999-01-01' } }, create)).toEqual(
+        at('/data/publishedAt'),
+      );
+      expect(rejection({ data: { title: 't', authorId: 1, metadata: { n: 5n } } }, create)).toEqual(
+        at('/data/metadata'),
+      );
       expect(rejection({ data: { title: null, authorId: 1 } }, create)).toEqual(at('/data/title'));
-      expect(() => validate({ data: { title: 't', authorId: 1, content: null, metadata: { at: new Date(0), list: [1, 'a', null] } } }, create)).not.toThrow();
-      expect(rejection({ where: { id: 1 }, data: { title: { increment: 1 } } }, { operation: 'update' })).toEqual(at('/data/title/increment'));
-      expect(rejection({ where: { id: 1 }, data: { rating: { increment: 'x' } } }, { operation: 'update' })).toEqual(at('/data/rating/increment'));
+      expect(() =>
+        validate(
+          { data: { title: 't', authorId: 1, content: null, metadata: { at: new Date(0), list: [1, 'a', null] } } },
+          create,
+        ),
+      ).not.toThrow();
+      expect(rejection({ where: { id: 1 }, data: { title: { increment: 1 } } }, { operation: 'update' })).toEqual(
+        at('/data/title/increment'),
+      );
+      expect(rejection({ where: { id: 1 }, data: { rating: { increment: 'x' } } }, { operation: 'update' })).toEqual(
+        at('/data/rating/increment'),
+      );
     });
   });
 
@@ -174,8 +238,16 @@ describe('validateRpcArgs', () => {
         validate({
           where: {
             AND: [{ title: { contains: 'a' } }, { NOT: { published: true } }],
-            OR: [{ author: { is: { name: 'x' } } }, { author: { name: { startsWith: 'y' } } }, { author: { isNot: { role: 'ADMIN' } } }],
-            NOT: [{ comments: { some: { body: { endsWith: 'z' } } } }, { tags: { none: {} } }, { likes: { every: { userId: 1 } } }],
+            OR: [
+              { author: { is: { name: 'x' } } },
+              { author: { name: { startsWith: 'y' } } },
+              { author: { isNot: { role: 'ADMIN' } } },
+            ],
+            NOT: [
+              { comments: { some: { body: { endsWith: 'z' } } } },
+              { tags: { none: {} } },
+              { likes: { every: { userId: 1 } } },
+            ],
             metadata: { path: '$.a', equals: 1 },
           },
         }),
@@ -215,26 +287,40 @@ describe('validateRpcArgs', () => {
     });
 
     it('makes contains/startsWith/endsWith literal, or refuses what SQLite cannot match literally', () => {
-      expect(validate({ where: { title: { contains: '50%', not: { startsWith: 'a\\b_' } } } }, { registry: postgres })).toEqual({
+      expect(
+        validate({ where: { title: { contains: '50%', not: { startsWith: 'a\\b_' } } } }, { registry: postgres }),
+      ).toEqual({
         where: { title: { contains: '50\\%', not: { startsWith: 'a\\\\b\\_' } } },
       });
-      expect(validate({ where: { title: { endsWith: 'x\\' } } }, { registry: postgres })).toEqual({ where: { title: { endsWith: 'x\\\\' } } });
+      expect(validate({ where: { title: { endsWith: 'x\\' } } }, { registry: postgres })).toEqual({
+        where: { title: { endsWith: 'x\\\\' } },
+      });
       expect(validate({ where: { title: { contains: 'a\\b' } } })).toEqual({ where: { title: { contains: 'a\\b' } } });
       expect(rejection({ where: { title: { contains: 'snake_case' } } })).toEqual(at('/where/title/contains'));
-      expect(rejection({ where: { title: { contains: '50%' } } }).message).toMatch(/cannot be matched literally on sqlite/);
-      expect(validate({ where: { metadata: { path: ['a'], string_contains: '5_%' } } }, { registry: postgres })).toEqual({
+      expect(rejection({ where: { title: { contains: '50%' } } }).message).toMatch(
+        /cannot be matched literally on sqlite/,
+      );
+      expect(
+        validate({ where: { metadata: { path: ['a'], string_contains: '5_%' } } }, { registry: postgres }),
+      ).toEqual({
         where: { metadata: { path: ['a'], string_contains: '5\\_\\%' } },
       });
-      expect(rejection({ where: { metadata: { path: '$.a', string_starts_with: '5_' } } })).toEqual(at('/where/metadata/string_starts_with'));
+      expect(rejection({ where: { metadata: { path: '$.a', string_starts_with: '5_' } } })).toEqual(
+        at('/where/metadata/string_starts_with'),
+      );
     });
 
     it('asks unique wheres for a unique selector, compound ones as objects', () => {
-      expect(() => validate({ where: { userId_postId: { userId: 1, postId: 2 } } }, { model: 'Like', operation: 'findUnique' })).not.toThrow();
-      expect(() => validate({ where: { email: 'a@b', name: { contains: 'x' } } }, { model: 'User', operation: 'findUnique' })).not.toThrow();
+      expect(() =>
+        validate({ where: { userId_postId: { userId: 1, postId: 2 } } }, { model: 'Like', operation: 'findUnique' }),
+      ).not.toThrow();
+      expect(() =>
+        validate({ where: { email: 'a@b', name: { contains: 'x' } } }, { model: 'User', operation: 'findUnique' }),
+      ).not.toThrow();
       expect(rejection({ where: { name: 'x' } }, { model: 'User', operation: 'findUnique' })).toEqual(at('/where'));
-      expect(rejection({ where: { userId_postId: { userId: 1, nope: 2 } } }, { model: 'Like', operation: 'delete' })).toEqual(
-        at('/where/userId_postId/nope'),
-      );
+      expect(
+        rejection({ where: { userId_postId: { userId: 1, nope: 2 } } }, { model: 'Like', operation: 'delete' }),
+      ).toEqual(at('/where/userId_postId/nope'));
       expect(rejection({ where: { id: { gt: 1 } } }, { operation: 'findUnique' })).toEqual(at('/where/id'));
     });
   });
@@ -242,9 +328,18 @@ describe('validateRpcArgs', () => {
   describe('orderBy', () => {
     it('accepts each form', () => {
       expect(() =>
-        validate({ orderBy: [{ title: 'asc' }, { content: { sort: 'desc', nulls: 'last' } }, { author: { name: 'asc' } }, { comments: { _count: 'desc' } }] }),
+        validate({
+          orderBy: [
+            { title: 'asc' },
+            { content: { sort: 'desc', nulls: 'last' } },
+            { author: { name: 'asc' } },
+            { comments: { _count: 'desc' } },
+          ],
+        }),
       ).not.toThrow();
-      expect(() => validate({ orderBy: { _relevance: { fields: ['title'], search: 'x', sort: 'asc' } } }, { registry: postgres })).not.toThrow();
+      expect(() =>
+        validate({ orderBy: { _relevance: { fields: ['title'], search: 'x', sort: 'asc' } } }, { registry: postgres }),
+      ).not.toThrow();
     });
 
     it.each([
@@ -259,8 +354,15 @@ describe('validateRpcArgs', () => {
     });
 
     it('takes aggregates in groupBy only, numeric fields only for _sum/_avg', () => {
-      expect(() => validate({ by: 'status', orderBy: [{ _max: { title: 'asc' } }, { _avg: { rating: 'desc' } }] }, { operation: 'groupBy' })).not.toThrow();
-      expect(rejection({ by: 'status', orderBy: { _sum: { title: 'asc' } } }, { operation: 'groupBy' })).toEqual(at('/orderBy/_sum/title'));
+      expect(() =>
+        validate(
+          { by: 'status', orderBy: [{ _max: { title: 'asc' } }, { _avg: { rating: 'desc' } }] },
+          { operation: 'groupBy' },
+        ),
+      ).not.toThrow();
+      expect(rejection({ by: 'status', orderBy: { _sum: { title: 'asc' } } }, { operation: 'groupBy' })).toEqual(
+        at('/orderBy/_sum/title'),
+      );
       expect(rejection({ by: 'author' }, { operation: 'groupBy' })).toEqual(at('/by'));
       expect(rejection({ _avg: { title: true } }, { operation: 'aggregate' })).toEqual(at('/_avg/title'));
       expect(rejection({ _min: { metadata: true } }, { operation: 'aggregate' })).toEqual(at('/_min/metadata'));
@@ -274,7 +376,15 @@ describe('validateRpcArgs', () => {
           select: {
             id: true,
             author: { select: { name: true } },
-            comments: { where: { body: 'x' }, orderBy: { createdAt: 'desc' }, take: 2, skip: 1, cursor: { id: 'c' }, distinct: 'body', include: { author: true } },
+            comments: {
+              where: { body: 'x' },
+              orderBy: { createdAt: 'desc' },
+              take: 2,
+              skip: 1,
+              cursor: { id: 'c' },
+              distinct: 'body',
+              include: { author: true },
+            },
             _count: { select: { comments: { where: { body: 'x' } }, tags: true } },
           },
         }),
@@ -296,7 +406,9 @@ describe('validateRpcArgs', () => {
     it('counts relation nesting against maxSelectionDepth', () => {
       const nested = { include: { author: { include: { posts: { include: { author: true } } } } } };
       expect(() => validate(nested, { limits: { maxSelectionDepth: 3 } })).not.toThrow();
-      expect(rejection(nested, { limits: { maxSelectionDepth: 2 } })).toEqual(at('/include/author/include/posts/include/author'));
+      expect(rejection(nested, { limits: { maxSelectionDepth: 2 } })).toEqual(
+        at('/include/author/include/posts/include/author'),
+      );
       expect(rejection(nested, { limits: { maxSelectionDepth: 2 } }).message).toMatch(/maxSelectionDepth/);
     });
   });
@@ -342,17 +454,43 @@ describe('validateRpcArgs', () => {
           { model: 'User', operation: 'update' },
         ),
       ).not.toThrow();
-      expect(() => validate({ where: { id: 'c' }, data: { parent: { disconnect: true }, author: { update: { name: 'n' } } } }, { model: 'Comment', operation: 'update' })).not.toThrow();
-      expect(() => validate({ where: { id: 1 }, data: { keywords: { push: ['a', 'b'] } } }, { operation: 'update', registry: postgres })).not.toThrow();
+      expect(() =>
+        validate(
+          { where: { id: 'c' }, data: { parent: { disconnect: true }, author: { update: { name: 'n' } } } },
+          { model: 'Comment', operation: 'update' },
+        ),
+      ).not.toThrow();
+      expect(() =>
+        validate(
+          { where: { id: 1 }, data: { keywords: { push: ['a', 'b'] } } },
+          { operation: 'update', registry: postgres },
+        ),
+      ).not.toThrow();
     });
 
     it.each([
-      ['create', { data: { email: 'a', name: 'A', posts: { create: { title: 't', author: { connect: { id: 1 } } } } } }, '/data/posts/create/author'],
-      ['create', { data: { email: 'a', name: 'A', posts: { create: { title: 't', authorId: 1 } } } }, '/data/posts/create/authorId'],
+      [
+        'create',
+        { data: { email: 'a', name: 'A', posts: { create: { title: 't', author: { connect: { id: 1 } } } } } },
+        '/data/posts/create/author',
+      ],
+      [
+        'create',
+        { data: { email: 'a', name: 'A', posts: { create: { title: 't', authorId: 1 } } } },
+        '/data/posts/create/authorId',
+      ],
       ['create', { data: { email: 'a', name: 'A', posts: { upsert: {} } } }, '/data/posts/upsert'],
       ['create', { data: { email: 'a', name: 'A', profile: { connect: [{ id: 'p' }] } } }, '/data/profile/connect'],
-      ['update', { where: { id: 1 }, data: { posts: { updateMany: { where: { author: { id: 1 } }, data: {} } } } }, '/data/posts/updateMany/where/author'],
-      ['update', { where: { id: 1 }, data: { posts: { updateMany: { where: {}, data: { comments: {} } } } } }, '/data/posts/updateMany/data/comments'],
+      [
+        'update',
+        { where: { id: 1 }, data: { posts: { updateMany: { where: { author: { id: 1 } }, data: {} } } } },
+        '/data/posts/updateMany/where/author',
+      ],
+      [
+        'update',
+        { where: { id: 1 }, data: { posts: { updateMany: { where: {}, data: { comments: {} } } } } },
+        '/data/posts/updateMany/data/comments',
+      ],
       ['update', { where: { id: 1 }, data: { role: { increment: 1 } } }, '/data/role/increment'],
       ['createMany', { data: [{ email: 'a', name: 'A', posts: { create: [] } }] }, '/data/0/posts'],
     ])('refuses %s %j', (operation, args, pointer) => {
@@ -360,7 +498,9 @@ describe('validateRpcArgs', () => {
     });
 
     it('refuses disconnecting a required to-one relation', () => {
-      expect(rejection({ where: { id: 1 }, data: { author: { disconnect: true } } }, { operation: 'update' })).toEqual(at('/data/author/disconnect'));
+      expect(rejection({ where: { id: 1 }, data: { author: { disconnect: true } } }, { operation: 'update' })).toEqual(
+        at('/data/author/disconnect'),
+      );
     });
   });
 
@@ -369,11 +509,21 @@ describe('validateRpcArgs', () => {
 
     it.each([
       ['where', { where: { passwordHash: 'x' } }, 'findMany', '/where/passwordHash'],
-      ['deep where', { where: { posts: { some: { author: { passwordHash: { startsWith: 'a' } } } } } }, 'findMany', '/where/posts/some/author/passwordHash'],
+      [
+        'deep where',
+        { where: { posts: { some: { author: { passwordHash: { startsWith: 'a' } } } } } },
+        'findMany',
+        '/where/posts/some/author/passwordHash',
+      ],
       ['select', { select: { passwordHash: true } }, 'findMany', '/select/passwordHash'],
       ['omit', { omit: { passwordHash: true } }, 'findMany', '/omit/passwordHash'],
       ['orderBy', { orderBy: { passwordHash: 'asc' } }, 'findMany', '/orderBy/passwordHash'],
-      ['orderBy aggregate', { by: ['id'], orderBy: { _max: { passwordHash: 'asc' } } }, 'groupBy', '/orderBy/_max/passwordHash'],
+      [
+        'orderBy aggregate',
+        { by: ['id'], orderBy: { _max: { passwordHash: 'asc' } } },
+        'groupBy',
+        '/orderBy/_max/passwordHash',
+      ],
       ['having', { by: ['id'], having: { passwordHash: { _count: { gt: 1 } } } }, 'groupBy', '/having/passwordHash'],
       ['by', { by: ['passwordHash'] }, 'groupBy', '/by/0'],
       ['distinct', { distinct: 'passwordHash' }, 'findMany', '/distinct'],
@@ -384,20 +534,38 @@ describe('validateRpcArgs', () => {
     ])('answers a hidden field in %s exactly like a field that does not exist', (_name, args, operation, pointer) => {
       const call = { model: 'User', operation, hidden };
       const hiddenAnswer = rejection(args, call);
-      const missingAnswer = rejection(JSON.parse(JSON.stringify(args).replaceAll('passwordHash', 'doesNotExist')), call);
+      const missingAnswer = rejection(
+        JSON.parse(JSON.stringify(args).replaceAll('passwordHash', 'doesNotExist')),
+        call,
+      );
       expect(hiddenAnswer).toEqual(at(pointer));
-      expect(hiddenAnswer).toEqual({ ...missingAnswer, message: missingAnswer.message.replaceAll('doesNotExist', 'passwordHash') });
+      expect(hiddenAnswer).toEqual({
+        ...missingAnswer,
+        message: missingAnswer.message.replaceAll('doesNotExist', 'passwordHash'),
+      });
       expect(() => validate(args, { model: 'User', operation })).not.toThrow();
     });
   });
 
   describe('relations to models the models option hides', () => {
     const scalar = (name: string, type = 'String'): FieldMeta => ({
-      name, kind: 'scalar', type, isList: false, isOptional: false, isId: name === 'id', isUnique: false,
-      hasDefault: false, isUpdatedAt: false, isForeignKey: false, relation: null,
+      name,
+      kind: 'scalar',
+      type,
+      isList: false,
+      isOptional: false,
+      isId: name === 'id',
+      isUnique: false,
+      hasDefault: false,
+      isUpdatedAt: false,
+      isForeignKey: false,
+      relation: null,
     });
     const relation = (name: string, model: string, isList: boolean): FieldMeta => ({
-      ...scalar(name, model), kind: 'relation', isList, isOptional: !isList,
+      ...scalar(name, model),
+      kind: 'relation',
+      isList,
+      isOptional: !isList,
       relation: { name: `${name}Rel`, model, fields: [], references: [], oppositeField: null },
     });
     const unique = [{ name: 'id', fields: ['id'] }];
@@ -405,8 +573,27 @@ describe('validateRpcArgs', () => {
       provider: 'sqlite',
       enums: {},
       models: {
-        User: { name: 'User', idFields: ['id'], uniqueConstraints: unique, fields: { id: scalar('id'), settings: scalar('settings', 'Json'), posts: relation('posts', 'Post', true), secret: relation('secret', 'Secret', false) } },
-        Post: { name: 'Post', idFields: ['id'], uniqueConstraints: unique, fields: { id: scalar('id'), author: relation('author', 'User', false), secret: relation('secret', 'Secret', false) } },
+        User: {
+          name: 'User',
+          idFields: ['id'],
+          uniqueConstraints: unique,
+          fields: {
+            id: scalar('id'),
+            settings: scalar('settings', 'Json'),
+            posts: relation('posts', 'Post', true),
+            secret: relation('secret', 'Secret', false),
+          },
+        },
+        Post: {
+          name: 'Post',
+          idFields: ['id'],
+          uniqueConstraints: unique,
+          fields: {
+            id: scalar('id'),
+            author: relation('author', 'User', false),
+            secret: relation('secret', 'Secret', false),
+          },
+        },
         Secret: { name: 'Secret', idFields: ['id'], uniqueConstraints: unique, fields: { id: scalar('id') } },
       },
     };
@@ -417,7 +604,11 @@ describe('validateRpcArgs', () => {
       ['select', { select: { id: true, secret: { select: { id: true } } } }, '/select/secret'],
       ['nested include', { include: { posts: { include: { secret: true } } } }, '/include/posts/include/secret'],
       ['_count', { select: { _count: { select: { secret: true } } } }, '/select/_count/select/secret'],
-      ['relation filter', { where: { OR: [{ posts: { some: { secret: { is: { id: '1' } } } } }] } }, '/where/OR/0/posts/some/secret'],
+      [
+        'relation filter',
+        { where: { OR: [{ posts: { some: { secret: { is: { id: '1' } } } } }] } },
+        '/where/OR/0/posts/some/secret',
+      ],
       ['orderBy', { orderBy: [{ secret: { id: 'asc' } }] }, '/orderBy/0/secret'],
     ])('refuses a hidden model reached through %s', (_name, args, pointer) => {
       expect(rejection(args, { registry, model: 'User' })).toEqual(at(pointer));
@@ -425,7 +616,9 @@ describe('validateRpcArgs', () => {
 
     it('refuses one reached through a nested write', () => {
       const args = { data: { posts: { create: [{ secret: { connect: { id: '1' } } }] } } };
-      expect(rejection(args, { registry, model: 'User', operation: 'create' })).toEqual(at('/data/posts/create/0/secret'));
+      expect(rejection(args, { registry, model: 'User', operation: 'create' })).toEqual(
+        at('/data/posts/create/0/secret'),
+      );
     });
 
     it('accepts exposed relations, scalars and Json values with any keys', () => {
@@ -434,7 +627,12 @@ describe('validateRpcArgs', () => {
         include: { posts: { include: { author: true } } },
       };
       expect(() => validate(args, { registry, model: 'User' })).not.toThrow();
-      expect(() => validate({ data: { id: '1', settings: { secret: { deep: [1, 2] } } } }, { registry, model: 'User', operation: 'create' })).not.toThrow();
+      expect(() =>
+        validate(
+          { data: { id: '1', settings: { secret: { deep: [1, 2] } } } },
+          { registry, model: 'User', operation: 'create' },
+        ),
+      ).not.toThrow();
     });
   });
 
@@ -446,7 +644,9 @@ describe('validateRpcArgs', () => {
       const wide = { where: { id: { in: Array.from({ length: 3000 }, (_, i) => i) } } };
       expect(rejection(wide)).toEqual(at('/where/id/in'));
       expect(rejection(wide).message).toMatch(/maxArgumentNodes/);
-      expect(rejection({ where: { AND: [{ AND: [{ id: 1 }] }] } }, { limits: { maxArgumentDepth: 4 } })).toEqual(at('/where/AND/0/AND'));
+      expect(rejection({ where: { AND: [{ AND: [{ id: 1 }] }] } }, { limits: { maxArgumentDepth: 4 } })).toEqual(
+        at('/where/AND/0/AND'),
+      );
     });
   });
 });

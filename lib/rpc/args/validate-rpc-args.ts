@@ -1,9 +1,9 @@
-import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import type { ModelRegistry } from '../../metadata/model-registry.js';
-import { assertArgumentLimits } from './argument-limits.js';
-import { type ArgsContext, fail, mapMembers, UNKNOWN } from './args-context.js';
+import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
 import type { ArgsOrigin } from './args.error.js';
+import { type ArgsContext, fail, mapMembers, UNKNOWN } from './args-context.js';
+import { assertArgumentLimits } from './argument-limits.js';
 import { OPERATION_ARGS } from './operation-args.js';
 
 export interface RpcArgsValidation {
@@ -25,9 +25,18 @@ export interface RpcArgsValidation {
  * `invalid-argument` naming the path. Returns the arguments rebuilt from what was checked (no
  * client object is passed on as it is), with `contains`/`startsWith`/`endsWith` made literal.
  */
-export function validateRpcArgs(args: Record<string, unknown> | undefined, options: RpcArgsValidation): Record<string, unknown> | undefined {
+export function validateRpcArgs(
+  args: Record<string, unknown> | undefined,
+  options: RpcArgsValidation,
+): Record<string, unknown> | undefined {
   const { registry, model, operation, origin, limits, hiddenFields } = options;
-  const ctx: ArgsContext = { registry, provider: registry.provider, origin, maxSelectionDepth: limits.maxSelectionDepth, hiddenFields };
+  const ctx: ArgsContext = {
+    registry,
+    provider: registry.provider,
+    origin,
+    maxSelectionDepth: limits.maxSelectionDepth,
+    hiddenFields,
+  };
   if (args === undefined) return undefined;
   assertArgumentLimits(args, limits, (path, problem) => fail(ctx, path, problem));
   const rules = OPERATION_ARGS.get(operation);

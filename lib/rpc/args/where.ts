@@ -1,6 +1,6 @@
+import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { literalLike, literalLikeRefusal } from '../../prisma/literal-like.js';
 import { supportsFullTextSearch, supportsInsensitiveMode } from '../../prisma/provider-capabilities.js';
-import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import type { ArgPath } from './arg-path.js';
 import {
   type ArgsContext,
@@ -23,7 +23,17 @@ export type WhereKind = 'full' | 'scalar' | 'having';
 const COMPARABLE_TYPES = new Set(['Int', 'Float', 'Decimal', 'BigInt', 'DateTime', 'String']);
 const LIKE_OPERATORS = new Set(['contains', 'startsWith', 'endsWith']);
 const JSON_STRING_OPERATORS = new Set(['string_contains', 'string_starts_with', 'string_ends_with']);
-const JSON_VALUE_OPERATORS = new Set(['equals', 'not', 'array_starts_with', 'array_ends_with', 'array_contains', 'lt', 'lte', 'gt', 'gte']);
+const JSON_VALUE_OPERATORS = new Set([
+  'equals',
+  'not',
+  'array_starts_with',
+  'array_ends_with',
+  'array_contains',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+]);
 const AGGREGATE_FILTERS = new Set(['_count', '_avg', '_sum', '_min', '_max']);
 
 /** The field an aggregate of `field` is compared as (`_count` is an Int, `_avg` a Float or Decimal). */
@@ -39,7 +49,14 @@ function likeText(ctx: ArgsContext, text: FieldMeta, value: Value, path: ArgPath
   return literal ?? fail(ctx, path, literalLikeRefusal(ctx.provider));
 }
 
-function filterOperator(ctx: ArgsContext, field: FieldMeta, key: string, value: Value, path: ArgPath, aggregates: boolean): Value {
+function filterOperator(
+  ctx: ArgsContext,
+  field: FieldMeta,
+  key: string,
+  value: Value,
+  path: ArgPath,
+  aggregates: boolean,
+): Value {
   const isString = field.kind === 'scalar' && field.type === 'String';
   switch (key) {
     case 'equals':
@@ -51,9 +68,13 @@ function filterOperator(ctx: ArgsContext, field: FieldMeta, key: string, value: 
     case 'lte':
     case 'gt':
     case 'gte':
-      return field.kind === 'scalar' && COMPARABLE_TYPES.has(field.type) ? fieldValue(ctx, field, value, path) : UNKNOWN;
+      return field.kind === 'scalar' && COMPARABLE_TYPES.has(field.type)
+        ? fieldValue(ctx, field, value, path)
+        : UNKNOWN;
     case 'not':
-      return isRecord(value) ? scalarFilter(ctx, field, value, path, false) : fieldValue(ctx, field, value, path, field.isOptional);
+      return isRecord(value)
+        ? scalarFilter(ctx, field, value, path, false)
+        : fieldValue(ctx, field, value, path, field.isOptional);
     case 'mode':
       if (!isString || !supportsInsensitiveMode(ctx.provider)) return UNKNOWN;
       if (value !== 'default' && value !== 'insensitive') fail(ctx, path, 'expected "default" or "insensitive"');
@@ -62,47 +83,80 @@ function filterOperator(ctx: ArgsContext, field: FieldMeta, key: string, value: 
       return isString && supportsFullTextSearch(ctx.provider) ? fieldValue(ctx, field, value, path) : UNKNOWN;
   }
   if (LIKE_OPERATORS.has(key)) return isString ? likeText(ctx, field, value, path) : UNKNOWN;
-  if (aggregates && AGGREGATE_FILTERS.has(key)) return scalarFilter(ctx, aggregateField(field, key), value, path, false);
+  if (aggregates && AGGREGATE_FILTERS.has(key))
+    return scalarFilter(ctx, aggregateField(field, key), value, path, false);
   return UNKNOWN;
 }
 
 /** A filter on a scalar or enum field: a value (equality) or an object of operators. */
-function scalarFilter(ctx: ArgsContext, field: FieldMeta, value: Value, path: ArgPath | undefined, aggregates: boolean): Value {
+function scalarFilter(
+  ctx: ArgsContext,
+  field: FieldMeta,
+  value: Value,
+  path: ArgPath | undefined,
+  aggregates: boolean,
+): Value {
   if (!isRecord(value)) return fieldValue(ctx, field, value, path, field.isOptional);
-  return mapMembers(ctx, value, path, (key, member, memberPath) => filterOperator(ctx, field, key, member, memberPath, aggregates));
+  return mapMembers(ctx, value, path, (key, member, memberPath) =>
+    filterOperator(ctx, field, key, member, memberPath, aggregates),
+  );
 }
 
 /** A Json filter (`path`, `string_contains`, `array_contains`, `equals`...): always an object. Its string operators are LIKEs too. */
-function jsonFilter(ctx: ArgsContext, field: FieldMeta, value: Value, path: ArgPath | undefined, aggregates: boolean): Value {
+function jsonFilter(
+  ctx: ArgsContext,
+  field: FieldMeta,
+  value: Value,
+  path: ArgPath | undefined,
+  aggregates: boolean,
+): Value {
   const text: FieldMeta = { ...field, type: 'String' };
-  return mapMembers(ctx, value, path, (key, member, memberPath) => {
-    if (JSON_VALUE_OPERATORS.has(key)) return fieldValue(ctx, field, member, memberPath, true);
-    if (JSON_STRING_OPERATORS.has(key)) return likeText(ctx, text, member, memberPath);
-    if (key === 'path') return ctx.provider === 'postgresql' ? fieldValues(ctx, text, member, memberPath) : fieldValue(ctx, text, member, memberPath);
-    if (key === 'mode') return filterOperator(ctx, text, key, member, memberPath, false);
-    if (aggregates && (key === '_count' || key === '_min' || key === '_max')) return key === '_count' ? scalarFilter(ctx, aggregateField(field, key), member, memberPath, false) : jsonFilter(ctx, field, member, memberPath, false);
-    return UNKNOWN;
-  }, 'a Json filter object');
+  return mapMembers(
+    ctx,
+    value,
+    path,
+    (key, member, memberPath) => {
+      if (JSON_VALUE_OPERATORS.has(key)) return fieldValue(ctx, field, member, memberPath, true);
+      if (JSON_STRING_OPERATORS.has(key)) return likeText(ctx, text, member, memberPath);
+      if (key === 'path')
+        return ctx.provider === 'postgresql'
+          ? fieldValues(ctx, text, member, memberPath)
+          : fieldValue(ctx, text, member, memberPath);
+      if (key === 'mode') return filterOperator(ctx, text, key, member, memberPath, false);
+      if (aggregates && (key === '_count' || key === '_min' || key === '_max'))
+        return key === '_count'
+          ? scalarFilter(ctx, aggregateField(field, key), member, memberPath, false)
+          : jsonFilter(ctx, field, member, memberPath, false);
+      return UNKNOWN;
+    },
+    'a Json filter object',
+  );
 }
 
 /** A filter on a scalar list (PostgreSQL): has, hasEvery, hasSome, isEmpty, equals. */
 function listFilter(ctx: ArgsContext, field: FieldMeta, value: Value, path: ArgPath | undefined): Value {
   const item: FieldMeta = { ...field, isList: false, isOptional: false };
-  return mapMembers(ctx, value, path, (key, member, memberPath) => {
-    switch (key) {
-      case 'has':
-        return fieldValue(ctx, item, member, memberPath, true);
-      case 'hasEvery':
-      case 'hasSome':
-        return fieldValues(ctx, item, member, memberPath);
-      case 'equals':
-        return member === null ? null : fieldValues(ctx, item, member, memberPath);
-      case 'isEmpty':
-        return typeof member === 'boolean' ? member : fail(ctx, memberPath, 'expected a boolean');
-      default:
-        return UNKNOWN;
-    }
-  }, 'a list filter object');
+  return mapMembers(
+    ctx,
+    value,
+    path,
+    (key, member, memberPath) => {
+      switch (key) {
+        case 'has':
+          return fieldValue(ctx, item, member, memberPath, true);
+        case 'hasEvery':
+        case 'hasSome':
+          return fieldValues(ctx, item, member, memberPath);
+        case 'equals':
+          return member === null ? null : fieldValues(ctx, item, member, memberPath);
+        case 'isEmpty':
+          return typeof member === 'boolean' ? member : fail(ctx, memberPath, 'expected a boolean');
+        default:
+          return UNKNOWN;
+      }
+    },
+    'a list filter object',
+  );
 }
 
 const TO_ONE_FILTER_KEYS = new Set(['is', 'isNot']);
@@ -114,7 +168,8 @@ function toOneFilter(ctx: ArgsContext, field: FieldMeta, value: Value, path: Arg
     member === null && field.isOptional ? null : whereInput(ctx, target, member, memberPath);
   if (value === null) return nullOr(value, path);
   const keys = isRecord(value) ? Object.keys(value) : [];
-  if (keys.length === 0 || !keys.every((key) => TO_ONE_FILTER_KEYS.has(key))) return whereInput(ctx, target, value, path);
+  if (keys.length === 0 || !keys.every((key) => TO_ONE_FILTER_KEYS.has(key)))
+    return whereInput(ctx, target, value, path);
   return mapMembers(ctx, value, path, (_key, member, memberPath) => nullOr(member, memberPath));
 }
 
@@ -126,7 +181,13 @@ function toManyFilter(ctx: ArgsContext, field: FieldMeta, value: Value, path: Ar
 }
 
 /** The condition on one field of a where. */
-export function fieldFilter(ctx: ArgsContext, field: FieldMeta, value: Value, path: ArgPath, kind: WhereKind = 'full'): Value {
+export function fieldFilter(
+  ctx: ArgsContext,
+  field: FieldMeta,
+  value: Value,
+  path: ArgPath,
+  kind: WhereKind = 'full',
+): Value {
   if (field.relation) {
     if (kind !== 'full') return UNKNOWN;
     return field.isList ? toManyFilter(ctx, field, value, path) : toOneFilter(ctx, field, value, path);
@@ -137,7 +198,14 @@ export function fieldFilter(ctx: ArgsContext, field: FieldMeta, value: Value, pa
 }
 
 /** AND / OR / NOT, or a field condition; UNKNOWN for anything else. */
-function whereMember(ctx: ArgsContext, model: ModelMeta, kind: WhereKind, key: string, value: Value, path: ArgPath): Value {
+function whereMember(
+  ctx: ArgsContext,
+  model: ModelMeta,
+  kind: WhereKind,
+  key: string,
+  value: Value,
+  path: ArgPath,
+): Value {
   const nested: Rule = (c, item, itemPath) => whereInput(c, model, item, itemPath, kind);
   if (key === 'AND' || key === 'NOT') return oneOrMany(nested)(ctx, value, path);
   if (key === 'OR') return manyOf(nested)(ctx, value, path);
@@ -146,8 +214,20 @@ function whereMember(ctx: ArgsContext, model: ModelMeta, kind: WhereKind, key: s
 }
 
 /** A model's `where`. */
-export function whereInput(ctx: ArgsContext, model: ModelMeta, value: Value, path: ArgPath | undefined, kind: WhereKind = 'full'): Value {
-  return mapMembers(ctx, value, path, (key, member, memberPath) => whereMember(ctx, model, kind, key, member, memberPath), 'a where object');
+export function whereInput(
+  ctx: ArgsContext,
+  model: ModelMeta,
+  value: Value,
+  path: ArgPath | undefined,
+  kind: WhereKind = 'full',
+): Value {
+  return mapMembers(
+    ctx,
+    value,
+    path,
+    (key, member, memberPath) => whereMember(ctx, model, kind, key, member, memberPath),
+    'a where object',
+  );
 }
 
 /**
@@ -159,24 +239,32 @@ export function whereUniqueInput(ctx: ArgsContext, model: ModelMeta, value: Valu
   const compounds = new Map(model.uniqueConstraints.filter((c) => c.fields.length > 1).map((c) => [c.name, c]));
   const unique = new Set(model.uniqueConstraints.filter((c) => c.fields.length === 1).map((c) => c.fields[0]));
   let selectors = 0;
-  const result = mapMembers(ctx, value, path, (key, member, memberPath) => {
-    const compound = compounds.get(key);
-    if (compound) {
-      const fields = compound.fields.map((name) => visibleField(ctx, model, name));
-      if (fields.some((field) => !field)) return UNKNOWN;
+  const result = mapMembers(
+    ctx,
+    value,
+    path,
+    (key, member, memberPath) => {
+      const compound = compounds.get(key);
+      if (compound) {
+        const fields = compound.fields.map((name) => visibleField(ctx, model, name));
+        if (fields.some((field) => !field)) return UNKNOWN;
+        selectors++;
+        return mapMembers(ctx, member, memberPath, (name, part, partPath) => {
+          const field = fields.find((f) => f!.name === name);
+          return field ? fieldValue(ctx, field, part, partPath) : UNKNOWN;
+        });
+      }
+      const field = unique.has(key) ? visibleField(ctx, model, key) : undefined;
+      if (!field) return whereMember(ctx, model, 'full', key, member, memberPath);
       selectors++;
-      return mapMembers(ctx, member, memberPath, (name, part, partPath) => {
-        const field = fields.find((f) => f!.name === name);
-        return field ? fieldValue(ctx, field, part, partPath) : UNKNOWN;
-      });
-    }
-    const field = unique.has(key) ? visibleField(ctx, model, key) : undefined;
-    if (!field) return whereMember(ctx, model, 'full', key, member, memberPath);
-    selectors++;
-    return fieldValue(ctx, field, member, memberPath);
-  }, 'a unique where object');
+      return fieldValue(ctx, field, member, memberPath);
+    },
+    'a unique where object',
+  );
   if (selectors === 0) {
-    const names = [...unique, ...compounds.keys()].filter((name) => compounds.has(name) || visibleField(ctx, model, name));
+    const names = [...unique, ...compounds.keys()].filter(
+      (name) => compounds.has(name) || visibleField(ctx, model, name),
+    );
     fail(ctx, path, `expected at least one unique selector of ${model.name} (${names.join(', ')})`);
   }
   return result;

@@ -45,11 +45,23 @@ function shapeField(ctx: ArgsContext, shape: DataShape, key: string): FieldMeta 
   return field && shape.scalarsOnly && field.relation ? undefined : field;
 }
 
-const unique = (model: ModelMeta): Rule => (ctx, value, path) => whereUniqueInput(ctx, model, value, path);
+const unique =
+  (model: ModelMeta): Rule =>
+  (ctx, value, path) =>
+    whereUniqueInput(ctx, model, value, path);
 const uniques = (model: ModelMeta): Rule => oneOrMany(unique(model));
-const scalarWhere = (model: ModelMeta): Rule => (ctx, value, path) => whereInput(ctx, model, value, path, 'scalar');
-const createOf = (shape: DataShape): Rule => (ctx, value, path) => createData(ctx, shape, value, path);
-const updateOf = (shape: DataShape): Rule => (ctx, value, path) => updateData(ctx, shape, value, path);
+const scalarWhere =
+  (model: ModelMeta): Rule =>
+  (ctx, value, path) =>
+    whereInput(ctx, model, value, path, 'scalar');
+const createOf =
+  (shape: DataShape): Rule =>
+  (ctx, value, path) =>
+    createData(ctx, shape, value, path);
+const updateOf =
+  (shape: DataShape): Rule =>
+  (ctx, value, path) =>
+    updateData(ctx, shape, value, path);
 
 /** A scalar list's value on create: the array, or `{ set: array }`. */
 function listOnCreate(ctx: ArgsContext, field: FieldMeta, value: Value, path: ArgPath): Value {
@@ -64,7 +76,12 @@ function nestedCreateRules(ctx: ArgsContext, field: FieldMeta): Record<string, R
   const connectOrCreate = objectOf({ where: unique(target), create: createOf(shape) });
   if (!field.isList) return { create: createOf(shape), connectOrCreate, connect: unique(target) };
   const createMany = objectOf({ data: oneOrMany(createOf(nestedShape(ctx, field, true))), skipDuplicates: boolean });
-  return { create: oneOrMany(createOf(shape)), connectOrCreate: oneOrMany(connectOrCreate), createMany, connect: uniques(target) };
+  return {
+    create: oneOrMany(createOf(shape)),
+    connectOrCreate: oneOrMany(connectOrCreate),
+    createMany,
+    connect: uniques(target),
+  };
 }
 
 /** The members of `update` on a relation: nested create rules plus the update-only operations. */
@@ -89,21 +106,34 @@ function nestedUpdateRules(ctx: ArgsContext, field: FieldMeta): Record<string, R
   const wrappedUpdate = objectOf({ where: (c, v, p) => whereInput(c, target, v, p), data: updateOf(shape) });
   return {
     ...create,
-    upsert: objectOf({ where: (c, v, p) => whereInput(c, target, v, p), update: updateOf(shape), create: createOf(shape) }),
+    upsert: objectOf({
+      where: (c, v, p) => whereInput(c, target, v, p),
+      update: updateOf(shape),
+      create: createOf(shape),
+    }),
     // `update: data` or `update: { where, data }`.
-    update: (c, v, p) => (isRecord(v) && 'data' in v && Object.keys(v).every((k) => k === 'data' || k === 'where') ? wrappedUpdate(c, v, p) : updateOf(shape)(c, v, p)),
+    update: (c, v, p) =>
+      isRecord(v) && 'data' in v && Object.keys(v).every((k) => k === 'data' || k === 'where')
+        ? wrappedUpdate(c, v, p)
+        : updateOf(shape)(c, v, p),
     ...(field.isOptional ? { disconnect: whereOrTrue, delete: whereOrTrue } : {}),
   };
 }
 
 /** A `data` object of create, createMany (scalars only) and nested creates. */
 export function createData(ctx: ArgsContext, shape: DataShape, value: Value, path: ArgPath | undefined): Value {
-  return mapMembers(ctx, value, path, (key, member, memberPath) => {
-    const field = shapeField(ctx, shape, key);
-    if (!field) return UNKNOWN;
-    if (field.relation) return objectOf(nestedCreateRules(ctx, field))(ctx, member, memberPath);
-    return field.isList ? listOnCreate(ctx, field, member, memberPath) : storedValue(ctx, field, member, memberPath);
-  }, 'a data object');
+  return mapMembers(
+    ctx,
+    value,
+    path,
+    (key, member, memberPath) => {
+      const field = shapeField(ctx, shape, key);
+      if (!field) return UNKNOWN;
+      if (field.relation) return objectOf(nestedCreateRules(ctx, field))(ctx, member, memberPath);
+      return field.isList ? listOnCreate(ctx, field, member, memberPath) : storedValue(ctx, field, member, memberPath);
+    },
+    'a data object',
+  );
 }
 
 const ARITHMETIC = ['increment', 'decrement', 'multiply', 'divide'];
@@ -121,14 +151,20 @@ function scalarUpdateRules(field: FieldMeta): Record<string, Rule> {
 
 /** A `data` object of update, updateMany (scalars only), upsert and nested updates. */
 export function updateData(ctx: ArgsContext, shape: DataShape, value: Value, path: ArgPath | undefined): Value {
-  return mapMembers(ctx, value, path, (key, member, memberPath) => {
-    const field = shapeField(ctx, shape, key);
-    if (!field) return UNKNOWN;
-    if (field.relation) return objectOf(nestedUpdateRules(ctx, field))(ctx, member, memberPath);
-    // A Json value may itself be an object; other scalars use an object for operators only.
-    if (field.type === 'Json' || !isRecord(member)) return storedValue(ctx, field, member, memberPath);
-    return objectOf(scalarUpdateRules(field))(ctx, member, memberPath);
-  }, 'a data object');
+  return mapMembers(
+    ctx,
+    value,
+    path,
+    (key, member, memberPath) => {
+      const field = shapeField(ctx, shape, key);
+      if (!field) return UNKNOWN;
+      if (field.relation) return objectOf(nestedUpdateRules(ctx, field))(ctx, member, memberPath);
+      // A Json value may itself be an object; other scalars use an object for operators only.
+      if (field.type === 'Json' || !isRecord(member)) return storedValue(ctx, field, member, memberPath);
+      return objectOf(scalarUpdateRules(field))(ctx, member, memberPath);
+    },
+    'a data object',
+  );
 }
 
 /** The shape of a top-level `data`. */

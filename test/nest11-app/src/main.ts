@@ -11,7 +11,8 @@ import { AppModule } from './app.module';
  */
 async function createApp(): Promise<INestApplication> {
   const options = { logger: ['error', 'warn'] satisfies LogLevel[] };
-  const adapter = process.env.PLATFORM === 'fastify' ? new (await import('@nestjs/platform-fastify')).FastifyAdapter() : undefined;
+  const adapter =
+    process.env.PLATFORM === 'fastify' ? new (await import('@nestjs/platform-fastify')).FastifyAdapter() : undefined;
   if (process.env.BOOTSTRAP === 'testing') {
     const { Test } = await import('@nestjs/testing');
     const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
