@@ -41,7 +41,8 @@ export function stripCode(markdown: string): string {
   const kept = lines.map((line) => {
     const opening = FENCE.exec(line)?.[1];
     if (fence !== undefined) {
-      if (opening && opening[0] === fence[0] && opening.length >= fence.length && line.trim() === opening) fence = undefined;
+      if (opening && opening[0] === fence[0] && opening.length >= fence.length && line.trim() === opening)
+        fence = undefined;
       return '';
     }
     if (opening) {
@@ -149,7 +150,8 @@ function stripFencesOnly(markdown: string): string {
     .map((line) => {
       const opening = FENCE.exec(line)?.[1];
       if (fence !== undefined) {
-        if (opening && opening[0] === fence[0] && opening.length >= fence.length && line.trim() === opening) fence = undefined;
+        if (opening && opening[0] === fence[0] && opening.length >= fence.length && line.trim() === opening)
+          fence = undefined;
         return '';
       }
       if (opening) {

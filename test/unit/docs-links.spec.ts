@@ -1,8 +1,17 @@
-import { describe, expect, it } from '@jest/globals';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractLinks, findBrokenLinks, githubSlug, headingSlugs, type MarkdownDocument, type RepositoryView } from '../support/markdown-links.js';
+
+import { describe, expect, it } from '@jest/globals';
+
+import {
+  extractLinks,
+  findBrokenLinks,
+  githubSlug,
+  headingSlugs,
+  type MarkdownDocument,
+  type RepositoryView,
+} from '../support/markdown-links.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -11,7 +20,10 @@ function documentation(): MarkdownDocument[] {
   const pages = readdirSync(path.join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.md'))
     .map((file) => path.posix.join('docs', file.split(path.sep).join('/')));
-  return ['README.md', ...pages.sort()].map((file) => ({ path: file, content: readFileSync(path.join(ROOT, file), 'utf8') }));
+  return ['README.md', ...pages.sort()].map((file) => ({
+    path: file,
+    content: readFileSync(path.join(ROOT, file), 'utf8'),
+  }));
 }
 
 const workTree: RepositoryView = {
@@ -58,7 +70,10 @@ describe('documentation links', () => {
       'Broken: [gone](gone.md), [bad anchor](rest.md#counts), [self](#nowhere),',
       '![missing image](images/missing.png), [third notes](rest.md#notes-2).',
     ].join('\n');
-    const broken = findBrokenLinks([{ path: 'docs/page.md', content: page }], inMemory({ ...files, 'docs/page.md': page }));
+    const broken = findBrokenLinks(
+      [{ path: 'docs/page.md', content: page }],
+      inMemory({ ...files, 'docs/page.md': page }),
+    );
     expect(broken).toEqual([
       'docs/page.md:12: gone.md (no file docs/gone.md)',
       'docs/page.md:12: rest.md#counts (no heading #counts in docs/rest.md)',
@@ -82,6 +97,10 @@ describe('documentation links', () => {
     expect(githubSlug("The sample app's policies")).toBe('the-sample-apps-policies');
     expect(githubSlug('With @nestjs/swagger')).toBe('with-nestjsswagger');
     expect(githubSlug('See [Options](options.md) and maxTake_x')).toBe('see-options-and-maxtake_x');
-    expect(headingSlugs('# Soak\n\n## Soak\n\n```\n# not a heading\n```\n\nSoak\n---\n')).toEqual(['soak', 'soak-1', 'soak-2']);
+    expect(headingSlugs('# Soak\n\n## Soak\n\n```\n# not a heading\n```\n\nSoak\n---\n')).toEqual([
+      'soak',
+      'soak-1',
+      'soak-2',
+    ]);
   });
 });
