@@ -5,7 +5,7 @@ import path from 'node:path';
 import { deriveSchema, sampleSchemas } from '../sample-app/database/sample-schemas.js';
 
 // `prisma generate` insists on a schema-engine binary it never runs, and would download one:
-// pointing it at any existing executable keeps it offline (see the README).
+// pointing it at any existing executable keeps it offline (docs/contributing.md).
 const env = {
   ...process.env,
   PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath,

@@ -29,9 +29,8 @@ export function runInTransaction<T>(
 
 /**
  * The same for operations that need nothing from JavaScript between them, on a plain Prisma client:
- * one batch transaction (`$transaction([...])`), which costs Prisma less than an interactive one (in
- * process, about 230 µs less CPU for three writes on SQLite), so it costs what a hand-written batch
- * costs. Each call must return the client's lazy PrismaPromise (an eager promise would run outside
+ * one batch transaction (`$transaction([...])`), which costs Prisma less CPU than an interactive
+ * one, so it costs what a hand-written batch costs. Each call must return the client's lazy PrismaPromise (an eager promise would run outside
  * the transaction).
  *
  * A failed batch wrote nothing. Its failing step is the error's `batchRequestIdx` where Prisma sets it,

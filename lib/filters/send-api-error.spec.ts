@@ -1,4 +1,4 @@
-import { renderJsonApiError } from '../rest/json-api-errors.js';
+import { renderJsonApiError } from '../rest/rest-errors.js';
 import { renderRpcError } from '../rpc/rpc-errors.js';
 
 describe('error renderers', () => {

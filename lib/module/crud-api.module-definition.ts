@@ -12,9 +12,9 @@ import {
 import type { CrudApiOptions } from '../options/crud-api-options.interface.js';
 import { mountController } from '../platform/mount-controller.js';
 import { AtomicOperationsService } from '../rest/atomic/atomic-operations.service.js';
-import { RestExceptionFilter } from '../rest/json-api-errors.js';
 import { RestController } from '../rest/rest.controller.js';
 import { RestService } from '../rest/rest.service.js';
+import { RestExceptionFilter } from '../rest/rest-errors.js';
 import { RpcController } from '../rpc/rpc.controller.js';
 import { RpcService } from '../rpc/rpc.service.js';
 import { RpcExceptionFilter } from '../rpc/rpc-errors.js';

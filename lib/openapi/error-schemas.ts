@@ -16,7 +16,7 @@ export function errorStatuses(prismaErrorMap: Readonly<Record<string, PrismaErro
 
 const ERROR_CODE_LIST = Object.keys(ERROR_CODES);
 
-/** The JSON:API error document of `rest/json-api-errors.ts` (`renderJsonApiError`). */
+/** The JSON:API error document of `rest/rest-errors.ts` (`renderJsonApiError`). */
 export const JSON_API_ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   JsonApiError: {
     type: 'object',
@@ -26,7 +26,7 @@ export const JSON_API_ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       status: { type: 'string', pattern: '^[1-5]\\d\\d$', description: 'The HTTP status, as a string.' },
       code: {
         type: 'string',
-        description: `A code of the error catalogue (README "Errors"): ${ERROR_CODE_LIST.join(', ')}.`,
+        description: `A code of the error catalogue (docs/errors-and-limits.md): ${ERROR_CODE_LIST.join(', ')}.`,
       },
       title: { type: 'string' },
       detail: { type: 'string' },
@@ -43,7 +43,7 @@ export const JSON_API_ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          reason: { type: 'string', description: 'Why an access policy refused (README "Access control").' },
+          reason: { type: 'string', description: 'Why an access policy refused (docs/access-control.md).' },
           prismaCode: { type: 'string', description: 'The Prisma error code behind the error.' },
         },
       },

@@ -37,7 +37,7 @@ export interface CrudApiOptions {
   /** Request-shape limits; each answers 400 beyond it. */
   limits?: CrudApiLimits;
   /**
-   * Access policies per Prisma model name, enforced on both interfaces (see README "Access control").
+   * Access policies per Prisma model name, enforced on both interfaces (docs/access-control.md).
    * Without this option every row and field is accessible.
    */
   // Any context type: the application's rules are typed with its own.

@@ -1,5 +1,5 @@
 import type { ErrorFormat } from '../filters/send-api-error.js';
-import { JSON_API_ERROR_FORMAT } from '../rest/json-api-errors.js';
+import { JSON_API_ERROR_FORMAT } from '../rest/rest-errors.js';
 import { RPC_ERROR_FORMAT } from '../rpc/rpc-errors.js';
 
 /** The module's two interfaces, each with its own error format. */

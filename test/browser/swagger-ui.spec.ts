@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /**
  * Where the run saves its screenshots (the page, and a "Try it out" answer): a temporary folder, so
- * `npm test` leaves the work tree clean; `UPDATE_SCREENSHOTS=1` writes the ones the README shows.
+ * `npm test` leaves the work tree clean; `UPDATE_SCREENSHOTS=1` writes the ones docs/openapi.md shows.
  */
 const SCREENSHOT_DIR = process.env.UPDATE_SCREENSHOTS === '1' ? path.resolve('docs/images') : os.tmpdir();
 const SCREENSHOTS = {

@@ -9,7 +9,7 @@ import { testProviders } from '../support/test-database.js';
 
 /**
  * Every behaviour that differs by database, with the answer the module gives on each: the
- * README's "Databases" table, checked. Rows read `{ sqlite, postgresql, mysql }`.
+ * table of docs/databases.md, checked. Rows read `{ sqlite, postgresql, mysql }`.
  */
 type ByDatabase<T> = Record<DatabaseProvider, T>;
 

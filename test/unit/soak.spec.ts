@@ -83,7 +83,7 @@ describe('soak report', () => {
     ]);
   });
 
-  it('counts by operation and prints the figures the README quotes', () => {
+  it('counts by operation and prints the figures docs/performance.md quotes', () => {
     const samples = [sample(0, 1, true, 'rpc-create'), sample(1, 1, false, 'rpc-create'), sample(2, 1)];
     expect(countByOperation(samples)).toEqual({
       'rpc-create': { requests: 2, errors: 1 },

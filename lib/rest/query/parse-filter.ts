@@ -20,8 +20,8 @@ function bad(filter: RawFilter, message: string): CrudApiError {
 
 /**
  * All the conditions: one object when each names a different field (Prisma ANDs an object's
- * fields, and plans an `AND` list of objects as a costlier query shape: about 20 µs more per
- * PostgreSQL query measured), an `AND` list when a field is filtered twice. Each condition has one
+ * fields, and plans an `AND` list of objects as a costlier query shape), an `AND` list when a
+ * field is filtered twice. Each condition has one
  * key; `Object.fromEntries` defines a key named `__proto__` as a member.
  */
 function and(conditions: Where[]): Where | undefined {
