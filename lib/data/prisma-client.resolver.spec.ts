@@ -1,5 +1,5 @@
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
-import { resolveCrudApiOptions } from '../module/crud-api-options.validation.js';
+import { resolveCrudApiOptions } from '../module/resolve-options.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { toApiRequest } from '../shared/api-request.js';
 import { PrismaClientResolver } from './prisma-client.resolver.js';

@@ -19,12 +19,7 @@ import { RpcController } from '../rpc/rpc.controller.js';
 import { RpcService } from '../rpc/rpc.service.js';
 import { RpcExceptionFilter } from '../rpc/rpc-errors.js';
 import type { CrudApiModuleExtras } from './crud-api-module-options.interface.js';
-import {
-  failOnProblems,
-  mountProblems,
-  openApiProblems,
-  resolveCrudApiOptions,
-} from './crud-api-options.validation.js';
+import { failOnProblems, mountProblems, openApiProblems, resolveCrudApiOptions } from './resolve-options.js';
 
 /** Injection token of the options as given (or as the options factory returned them). */
 export const CRUD_API_MODULE_OPTIONS = Symbol('CRUD_API_MODULE_OPTIONS');

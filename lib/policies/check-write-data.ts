@@ -6,8 +6,8 @@ import { expandUnique } from './plan-read.js';
 import { policyViolation } from './policy.error.js';
 import type { PolicyAction, PolicyWhere } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
+import { andUniqueWhere, andWhere, anyOfIds, idWhere, isPlainObject, type ResolvedRule } from './rule-where.js';
 import { fieldOf, transformWhere } from './transform-where.js';
-import { andUniqueWhere, andWhere, anyOfIds, idWhere, isPlainObject, type ResolvedRule } from './where.utils.js';
 import type { WriteChecks } from './write-checks.js';
 
 /** A write in progress: the transaction client, the caller's policies and what the write must prove. */

@@ -4,7 +4,7 @@ import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ResultShape } from './plan-read.js';
 import type { PolicySet } from './policy-set.js';
-import { anyOfIds } from './where.utils.js';
+import { anyOfIds } from './rule-where.js';
 
 type Row = Record<string, any>;
 

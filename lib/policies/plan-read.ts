@@ -2,8 +2,8 @@ import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { policyViolation, unknownField } from './policy.error.js';
 import type { PolicyWhere } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
+import { andUniqueWhere, andWhere, isPlainObject, ruleWhere } from './rule-where.js';
 import { fieldOf, transformWhere } from './transform-where.js';
-import { andUniqueWhere, andWhere, isPlainObject, ruleWhere } from './where.utils.js';
 
 /**
  * How a result is shaped, for the work done after the query: hidden fields to strip, keys the

@@ -11,8 +11,8 @@ import { isResultNotReadable, policyViolation, resultNotReadable } from './polic
 import type { PolicyWhere } from './policy.types.js';
 import type { PolicyAction } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
+import { andUniqueWhere, andWhere, anyOfIds, idWhere, noRows } from './rule-where.js';
 import { transformWhere } from './transform-where.js';
-import { andUniqueWhere, andWhere, anyOfIds, idWhere, noRows } from './where.utils.js';
 import { WriteChecks } from './write-checks.js';
 
 /** Where an operation runs: the client (a transaction client inside a transaction) and the caller's policies. */

@@ -7,7 +7,7 @@ import type {
   PolicyContext,
   PolicyWhere,
 } from './policy.types.js';
-import { isPlainObject, noRows, type ResolvedRule } from './where.utils.js';
+import { isPlainObject, noRows, type ResolvedRule } from './rule-where.js';
 
 export const DEFAULT_POLICY: DefaultPolicy = 'deny';
 

@@ -2,7 +2,7 @@ import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { unknownField } from './policy.error.js';
 import type { PolicyWhere } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
-import { andWhere, isPlainObject, type ResolvedRule, ruleWhere } from './where.utils.js';
+import { andWhere, isPlainObject, type ResolvedRule, ruleWhere } from './rule-where.js';
 
 const LOGICAL = new Set(['AND', 'OR', 'NOT']);
 

@@ -6,7 +6,7 @@ import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { policyViolation } from './policy.error.js';
 import type { PolicyWhere } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
-import { anyOfIds } from './where.utils.js';
+import { anyOfIds } from './rule-where.js';
 
 type Row = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import { mountProblems, resolveCrudApiOptions } from '../../lib/module/crud-api-options.validation.js';
+import { mountProblems, resolveCrudApiOptions } from '../../lib/module/resolve-options.js';
 import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../../lib/options/crud-api.constants.js';
 import type { CrudApiOptions } from '../../lib/options/crud-api-options.interface.js';
 import { modelMeta as sqliteModelMeta } from '../../sample-app/generated/sqlite/crud-api/index.js';

@@ -31,7 +31,7 @@ import {
 import type { CrudApiOptions, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { validatePolicies } from '../policies/policy-set.js';
 import type { CrudApiModuleExtras } from './crud-api-module-options.interface.js';
-import { modelNameProblems } from './crud-api-options.model-names.js';
+import { modelNameProblems } from './model-name-problems.js';
 
 /** The mount paths, as `forRoot`/`forRootAsync` resolved them. */
 export type CrudApiMount = Required<Pick<CrudApiModuleExtras, 'restPath' | 'rpcPath'>>;
