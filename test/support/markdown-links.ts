@@ -36,24 +36,8 @@ const URI_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
  * kept, so line numbers still hold): what is left is what GitHub renders as Markdown.
  */
 export function stripCode(markdown: string): string {
-  const lines = markdown.split('\n');
-  let fence: string | undefined;
-  const kept = lines.map((line) => {
-    const opening = FENCE.exec(line)?.[1];
-    if (fence !== undefined) {
-      if (opening && opening[0] === fence[0] && opening.length >= fence.length && line.trim() === opening)
-        fence = undefined;
-      return '';
-    }
-    if (opening) {
-      fence = opening;
-      return '';
-    }
-    return line;
-  });
   // Code spans may wrap onto the next line, never past a blank line (the paragraph's end).
-  return kept
-    .join('\n')
+  return stripFencesOnly(markdown)
     .split(/(\n[ \t]*\n)/)
     .map(blankCodeSpans)
     .join('');
