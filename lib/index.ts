@@ -35,6 +35,12 @@ export { CRUD_API_OPTIONS } from './options/crud-api.constants.js';
 
 /** The REST operations: subclass it and pass the subclass as the `restService` extra. */
 export { RestService, type RelationshipChange } from './rest/rest.service.js';
+/** What `RestService`'s resource operations (`createResource`...) take: override them to extend every REST write path. */
+export type { ResourceContext } from './rest/resources/resource-context.js';
+export type { ResourceTarget } from './rest/resources/resource-target.js';
+export type { Selection } from './rest/serialize/build-selection.js';
+export type { ResourceWrite } from './rest/write/parse-resource-document.js';
+export type { RelationshipWrite } from './rest/write/relationship-data.js';
 /** The RPC operations: subclass it and pass the subclass as the `rpcService` extra. */
 export { RpcService } from './rpc/rpc.service.js';
 /** What the services receive: the request described independently of the platform. */

@@ -3,7 +3,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
 import { quoteInput } from '../errors/quote-input.js';
-import { isPrismaKnownRequestError } from '../filters/error-description.js';
 import { idSelect } from '../metadata/id-select.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry, toTypeName } from '../metadata/model-registry.js';
@@ -24,40 +23,34 @@ import { chooseCount, type CountChoice } from './pagination/count-strategy.js';
 import { estimateTableRows, estimationAllowed } from './pagination/estimate-count.js';
 import { withItemCursors, withKeysetFields } from './pagination/keyset-rows.js';
 import { type ReadQuery, readQuery } from './query/read-query.js';
-import { formatResourceId, type IdValues, parseResourceId, uniqueWhere } from './resource-id.js';
-import { buildSelection, type Selection } from './serialize/build-selection.js';
+import { formatResourceId, uniqueWhere } from './resource-id.js';
+import { assertReferencesExist, findResource } from './resources/find-resource.js';
+import { modelDelegate, type Row } from './resources/model-delegate.js';
+import { type ResourceContext, visibleFields, writeScope } from './resources/resource-context.js';
+import { resourceDocument, resourceSelection } from './resources/resource-document.js';
+import {
+  assertOperationAllowed,
+  relationshipField,
+  resourceModel,
+  type ResourceTarget,
+  resourceTarget,
+} from './resources/resource-target.js';
+import { runWrite } from './resources/write-failure.js';
+import type { Selection } from './serialize/build-selection.js';
 import { CompoundDocument } from './serialize/compound-document.js';
 import { relationshipLinks, requestUrl, resourceUrl } from './serialize/resource-links.js';
-import { relationshipFields } from './serialize/resource-members.js';
-import { VisibleFields } from './visible-fields.js';
-import { documentData, parseResourceDocument } from './write/parse-resource-document.js';
-import { parseLinkage, type RelatedReference, relationshipData, type WriteScope } from './write/relationship-data.js';
+import { assertRequiredMembers } from './write/assert-required-members.js';
+import { documentData, parseResourceDocument, type ResourceWrite } from './write/parse-resource-document.js';
+import { parseRelationshipWrite, type RelationshipChange, type RelationshipWrite } from './write/relationship-data.js';
 
-export type RelationshipChange = 'add' | 'replace' | 'remove';
+export type { RelationshipChange } from './write/relationship-data.js';
 
-type Row = Record<string, unknown>;
-type Delegate = Record<string, (args: unknown) => Promise<any>>;
-
-/** Where one request points: the model, the resource id and the relationship, checked. */
-interface Target {
-  model: ModelMeta;
-  type: string;
-  id: IdValues;
-  rawId: string;
-}
-
-/** What a write is about, to explain its failure (see `RestService.write`). */
-interface WriteSubject {
-  model: ModelMeta;
-  target?: Target;
-  clientId?: IdValues;
-  references: readonly RelatedReference[];
-}
-
-/** Prisma codes of a write that needed a row that is not there: a related one, or the target. */
-const MISSING_RECORD_ERRORS: ReadonlySet<string> = new Set(['P2003', 'P2018', 'P2025']);
-
-/** The JSON:API resource operations. Replace it with a provider of your own to customize them. */
+/**
+ * The JSON:API routes and the resource operations behind them. Replace it with a subclass to
+ * customize them: the resource operations (`createResource`, `updateResource`, `deleteResource`,
+ * `updateRelationship`) are what single-resource routes, relationship routes and atomic
+ * operations all call, so an override applies to each of them.
+ */
 @Injectable()
 export class RestService {
   constructor(
@@ -67,7 +60,7 @@ export class RestService {
   ) {}
 
   async list(req: ApiRequest, type: string): Promise<ApiResponse> {
-    const model = this.model(type, 'findMany');
+    const model = resourceModel(this.registry, type, 'findMany');
     const client = await this.clients.forRequest(req);
     const query = this.query(req, client, model, true);
     const page = await this.page(req, client, model, query, query.where, this.selection(client, model, query), type);
@@ -78,17 +71,8 @@ export class RestService {
     const target = this.target(type, id, 'findUnique');
     const client = await this.clients.forRequest(req);
     const query = this.query(req, client, target.model, false);
-    const row = await this.findResource(client, target, this.selection(client, target.model, query));
-    const document = this.compound(query);
-    const data = document.primaryResource(target.model, row, query.include);
-    return {
-      status: 200,
-      body: document.document(
-        data,
-        { self: requestUrl(this.options.endpoint, `${type}/${id}`, query.search) },
-        query.include,
-      ),
-    };
+    const row = await findResource(this.registry, client, target, this.selection(client, target.model, query));
+    return this.resourceResponse(target.model, row, query, `${type}/${id}`);
   }
 
   async fetchRelated(
@@ -99,7 +83,7 @@ export class RestService {
     relatedId?: string,
   ): Promise<ApiResponse> {
     const target = this.target(type, id, 'findUnique');
-    const field = this.relationship(target, relationship, relatedId);
+    const field = relationshipField(this.registry, target.model, relationship, { idForm: relatedId !== undefined });
     const related = this.relatedModel(field);
     const client = await this.clients.forRequest(req);
     const query = this.query(req, client, related, field.isList);
@@ -129,19 +113,16 @@ export class RestService {
     relatedId?: string,
   ): Promise<ApiResponse> {
     const target = this.target(type, id, 'findUnique');
-    const field = this.relationship(target, relationship, relatedId);
+    const field = relationshipField(this.registry, target.model, relationship, { idForm: relatedId !== undefined });
     return this.linkage(req, await this.clients.forRequest(req), target, field, relatedId);
   }
 
   async create(req: ApiRequest, type: string): Promise<ApiResponse> {
-    const model = this.model(type, 'create');
-    const client = await this.clients.forRequest(req);
-    const query = this.query(req, client, model, false);
-    const write = parseResourceDocument(this.writeScope(client), model, req.body);
-    const selection = this.selection(client, model, query);
-    const row = await this.write(client, { model, clientId: write.clientId, references: write.references }, () =>
-      this.delegate(client, model).create!({ data: write.data, ...selection }),
-    );
+    const model = resourceModel(this.registry, type, 'create');
+    const context = await this.context(req);
+    const query = this.query(req, context.client, model, false);
+    const write = parseResourceDocument(context.scope, model, req.body);
+    const row = await this.createResource(context, model, write, this.selection(context.client, model, query));
     const document = this.compound(query);
     const data = document.primaryResource(model, row, query.include);
     return {
@@ -153,39 +134,19 @@ export class RestService {
 
   async update(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'update');
-    const client = await this.clients.forRequest(req);
-    const query = this.query(req, client, target.model, false);
-    const write = parseResourceDocument(this.writeScope(client), target.model, req.body, target.id);
-    const selection = this.selection(client, target.model, query);
-    const row = await this.write(client, { model: target.model, target, references: write.references }, () =>
-      this.delegate(client, target.model).update!({
-        where: uniqueWhere(target.model, target.id),
-        data: write.data,
-        ...selection,
-      }),
-    );
-    const document = this.compound(query);
-    const data = document.primaryResource(target.model, row, query.include);
-    return {
-      status: 200,
-      body: document.document(
-        data,
-        { self: requestUrl(this.options.endpoint, `${type}/${id}`, query.search) },
-        query.include,
-      ),
-    };
+    const context = await this.context(req);
+    const query = this.query(req, context.client, target.model, false);
+    const write = parseResourceDocument(context.scope, target.model, req.body, target.id);
+    const selection = this.selection(context.client, target.model, query);
+    const row = await this.updateResource(context, target, write, selection);
+    return this.resourceResponse(target.model, row, query, `${type}/${id}`);
   }
 
   async delete(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'delete');
-    const client = await this.clients.forRequest(req);
-    this.query(req, client, target.model, false);
-    await this.write(client, { model: target.model, target, references: [] }, () =>
-      this.delegate(client, target.model).delete!({
-        where: uniqueWhere(target.model, target.id),
-        select: idSelect(target.model),
-      }),
-    );
+    const context = await this.context(req);
+    this.query(req, context.client, target.model, false);
+    await this.deleteResource(context, target);
     return { status: 204 };
   }
 
@@ -197,26 +158,78 @@ export class RestService {
     relationship: string,
   ): Promise<ApiResponse> {
     const target = this.target(type, id, 'update');
-    const field = this.relationship(target, relationship);
+    const field = relationshipField(this.registry, target.model, relationship);
     if (change !== 'replace' && !field.isList) {
       throw new CrudApiError('invalid-request', `"${relationship}" is a to-one relationship: replace it with PATCH.`);
     }
-    const client = await this.clients.forRequest(req);
-    const scope = this.writeScope(client);
-    const ids = parseLinkage(scope, field, documentData(scope, req.body), '/data');
-    const data = relationshipData(scope, field, ids, change, '/data');
-    return client.$transaction(async (tx) => {
-      await this.findResource(tx, target, { select: idSelect(target.model) });
-      await this.assertReferencesExist(
-        tx,
-        ids?.length ? [{ model: this.relatedModel(field), ids, pointer: '/data' }] : [],
-      );
-      await this.delegate(tx, target.model).update!({
-        where: uniqueWhere(target.model, target.id),
-        data,
-        select: idSelect(target.model),
-      });
+    const context = await this.context(req);
+    const write = parseRelationshipWrite(context.scope, field, change, documentData(context.scope, req.body), '/data');
+    return context.client.$transaction(async (tx) => {
+      await this.updateRelationship({ ...context, client: tx }, target, write);
       return this.linkage(req, tx, target, field);
+    });
+  }
+
+  /**
+   * Creates one resource (`POST /:type`, an atomic `add`) from its parsed document and returns the
+   * row with the selection. `write.data` is the Prisma (unchecked) data: an override may fill
+   * defaults there before calling `super`, which checks that every required member is given.
+   */
+  async createResource(
+    context: ResourceContext,
+    model: ModelMeta,
+    write: ResourceWrite,
+    selection: Selection,
+  ): Promise<Row> {
+    assertRequiredMembers(model, write.data);
+    return runWrite(context, { model, clientId: write.clientId, references: write.references }, () =>
+      modelDelegate(this.registry, context.client, model).create!({ data: write.data, ...selection }),
+    );
+  }
+
+  /** Updates one resource (`PATCH`/`PUT /:type/:id`, an atomic `update`) and returns the row with the selection. */
+  async updateResource(
+    context: ResourceContext,
+    target: ResourceTarget,
+    write: ResourceWrite,
+    selection: Selection,
+  ): Promise<Row> {
+    const { model } = target;
+    return runWrite(context, { model, target, references: write.references }, () =>
+      modelDelegate(this.registry, context.client, model).update!({
+        where: uniqueWhere(model, target.id),
+        data: write.data,
+        ...selection,
+      }),
+    );
+  }
+
+  /** Deletes one resource (`DELETE /:type/:id`, an atomic `remove`). */
+  async deleteResource(context: ResourceContext, target: ResourceTarget): Promise<void> {
+    const { model } = target;
+    await runWrite(context, { model, target, references: [] }, () =>
+      modelDelegate(this.registry, context.client, model).delete!({
+        where: uniqueWhere(model, target.id),
+        select: idSelect(model),
+      }),
+    );
+  }
+
+  /**
+   * Adds to, replaces or removes from one relationship of a resource (the relationship routes, an
+   * atomic operation with `ref.relationship`): the resource must exist (404), and so must the
+   * related resources when the context explains failures. Runs in the caller's transaction.
+   */
+  async updateRelationship(context: ResourceContext, target: ResourceTarget, write: RelationshipWrite): Promise<void> {
+    const { client } = context;
+    await findResource(this.registry, client, target, { select: idSelect(target.model) });
+    if (context.explainFailures) {
+      await assertReferencesExist(this.registry, this.options.idDivider, client, write.references);
+    }
+    await modelDelegate(this.registry, client, target.model).update!({
+      where: uniqueWhere(target.model, target.id),
+      data: write.data,
+      select: idSelect(target.model),
     });
   }
 
@@ -224,7 +237,7 @@ export class RestService {
   private async linkage(
     req: ApiRequest,
     client: PrismaClientLike,
-    target: Target,
+    target: ResourceTarget,
     field: FieldMeta,
     relatedId?: string,
   ): Promise<ApiResponse> {
@@ -284,14 +297,14 @@ export class RestService {
   private async loadToMany(
     req: ApiRequest,
     client: PrismaClientLike,
-    target: Target,
+    target: ResourceTarget,
     field: FieldMeta,
     query: ReadQuery,
     selection: Selection,
     path: string,
   ) {
     const related = this.relatedModel(field);
-    this.allow(related, 'findMany');
+    assertOperationAllowed(this.registry, related, 'findMany');
     const opposite = this.registry.findField(related, field.relation!.oppositeField ?? '');
     if (!opposite)
       throw new CrudApiError('internal-error', `Relation ${target.model.name}.${field.name} has no opposite field.`);
@@ -299,7 +312,7 @@ export class RestService {
     const where = query.where ? { AND: [back, query.where] } : back;
     const page = await this.page(req, client, related, query, where, selection, path);
     // An empty page may mean a missing parent, which is a 404; rows prove it exists (and is readable).
-    if (!page.rows.length) await this.findResource(client, target, { select: idSelect(target.model) });
+    if (!page.rows.length) await findResource(this.registry, client, target, { select: idSelect(target.model) });
     return page;
   }
 
@@ -314,7 +327,7 @@ export class RestService {
     path: string,
   ) {
     const choice = chooseCount(req.headers.prefer, this.options.count, query.page.kind === 'cursor');
-    const delegate = this.delegate(client, model);
+    const delegate = modelDelegate(this.registry, client, model);
     const rowsMayBeHidden = Boolean(this.options.policies || this.options.getPrisma || policiesOf(client));
     const estimate = estimationAllowed({
       provider: this.registry.provider,
@@ -334,13 +347,13 @@ export class RestService {
   /** The related row of a to-one relationship; with `relatedId` (the link form ending in the id) it must match. */
   private async loadToOne(
     client: PrismaClientLike,
-    target: Target,
+    target: ResourceTarget,
     field: FieldMeta,
     relatedId: string | undefined,
     selection: Selection,
   ): Promise<Row | null> {
     const related = this.relatedModel(field);
-    const parent = await this.findResource(client, target, {
+    const parent = await findResource(this.registry, client, target, {
       select: { [field.name]: Object.keys(selection).length ? selection : true },
     });
     const row = parent[field.name] as Row | null;
@@ -375,103 +388,23 @@ export class RestService {
     };
   }
 
-  private async findResource(client: PrismaClientLike, target: Target, selection: Selection): Promise<Row> {
-    const row = await this.delegate(client, target.model).findUnique!({
-      where: uniqueWhere(target.model, target.id),
-      ...selection,
-    });
-    if (!row) throw this.notFound(target);
-    return row as Row;
+  /** One resource's document, linked to the URL it was asked at (`type/id`, with the query). */
+  private resourceResponse(model: ModelMeta, row: Row, query: ReadQuery, path: string): ApiResponse {
+    const document = this.compound(query);
+    const data = document.primaryResource(model, row, query.include);
+    const self = requestUrl(this.options.endpoint, path, query.search);
+    return { status: 200, body: document.document(data, { self }, query.include) };
   }
 
-  private notFound(target: Target): CrudApiError {
-    return new CrudApiError('not-found', `No ${target.type} with id ${quoteInput(target.rawId)}.`);
+  /** What the resource operations of this request run with: its client, explaining failures. */
+  private async context(req: ApiRequest): Promise<ResourceContext> {
+    const client = await this.clients.forRequest(req);
+    return { request: req, client, scope: writeScope(this.registry, this.options, client), explainFailures: true };
   }
 
-  /**
-   * Runs a create, update or delete as the one Prisma call it is (Prisma makes nested writes atomic)
-   * and looks for the client-facing reason only when it fails: a taken client id (409), a missing
-   * related resource (404 at its pointer), a missing target (404). Checking first would need an
-   * interactive transaction around every write, which serializes writers on SQLite.
-   */
-  private async write<T>(client: PrismaClientLike, about: WriteSubject, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      if (!isPrismaKnownRequestError(error)) throw error;
-      const { model, clientId, target, references } = about;
-      if (
-        error.code === 'P2002' &&
-        clientId &&
-        (await this.delegate(client, model).findUnique!({
-          where: uniqueWhere(model, clientId),
-          select: idSelect(model),
-        }))
-      ) {
-        throw new CrudApiError('conflict', `A ${toTypeName(model.name)} with this id already exists.`, {
-          source: { pointer: '/data/id' },
-        });
-      }
-      if (MISSING_RECORD_ERRORS.has(error.code)) {
-        await this.assertReferencesExist(client, references);
-        if (target) await this.findResource(client, target, { select: idSelect(target.model) });
-      }
-      throw error;
-    }
-  }
-
-  /** 404 for the first referenced related resource that does not exist. */
-  private async assertReferencesExist(
-    client: PrismaClientLike,
-    references: readonly RelatedReference[],
-  ): Promise<void> {
-    for (const reference of references) {
-      const found = (await this.delegate(client, reference.model).findMany!({
-        where: { OR: reference.ids },
-        select: idSelect(reference.model),
-      })) as Row[];
-      const foundIds = new Set(
-        found.map((row) => String(formatResourceId(reference.model, row, this.options.idDivider))),
-      );
-      const missing = reference.ids
-        .map((ids) => String(formatResourceId(reference.model, ids, this.options.idDivider)))
-        .find((id) => !foundIds.has(id));
-      if (missing !== undefined) {
-        throw new CrudApiError('not-found', `No ${toTypeName(reference.model.name)} with id ${quoteInput(missing)}.`, {
-          source: { pointer: reference.pointer },
-        });
-      }
-    }
-  }
-
-  private model(type: string, operation: string): ModelMeta {
-    const model = this.registry.findByTypeName(type);
-    if (!model) throw new CrudApiError('unknown-type', `Unknown resource type ${quoteInput(type)}.`);
-    this.allow(model, operation);
-    return model;
-  }
-
-  private allow(model: ModelMeta, operation: string): void {
-    if (!this.registry.allowsOperation(model, operation)) {
-      throw new CrudApiError('forbidden', `The ${operation} operation is not allowed on ${toTypeName(model.name)}.`);
-    }
-  }
-
-  private target(type: string, id: string, operation: string): Target {
-    const model = this.model(type, operation);
-    return { model, type, id: parseResourceId(model, type, id, this.options.idDivider), rawId: id };
-  }
-
-  /** The relationship field, 404 when unknown; the link form ending in an id exists for to-one only. */
-  private relationship(target: Target, name: string, relatedId?: string): FieldMeta {
-    const field = relationshipFields(this.registry, target.model).find((candidate) => candidate.name === name);
-    if (!field || (relatedId !== undefined && field.isList)) {
-      throw new CrudApiError(
-        'unknown-relationship',
-        `${target.type} has no relationship ${quoteInput(name)}${relatedId === undefined ? '' : ` with an id form`}.`,
-      );
-    }
-    return field;
+  /** The resource a URL names, if `operation` is allowed on its type. */
+  private target(type: string, id: string, operation: string): ResourceTarget {
+    return resourceTarget(resourceModel(this.registry, type, operation), id, this.options.idDivider);
   }
 
   private relatedModel(field: FieldMeta): ModelMeta {
@@ -480,37 +413,16 @@ export class RestService {
 
   /** The query parameters, parsed against the fields the caller's policies let it name. */
   private query(req: ApiRequest, client: PrismaClientLike, model: ModelMeta, collection: boolean): ReadQuery {
-    return readQuery(this.visibleFields(client), this.options, model, req.query, collection);
+    return readQuery(visibleFields(this.registry, client), this.options, model, req.query, collection);
   }
 
   /** What a resource document needs, less what the client's access policies hide. */
   private selection(client: PrismaClientLike, model: ModelMeta, query: ReadQuery): Selection {
-    return buildSelection(this.registry, model, query.include, policiesOf(client));
+    return resourceSelection(this.registry, client, model, query.include);
   }
 
   private compound(query: ReadQuery): CompoundDocument {
-    return new CompoundDocument({
-      registry: this.registry,
-      endpoint: this.options.endpoint,
-      idDivider: this.options.idDivider,
-      fieldsets: query.fieldsets,
-    });
-  }
-
-  private writeScope(client: PrismaClientLike): WriteScope {
-    return {
-      fields: this.visibleFields(client),
-      idDivider: this.options.idDivider,
-      maxJsonDepth: this.options.limits.maxJsonDepth,
-    };
-  }
-
-  private visibleFields(client: PrismaClientLike): VisibleFields {
-    return new VisibleFields(this.registry, policiesOf(client));
-  }
-
-  private delegate(client: PrismaClientLike, model: ModelMeta): Partial<Delegate> {
-    return client[this.registry.delegateName(model)] as Partial<Delegate>;
+    return resourceDocument(this.registry, this.options, query.fieldsets);
   }
 
   private urlWithoutQuery(url: string): string {

@@ -7,9 +7,8 @@ import { jsonPointer } from '../../shared/json-pointer.js';
 import { findPrototypeKey } from '../../shared/prototype-keys.js';
 import { decodeAttribute } from '../attribute-codec.js';
 import { formatResourceId, type IdValues, tryParseResourceId } from '../resource-id.js';
-import { assertRequiredMembers } from './assert-required-members.js';
 import { assertDocumentObject, invalidMember } from './document-members.js';
-import { parseLinkage, type RelatedReference, relationshipData, type WriteScope } from './relationship-data.js';
+import { parseRelationshipWrite, type RelatedReference, type WriteScope } from './relationship-data.js';
 
 /** What a create or update document asks for, as Prisma data. */
 export interface ResourceWrite {
@@ -86,7 +85,9 @@ function clientId(model: ModelMeta, id: string | number, divider: string): IdVal
 /**
  * Prisma data of a create (`urlId` undefined) or partial update document: attributes converted by
  * field type, relationships turned into foreign keys or connect/set. Member names reach the data
- * only as the schema spells them (looked up, never copied from the body).
+ * only as the schema spells them (looked up, never copied from the body). Whether a create has
+ * every required member is checked by the create itself (`RestService.createResource`), after an
+ * extension had the chance to fill one.
  */
 export function parseResourceDocument(
   scope: WriteScope,
@@ -113,11 +114,9 @@ export function parseResourceDocument(
     if (!field) throw invalidMember(`Unknown relationship ${quoteInput(name)}.`, path);
     assertDocumentObject(value, 'relationship', `Relationship "${field.name}"`, path);
     if (!('data' in value)) throw invalidMember(`Relationship "${field.name}" needs "data".`, path);
-    const pointer = jsonPointer([...path, 'data']);
-    const ids = parseLinkage(scope, field, value.data, pointer);
-    if (ids?.length) references.push({ model: fields.registry.findByModelName(field.type)!, ids, pointer });
-    Object.assign(data, relationshipData(scope, field, ids, change, pointer));
+    const linkage = parseRelationshipWrite(scope, field, change, value.data, jsonPointer([...path, 'data']));
+    references.push(...linkage.references);
+    Object.assign(data, linkage.data);
   }
-  if (change === 'create') assertRequiredMembers(model, data);
   return { data, references, ...(requestedId ? { clientId: requestedId } : {}) };
 }

@@ -25,6 +25,21 @@ export interface RelatedReference {
 /** How relationship linkage changes the stored relation. */
 export type LinkageChange = 'create' | 'replace' | 'add' | 'remove';
 
+/** What a relationship route or operation does to the linkage: add members, replace it, remove members. */
+export type RelationshipChange = Exclude<LinkageChange, 'create'>;
+
+/** One relationship's linkage in a request, parsed: what it asks for, as Prisma data. */
+export interface RelationshipWrite<Change extends LinkageChange = RelationshipChange> {
+  field: FieldMeta;
+  change: Change;
+  /** The related resources' ids; `null` empties a to-one relationship. */
+  ids: IdValues[] | null;
+  /** Prisma (unchecked) data of the change. */
+  data: Record<string, unknown>;
+  /** The related resources named, which must exist (404 otherwise). */
+  references: RelatedReference[];
+}
+
 function invalid(message: string, pointer: string): CrudApiError {
   return new CrudApiError('invalid-payload', message, { source: { pointer } });
 }
@@ -108,4 +123,18 @@ export function relationshipData(
     );
   }
   return { [field.name]: { disconnect: true } };
+}
+
+/** A relationship's linkage (`data` of a relationship object, at `pointer`) parsed into a change of it. */
+export function parseRelationshipWrite<Change extends LinkageChange>(
+  scope: WriteScope,
+  field: FieldMeta,
+  change: Change,
+  linkage: unknown,
+  pointer: string,
+): RelationshipWrite<Change> {
+  const ids = parseLinkage(scope, field, linkage, pointer);
+  const data = relationshipData(scope, field, ids, change, pointer);
+  const related = scope.fields.registry.findByModelName(field.type)!;
+  return { field, change, ids, data, references: ids?.length ? [{ model: related, ids, pointer }] : [] };
 }

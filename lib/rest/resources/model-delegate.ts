@@ -1,0 +1,13 @@
+import type { ModelMeta } from '../../metadata/model-meta.types.js';
+import type { ModelRegistry } from '../../metadata/model-registry.js';
+import type { PrismaClientLike } from '../../prisma/prisma-client-like.js';
+
+/** A row as Prisma returns it. */
+export type Row = Record<string, unknown>;
+
+type Delegate = Record<string, (args: unknown) => Promise<any>>;
+
+/** The client's delegate of a model (`client.post`): its operations, as far as the client has them. */
+export function modelDelegate(registry: ModelRegistry, client: PrismaClientLike, model: ModelMeta): Partial<Delegate> {
+  return client[registry.delegateName(model)] as Partial<Delegate>;
+}
