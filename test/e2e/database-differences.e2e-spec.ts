@@ -1,6 +1,6 @@
 import { Decimal } from '@prisma/client/runtime/client';
 
-import type { DatabaseProvider } from '../../sample-app/database/database-url.js';
+import type { DatabaseProvider } from '../../fixtures/blog/database/database-url.js';
 import { expectJsonApiError } from '../support/json-api-expect.js';
 import { type BlogFixture, seedBlog } from '../support/rest-fixtures.js';
 import { callRpc } from '../support/rpc-client.js';

@@ -2,8 +2,8 @@ import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import type { Request } from 'express';
 
+import { Prisma } from '../../fixtures/generated/sqlite/prisma/client.js';
 import type { PrismaClientLike } from '../../lib/index.js';
-import { Prisma } from '../../sample-app/generated/sqlite/prisma/client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 

@@ -2,7 +2,7 @@
  * Issue #11, REST (JSON:API) side: the sample app's policies tried as an attacker would. Every
  * probe compares two answers, or the database before and after; none relies on a message alone.
  */
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import {
   isClientError,
   normalizeAnswer,

@@ -3,7 +3,7 @@
  * two USERs, rows each cannot read). Every probe compares two answers, or the database before and
  * after; none relies on a message text alone.
  */
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import {
   isClientError,
   normalizeAnswer,

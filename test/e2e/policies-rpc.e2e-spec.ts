@@ -1,5 +1,5 @@
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import type { CrudApiPolicies } from '../../lib/index.js';
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
 import { seedPolicyBlog } from '../support/policy-fixtures.js';
 import { callRpc } from '../support/rpc-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';

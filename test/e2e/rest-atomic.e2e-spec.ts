@@ -1,4 +1,4 @@
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import { snapshotDatabase } from '../support/db-snapshot.js';
 import { seedPolicyBlog } from '../support/policy-fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';

@@ -1,4 +1,4 @@
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import { snapshotDatabase } from '../support/db-snapshot.js';
 import { expectJsonApiError } from '../support/json-api-expect.js';
 import { type BlogFixture, seedBlog } from '../support/rest-fixtures.js';

@@ -1,8 +1,8 @@
 import { Decimal } from '@prisma/client/runtime/client';
 
+import type { SamplePrismaClient } from '../../fixtures/blog/database/create-prisma-client.js';
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import { type RpcClient, RpcClientError } from '../../lib/client/index.js';
-import type { SamplePrismaClient } from '../../sample-app/database/create-prisma-client.js';
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
 import { snapshotDatabase } from '../support/db-snapshot.js';
 import { listenRpc, sampleRpcClient } from '../support/listening-client.js';
 import { seedPolicyBlog } from '../support/policy-fixtures.js';

@@ -1,7 +1,7 @@
 import { Decimal } from '@prisma/client/runtime/client';
 
+import type { SamplePrismaClient } from '../../fixtures/blog/database/create-prisma-client.js';
 import { createRpcClient, type RpcClient, type RpcClientOptions } from '../../lib/client/index.js';
-import type { SamplePrismaClient } from '../../sample-app/database/create-prisma-client.js';
 import type { TestApp } from './test-app.js';
 
 /** Puts the test app on a loopback port and answers the URL of its RPC interface. */

@@ -3,8 +3,8 @@ import type { TestingModule, TestingModuleBuilder } from '@nestjs/testing';
 import { Test } from '@nestjs/testing';
 import type TestAgent from 'supertest/lib/agent.js';
 
+import type { DatabaseProvider } from '../../fixtures/blog/database/database-url.js';
 import { CrudApiModule, type CrudApiModuleOptions } from '../../lib/index.js';
-import type { DatabaseProvider } from '../../sample-app/database/database-url.js';
 import { contractAgent } from './openapi-agent.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
