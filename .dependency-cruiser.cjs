@@ -41,10 +41,26 @@ module.exports = {
     },
     {
       name: 'lib-is-self-contained',
-      comment: 'The package imports nothing of the repository outside lib/ (tests, bench, sample app).',
+      comment: 'The package imports nothing of the repository outside lib/ (tests, bench, fixtures, sample app).',
       severity: 'error',
       from: { path: '^lib/', pathNot: '\\.spec\\.ts$' },
-      to: { path: '^(test|bench|sample-app|scripts)/' },
+      to: { path: '^(test|bench|sample-app|fixtures|scripts)/' },
+    },
+    {
+      name: 'no-sample-app-imports',
+      comment:
+        'Tests, bench and fixtures use the shared fixture (fixtures/), not the sample app; only the tests of the sample app itself (test/sample-app/) import it.',
+      severity: 'error',
+      from: { path: '^(lib|test|bench|fixtures)/', pathNot: '^test/sample-app/' },
+      to: { path: '^sample-app/' },
+    },
+    {
+      name: 'fixtures-are-self-contained',
+      comment:
+        'The fixture serves the tests, the bench and the sample app alike: it imports nothing of test/ or bench/.',
+      severity: 'error',
+      from: { path: '^fixtures/' },
+      to: { path: '^(test|bench)/' },
     },
     {
       name: 'unknown-folder',

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 
+import type { SampleDatabase } from '../fixtures/blog/database/create-prisma-client.js';
+import { samplePolicies } from '../fixtures/blog/policies.js';
 import { CrudApiModule } from '../lib/index.js';
-import type { SampleDatabase } from './database/create-prisma-client.js';
 import { DatabaseModule, SAMPLE_DATABASE } from './database/database.module.js';
 import { DemoAuthGuard } from './demo-auth.js';
-import { samplePolicies } from './policies.js';
 
 export const PORT = Number(process.env.PORT ?? 3000);
 export const BASE_URL = process.env.BASE_URL ?? `http://localhost:${PORT}`;

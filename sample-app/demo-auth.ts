@@ -1,8 +1,8 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 
-import type { SampleDatabase } from './database/create-prisma-client.js';
+import type { SampleDatabase } from '../fixtures/blog/database/create-prisma-client.js';
+import type { DemoUser } from '../fixtures/blog/policies.js';
 import { SAMPLE_DATABASE } from './database/database.module.js';
-import type { DemoUser } from './policies.js';
 
 export const DEMO_USER_HEADER = 'x-user-id';
 

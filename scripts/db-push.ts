@@ -1,7 +1,7 @@
 // `npm run db:push`: creates the sample schema's tables in DATABASE_URL (SQLite by default)
 // without Prisma's native schema engine, which cannot be downloaded offline.
-import { DEFAULT_DATABASE_URL } from '../sample-app/database/database-url.js';
-import { pushSchemaIfEmpty } from '../sample-app/database/prepare-database.js';
+import { pushSchemaIfEmpty } from '../fixtures/blog/database/prepare-database.js';
+import { DEFAULT_DATABASE_URL } from '../sample-app/database/default-database-url.js';
 
 const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
 const created = await pushSchemaIfEmpty(url);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { deriveSchema, sampleSchemas } from '../sample-app/database/sample-schemas.js';
+import { deriveSchema, sampleSchemas } from '../fixtures/blog/database/sample-schemas.js';
 
 // `prisma generate` insists on a schema-engine binary it never runs, and would download one:
 // pointing it at any existing executable keeps it offline (docs/contributing.md).

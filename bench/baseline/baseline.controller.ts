@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 
-import type { SampleDatabase } from '../../sample-app/database/create-prisma-client.js';
+import type { SampleDatabase } from '../../fixtures/blog/database/create-prisma-client.js';
 import { BENCH_DATABASE, BENCH_ENDPOINT } from './baseline.tokens.js';
 
 /** What every hand-written controller gets: the sample client and the REST endpoint for links. */

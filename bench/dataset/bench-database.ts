@@ -1,4 +1,4 @@
-import type { DatabaseProvider } from '../../sample-app/database/database-url.js';
+import type { DatabaseProvider } from '../../fixtures/blog/database/database-url.js';
 import { SERVER_URL_VARIABLES } from '../../test/support/global-setup.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import type { BenchDatabase, BenchOptions } from '../bench-options.js';

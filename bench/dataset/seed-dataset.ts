@@ -1,5 +1,5 @@
-import type { SampleDatabase, SamplePrismaClient } from '../../sample-app/database/create-prisma-client.js';
-import type { DatabaseProvider } from '../../sample-app/database/database-url.js';
+import type { SampleDatabase, SamplePrismaClient } from '../../fixtures/blog/database/create-prisma-client.js';
+import type { DatabaseProvider } from '../../fixtures/blog/database/database-url.js';
 
 /** The benchmark's data: sizes large enough for indexes, LIMIT and counts to matter. */
 export interface DatasetSize {

@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import type { DMMF } from '@prisma/generator-helper';
 import { Validator } from '@seriousme/openapi-schema-validator';
 
-import { modelMeta as postgresMeta } from '../../sample-app/generated/postgresql/crud-api/index.js';
-import { modelMeta as sqliteMeta } from '../../sample-app/generated/sqlite/crud-api/index.js';
-import { samplePolicies } from '../../sample-app/policies.js';
+import { samplePolicies } from '../../fixtures/blog/policies.js';
+import { modelMeta as postgresMeta } from '../../fixtures/generated/postgresql/crud-api/index.js';
+import { modelMeta as sqliteMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
 import { buildModelMeta } from '../generator/build-model-meta.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry } from '../metadata/model-registry.js';

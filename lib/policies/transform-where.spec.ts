@@ -1,4 +1,4 @@
-import { modelMeta } from '../../sample-app/generated/sqlite/crud-api/index.js';
+import { modelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
 import { planRead } from './plan-read.js';
 import { PolicySet } from './policy-set.js';
 import { transformWhere } from './transform-where.js';

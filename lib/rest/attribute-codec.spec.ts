@@ -1,4 +1,4 @@
-import { modelMeta } from '../../sample-app/generated/sqlite/crud-api/index.js';
+import { modelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
 import type { FieldMeta } from '../metadata/model-meta.types.js';
 import { attributeEncoder, decodeAttribute, parseQueryValue } from './attribute-codec.js';
 

@@ -1,4 +1,4 @@
-import { modelMeta } from '../../sample-app/generated/sqlite/crud-api/index.js';
+import { modelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
 import { formatResourceId, tryParseResourceId, uniqueWhere } from './resource-id.js';
 
 const { Post, Like, Comment } = modelMeta.models;

@@ -1,4 +1,4 @@
-import { modelMeta } from '../../sample-app/generated/sqlite/crud-api/index.js';
+import { modelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { applyMaxTake } from './apply-max-take.js';
 

@@ -1,9 +1,9 @@
 import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 
-import { createSampleDatabase, type SampleDatabase } from './create-prisma-client.js';
-import { DEFAULT_DATABASE_URL } from './database-url.js';
-import { pushSchemaIfEmpty } from './prepare-database.js';
-import { seedIfEmpty } from './seed.js';
+import { createSampleDatabase, type SampleDatabase } from '../../fixtures/blog/database/create-prisma-client.js';
+import { pushSchemaIfEmpty } from '../../fixtures/blog/database/prepare-database.js';
+import { seedIfEmpty } from '../../fixtures/blog/seed.js';
+import { DEFAULT_DATABASE_URL } from './default-database-url.js';
 
 export const SAMPLE_DATABASE = Symbol('SAMPLE_DATABASE');
 

@@ -4,10 +4,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createElement as h, type FormEvent, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 
+import { modelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
+import type { PrismaClient } from '../../fixtures/generated/sqlite/prisma/client.js';
 import { createRpcClient } from '../../lib/client/index.js';
 import { createRpcHooks } from '../../lib/client/react/index.js';
-import { modelMeta } from '../generated/sqlite/crud-api/index.js';
-import type { PrismaClient } from '../generated/sqlite/prisma/client.js';
 
 // Demo authentication (see demo-auth.ts): the page acts as the seeded user 1.
 const DEMO_USER_ID = '1';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 
 import { launchChromium, listenOnLoopback } from '../support/browser.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 
 /**
  * Where the run saves its screenshots (the page, and a "Try it out" answer): a temporary folder, so
@@ -18,21 +18,22 @@ const SCREENSHOTS = {
 
 // Swagger UI as the module serves it (swagger-ui-dist, no CDN), in headless Debian Chromium, against the module on SQLite.
 describe('Swagger UI', () => {
-  let t: TestApp;
   let browser: Browser;
   let origin: string;
+  // Declared first, so it runs before the application closes.
+  afterAll(() => browser?.close());
 
+  const t = useTestApp('sqlite', {
+    options: { openapi: { title: 'Sample blog API' } },
+    seed: async ({ db }) => {
+      const author = await db.prisma.user.create({ data: { email: 'demo@x.test', name: 'Demo' } });
+      await db.prisma.post.create({ data: { title: 'Hello from the database', authorId: author.id } });
+    },
+  });
   beforeAll(async () => {
-    t = await createTestApp('sqlite', { options: { openapi: { title: 'Sample blog API' } } });
-    const author = await t.db.prisma.user.create({ data: { email: 'demo@x.test', name: 'Demo' } });
-    await t.db.prisma.post.create({ data: { title: 'Hello from the database', authorId: author.id } });
     origin = await listenOnLoopback(t.app);
     browser = await launchChromium();
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
 
   it('loads offline from the app, lists a model’s operations, and "Try it out" answers 200', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });

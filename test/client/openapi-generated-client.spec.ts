@@ -7,7 +7,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 
 import { listenOnLoopback } from '../support/browser.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 
 const folder = path.resolve('test/generated/openapi-client');
 
@@ -51,14 +51,12 @@ function compile(files: string[]): string[] {
 
 // openapi-typescript's types and openapi-fetch, as an application would use them, against the sample schema.
 describe('a client generated from the REST document', () => {
-  let t: TestApp;
   let origin: string;
 
+  const t = useTestApp('sqlite');
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
     origin = await listenOnLoopback(t.app);
   });
-  afterAll(() => t?.close());
 
   it('compiles, and performs a typed create, list and include against the app', async () => {
     const document = await (await fetch(`${origin}/api/docs/rest.json`)).json();

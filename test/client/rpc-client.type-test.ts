@@ -1,8 +1,8 @@
 /* eslint-disable @typescript-eslint/no-unused-vars -- each declaration is a type assertion */
 // Type expectations of the RPC client, checked by `tsc` (npm run typecheck), never run: the client's
 // arguments and results are the generated Prisma client's own, for the sample schema.
+import type { Prisma, PrismaClient } from '../../fixtures/generated/sqlite/prisma/client.js';
 import type { RpcClient } from '../../lib/client/index.js';
-import type { Prisma, PrismaClient } from '../../sample-app/generated/sqlite/prisma/client.js';
 import { expectTypeEqual } from './type-equality.js';
 
 declare const prisma: PrismaClient;

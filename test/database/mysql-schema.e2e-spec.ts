@@ -3,12 +3,12 @@ import { createRequire } from 'node:module';
 
 import type { DMMF } from '@prisma/generator-helper';
 
-import { withMysql } from '../../sample-app/database/prepare-database.js';
-import { sampleSchemas } from '../../sample-app/database/sample-schemas.js';
+import { withMysql } from '../../fixtures/blog/database/prepare-database.js';
+import { sampleSchemas } from '../../fixtures/blog/database/sample-schemas.js';
 import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
 
 /**
- * The MySQL DDL kept in sample-app/prisma/mysql/schema.sql (the offline schema engine has no MySQL
+ * The MySQL DDL kept in fixtures/blog/prisma/mysql/schema.sql (the offline schema engine has no MySQL
  * connector) against the Prisma schema it stands for: the same tables, columns, types,
  * nullability and indexes, and every model and field round-trips through the generated client.
  */

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { type BlogFixture, seedBlog } from '../support/rest-fixtures.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 interface RawAnswer {
@@ -15,17 +15,18 @@ interface RawAnswer {
  * chunked (possibly empty) body goes through node's own client. Both platforms must answer alike.
  */
 describe.each(testProviders())('JSON body parsing on the module routes (%s)', (provider) => {
-  let t: TestApp;
   let f: BlogFixture;
   let port: number;
+  const t = useTestApp(provider, {
+    seed: async ({ db }) => {
+      f = await seedBlog(db);
+    },
+  });
   beforeAll(async () => {
-    t = await createTestApp(provider);
-    f = await seedBlog(t.db);
     const server = t.app.getHttpServer() as http.Server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
-  afterAll(() => t.close());
 
   const send = (method: string, path: string, contentType: string, chunks: string[]): Promise<RawAnswer> =>
     new Promise((resolve, reject) => {

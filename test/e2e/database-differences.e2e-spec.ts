@@ -1,10 +1,10 @@
 import { Decimal } from '@prisma/client/runtime/client';
 
-import type { DatabaseProvider } from '../../sample-app/database/database-url.js';
+import type { DatabaseProvider } from '../../fixtures/blog/database/database-url.js';
 import { expectJsonApiError } from '../support/json-api-expect.js';
 import { type BlogFixture, seedBlog } from '../support/rest-fixtures.js';
 import { callRpc } from '../support/rpc-client.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 /**
@@ -14,13 +14,12 @@ import { testProviders } from '../support/test-database.js';
 type ByDatabase<T> = Record<DatabaseProvider, T>;
 
 describe.each(testProviders())('what differs by database (%s)', (provider) => {
-  let t: TestApp;
   let f: BlogFixture;
-  beforeAll(async () => {
-    t = await createTestApp(provider);
-    f = await seedBlog(t.db);
+  const t = useTestApp(provider, {
+    seed: async ({ db }) => {
+      f = await seedBlog(db);
+    },
   });
-  afterAll(() => t.close());
 
   const on = <T>(answers: ByDatabase<T>): T => answers[provider];
   const get = (url: string) => t.http().get(`/api/rest${url}`);

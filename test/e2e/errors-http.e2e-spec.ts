@@ -15,7 +15,7 @@ import type { Request } from 'express';
 import request from 'supertest';
 
 import { type ApiRequest, type ApiResponse, CrudApiModule, RestService, RpcService } from '../../lib/index.js';
-import { createTestApp, TEST_ENDPOINT, type TestApp } from '../support/test-app.js';
+import { TEST_ENDPOINT, useTestApp } from '../support/test-app.js';
 import { createTestDatabase, testProviders } from '../support/test-database.js';
 
 /** Services that answer with the size of the parsed body, so body parsing is tested alone. */
@@ -76,11 +76,7 @@ const JSON_API = 'application/vnd.api+json';
 
 describe.each(testProviders())('HTTP errors around the routes (%s)', (provider) => {
   describe('body parsing with the default limit (1mb)', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp(provider, { metadata: { controllers: [OwnController] }, override: probes });
-    });
-    afterAll(() => t.close());
+    const t = useTestApp(provider, { metadata: { controllers: [OwnController] }, override: probes });
 
     it.each([['application/json'], [JSON_API]])('accepts a %s body beyond Nest’s 100kb default', async (type) => {
       const body = documentOf(500_000);
@@ -162,11 +158,7 @@ describe.each(testProviders())('HTTP errors around the routes (%s)', (provider) 
   });
 
   describe('body parsing with bodyLimit "10kb"', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp(provider, { options: { bodyLimit: '10kb' }, override: probes });
-    });
-    afterAll(() => t.close());
+    const t = useTestApp(provider, { options: { bodyLimit: '10kb' }, override: probes });
 
     it.each([['application/json'], [JSON_API]])('applies the option to %s bodies', async (type) => {
       await t.http().post('/api/rpc/post/create').set('content-type', type).send(documentOf(5_000)).expect(200);
@@ -179,19 +171,15 @@ describe.each(testProviders())('HTTP errors around the routes (%s)', (provider) 
   });
 
   describe('with a global guard and a global pipe', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp(provider, {
-        metadata: {
-          providers: [
-            { provide: APP_GUARD, useClass: TokenGuard },
-            { provide: APP_PIPE, useClass: RejectBadParamPipe },
-          ],
-        },
-        override: probes,
-      });
+    const t = useTestApp(provider, {
+      metadata: {
+        providers: [
+          { provide: APP_GUARD, useClass: TokenGuard },
+          { provide: APP_PIPE, useClass: RejectBadParamPipe },
+        ],
+      },
+      override: probes,
     });
-    afterAll(() => t.close());
 
     it('renders the guard’s 401 in each interface’s format', async () => {
       const rest = await t.http().get('/api/rest/post').expect(401);

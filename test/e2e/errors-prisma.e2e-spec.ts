@@ -2,9 +2,9 @@ import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import type { Request } from 'express';
 
+import { Prisma } from '../../fixtures/generated/sqlite/prisma/client.js';
 import type { PrismaClientLike } from '../../lib/index.js';
-import { Prisma } from '../../sample-app/generated/sqlite/prisma/client.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 const JSON_API = 'application/vnd.api+json';
@@ -82,14 +82,12 @@ function expectNoInternals(body: unknown): void {
 }
 
 describe.each(testProviders())('data-layer errors (%s)', (provider) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(provider, {
-      options: { prisma: undefined, getPrisma: (req) => failingClient(t.db.prisma)(req) },
-    });
-    await t.db.prisma.user.create({ data: { email: 'taken@example.com', name: 'Taken' } });
+  const t = useTestApp(provider, {
+    options: { prisma: undefined, getPrisma: (req) => failingClient(t.db.prisma)(req) },
+    seed: async () => {
+      await t.db.prisma.user.create({ data: { email: 'taken@example.com', name: 'Taken' } });
+    },
   });
-  afterAll(() => t.close());
 
   describe.each(ROWS)('thrown by a per-request client: %s', (header, status, code, extra = {}) => {
     const ormCode = header.split(':')[0];
@@ -192,14 +190,12 @@ describe.each(testProviders())('data-layer errors (%s)', (provider) => {
 });
 
 describe.each(testProviders())('the prismaErrorMap option (%s)', (provider) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(provider, {
-      options: { prismaErrorMap: { P2002: { status: 409, code: 'conflict', message: 'Taken.' } } },
-    });
-    await t.db.prisma.user.create({ data: { email: 'taken@example.com', name: 'Taken' } });
+  const t = useTestApp(provider, {
+    options: { prismaErrorMap: { P2002: { status: 409, code: 'conflict', message: 'Taken.' } } },
+    seed: async () => {
+      await t.db.prisma.user.create({ data: { email: 'taken@example.com', name: 'Taken' } });
+    },
   });
-  afterAll(() => t.close());
 
   it('overrides a default row on both interfaces', async () => {
     const rpc = await t

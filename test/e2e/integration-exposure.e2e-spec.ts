@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 const JSON_API = 'application/vnd.api+json';
@@ -6,23 +6,23 @@ const q = (args: object) => encodeURIComponent(JSON.stringify(args));
 
 describe.each(testProviders())('exposure options on both interfaces (%s)', (provider) => {
   describe('models: only User and Post', () => {
-    let t: TestApp;
     let userId: number;
     let postId: number;
-    beforeAll(async () => {
-      t = await createTestApp(provider, { options: { models: ['User', 'post'] } });
-      const user = await t.db.prisma.user.create({
-        data: { email: 'a@example.com', name: 'A', profile: { create: { bio: 'hidden' } } },
-      });
-      const post = await t.db.prisma.post.create({
-        data: { title: 'P', authorId: user.id, tags: { create: [{ name: 'hidden' }] } },
-      });
-      const tag = await t.db.prisma.tag.findFirstOrThrow();
-      userId = user.id;
-      postId = post.id;
-      expect(tag.name).toBe('hidden');
+    const t = useTestApp(provider, {
+      options: { models: ['User', 'post'] },
+      seed: async () => {
+        const user = await t.db.prisma.user.create({
+          data: { email: 'a@example.com', name: 'A', profile: { create: { bio: 'hidden' } } },
+        });
+        const post = await t.db.prisma.post.create({
+          data: { title: 'P', authorId: user.id, tags: { create: [{ name: 'hidden' }] } },
+        });
+        const tag = await t.db.prisma.tag.findFirstOrThrow();
+        userId = user.id;
+        postId = post.id;
+        expect(tag.name).toBe('hidden');
+      },
     });
-    afterAll(() => t.close());
 
     it('answers 404 for a hidden model on RPC', async () => {
       const res = await t.http().get('/api/rpc/tag/findMany').expect(404);
@@ -76,20 +76,18 @@ describe.each(testProviders())('exposure options on both interfaces (%s)', (prov
   });
 
   describe('operations: Tag read-only, Post without deleteMany', () => {
-    let t: TestApp;
     let tagId: number;
     let postIds: number[];
-    beforeAll(async () => {
-      t = await createTestApp(provider, {
-        options: { operations: { Tag: { readOnly: true }, post: { exclude: ['deleteMany'] } } },
-      });
-      const user = await t.db.prisma.user.create({ data: { email: 'a@example.com', name: 'A' } });
-      tagId = (await t.db.prisma.tag.create({ data: { name: 'kept' } })).id;
-      postIds = await Promise.all(
-        ['a', 'b'].map(async (title) => (await t.db.prisma.post.create({ data: { title, authorId: user.id } })).id),
-      );
+    const t = useTestApp(provider, {
+      options: { operations: { Tag: { readOnly: true }, post: { exclude: ['deleteMany'] } } },
+      seed: async () => {
+        const user = await t.db.prisma.user.create({ data: { email: 'a@example.com', name: 'A' } });
+        tagId = (await t.db.prisma.tag.create({ data: { name: 'kept' } })).id;
+        postIds = await Promise.all(
+          ['a', 'b'].map(async (title) => (await t.db.prisma.post.create({ data: { title, authorId: user.id } })).id),
+        );
+      },
     });
-    afterAll(() => t.close());
 
     it('serves reads of a read-only model on both interfaces', async () => {
       expect((await t.http().get('/api/rpc/tag/count').expect(200)).body).toEqual({ data: 1 });

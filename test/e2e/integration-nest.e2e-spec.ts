@@ -12,7 +12,7 @@ import {
   RestService,
   RpcService,
 } from '../../lib/index.js';
-import { createTestApp, TEST_ENDPOINT, type TestApp } from '../support/test-app.js';
+import { TEST_ENDPOINT, useTestApp } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
 
 @Injectable()
@@ -48,13 +48,9 @@ class RecordingInterceptor implements NestInterceptor {
 
 describe.each(testProviders())('Nest integration (%s)', (provider) => {
   describe('with RestService and RpcService replaced through the restService and rpcService extras', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp(provider, {
-        options: { restService: ReplacedRestService, rpcService: ReplacedRpcService },
-      });
+    const t = useTestApp(provider, {
+      options: { restService: ReplacedRestService, rpcService: ReplacedRpcService },
     });
-    afterAll(() => t.close());
 
     it('routes both interfaces to the replacements', async () => {
       expect((await t.http().get('/api/rest/post/7').expect(200)).body).toEqual({ meta: { replacedRest: 'post/7' } });
@@ -75,21 +71,17 @@ describe.each(testProviders())('Nest integration (%s)', (provider) => {
   });
 
   describe('with a global interceptor and a counting getPrisma', () => {
-    let t: TestApp;
     let getPrismaCalls = 0;
-    beforeAll(async () => {
-      t = await createTestApp(provider, {
-        options: {
-          prisma: undefined,
-          getPrisma: () => {
-            getPrismaCalls += 1;
-            return t.db.prisma as unknown as PrismaClientLike;
-          },
+    const t = useTestApp(provider, {
+      options: {
+        prisma: undefined,
+        getPrisma: () => {
+          getPrismaCalls += 1;
+          return t.db.prisma as unknown as PrismaClientLike;
         },
-        metadata: { providers: [{ provide: APP_INTERCEPTOR, useClass: RecordingInterceptor }] },
-      });
+      },
+      metadata: { providers: [{ provide: APP_INTERCEPTOR, useClass: RecordingInterceptor }] },
     });
-    afterAll(() => t.close());
 
     it('lets the interceptor see every request of both interfaces, failed ones included', async () => {
       RecordingInterceptor.seen = [];

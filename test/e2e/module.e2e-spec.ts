@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import { type ApiRequest, type ApiResponse, CrudApiModule, RestService } from '../../lib/index.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 @Injectable()
@@ -13,12 +13,12 @@ class CustomRestService extends RestService {
 
 describe.each(testProviders())('module wiring (%s)', (provider) => {
   describe('under a global prefix', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp(provider, { configure: (app) => app.setGlobalPrefix('v1') });
-      await t.db.prisma.tag.create({ data: { name: 'prefixed' } });
+    const t = useTestApp(provider, {
+      configure: (app) => app.setGlobalPrefix('v1'),
+      seed: async () => {
+        await t.db.prisma.tag.create({ data: { name: 'prefixed' } });
+      },
     });
-    afterAll(() => t.close());
 
     it('serves both interfaces below the prefix', async () => {
       await t.http().get('/v1/api/rpc/tag/findMany').expect(200);
@@ -38,13 +38,9 @@ describe.each(testProviders())('module wiring (%s)', (provider) => {
   });
 
   describe('with a replaced RestService', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp(provider, {
-        override: (builder) => builder.overrideProvider(RestService).useClass(CustomRestService),
-      });
+    const t = useTestApp(provider, {
+      override: (builder) => builder.overrideProvider(RestService).useClass(CustomRestService),
     });
-    afterAll(() => t.close());
 
     it('routes requests to the replacement', async () => {
       const res = await t.http().get('/api/rest/post/7').expect(200);
@@ -53,11 +49,7 @@ describe.each(testProviders())('module wiring (%s)', (provider) => {
   });
 
   describe('with custom mount paths', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp(provider, { options: { restPath: 'jsonapi', rpcPath: 'model/rpc' } });
-    });
-    afterAll(() => t.close());
+    const t = useTestApp(provider, { options: { restPath: 'jsonapi', rpcPath: 'model/rpc' } });
 
     it('mounts the controllers where the options say', async () => {
       await t.http().get('/model/rpc/user/count').expect(200);

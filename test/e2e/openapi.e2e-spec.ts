@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiTags, DocumentBuilder, SwaggerModule } from '@nestjs/
 import { Validator } from '@seriousme/openapi-schema-validator';
 
 import { CrudApiOpenApi, mergeOpenApiDocuments } from '../../lib/index.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 @ApiTags('health')
@@ -18,15 +18,11 @@ class HealthController {
 
 describe.each(testProviders())('OpenAPI routes (%s)', (provider) => {
   describe('with openapi on and a global prefix', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp(provider, {
-        options: { openapi: { path: 'docs/api', title: 'Blog', version: '2.0.0' } },
-        metadata: { controllers: [HealthController] },
-        configure: (app) => app.setGlobalPrefix('v1'),
-      });
+    const t = useTestApp(provider, {
+      options: { openapi: { path: 'docs/api', title: 'Blog', version: '2.0.0' } },
+      metadata: { controllers: [HealthController] },
+      configure: (app) => app.setGlobalPrefix('v1'),
     });
-    afterAll(() => t.close());
 
     it('serves each document as JSON, its paths under the global prefix', async () => {
       for (const kind of ['rest', 'rpc'] as const) {
@@ -88,11 +84,7 @@ describe.each(testProviders())('OpenAPI routes (%s)', (provider) => {
   });
 
   describe('with the UI off', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp(provider, { options: { openapi: { ui: false } } });
-    });
-    afterAll(() => t.close());
+    const t = useTestApp(provider, { options: { openapi: { ui: false } } });
 
     it('serves the documents only', async () => {
       await t.http().get('/api/docs/rest.json').expect(200);
@@ -102,11 +94,7 @@ describe.each(testProviders())('OpenAPI routes (%s)', (provider) => {
   });
 
   describe('with openapi off', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp(provider, { options: { openapi: false } });
-    });
-    afterAll(() => t.close());
+    const t = useTestApp(provider, { options: { openapi: false } });
 
     it('serves no document', async () => {
       await t.http().get('/api/docs/rest.json').expect(404);

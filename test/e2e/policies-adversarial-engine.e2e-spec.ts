@@ -9,8 +9,8 @@ import { Test } from '@nestjs/testing';
 import fc from 'fast-check';
 import request from 'supertest';
 
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import { CrudApiError, withPolicies } from '../../lib/index.js';
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
 import {
   parseWithKey,
   probeState,

@@ -2,7 +2,7 @@
  * Issue #11, REST (JSON:API) side: the sample app's policies tried as an attacker would. Every
  * probe compares two answers, or the database before and after; none relies on a message alone.
  */
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import {
   isClientError,
   normalizeAnswer,
@@ -12,7 +12,7 @@ import {
   WORLD,
 } from '../support/adversarial-fixtures.js';
 import { type RawReply, rawRest, restReason } from '../support/adversarial-http.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 type Caller = 'anon' | 'admin' | 'alice' | 'bob';
@@ -127,7 +127,6 @@ const PROTOTYPE_PROBES: [label: string, caller: Caller, method: Method, path: st
 ];
 
 describe.each(testProviders())('adversarial access policies over REST (%s)', (provider) => {
-  let t: TestApp;
   let caller: DemoUser | undefined;
   const rest = (who: Caller, method: Method, path: string, json?: string): Promise<RawReply> => {
     caller = USERS[who];
@@ -137,11 +136,10 @@ describe.each(testProviders())('adversarial access policies over REST (%s)', (pr
   const norm = (res: RawReply, replace: readonly (string | number)[] = []) =>
     normalizeAnswer(res.status, withoutLinks(res.body), replace);
 
-  beforeAll(async () => {
-    t = await createTestApp(provider, { options: { policies: samplePolicies, context: () => ({ user: caller }) } });
-    await seedAdversarialWorld(t.db);
+  const t = useTestApp(provider, {
+    options: { policies: samplePolicies, context: () => ({ user: caller }) },
+    seed: ({ db }) => seedAdversarialWorld(db),
   });
-  afterAll(() => t.close());
 
   describe('prototype keys in any position are refused (4xx) and change nothing', () => {
     const table = PROTOTYPE_PROBES.flatMap(([label, who, method, path, json]) =>

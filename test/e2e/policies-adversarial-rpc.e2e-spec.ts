@@ -3,7 +3,7 @@
  * two USERs, rows each cannot read). Every probe compares two answers, or the database before and
  * after; none relies on a message text alone.
  */
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import {
   isClientError,
   normalizeAnswer,
@@ -15,7 +15,7 @@ import {
 } from '../support/adversarial-fixtures.js';
 import { rawRpc, rpcReason } from '../support/adversarial-http.js';
 import { callRpc } from '../support/rpc-client.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 type Caller = 'anon' | 'admin' | 'alice' | 'bob';
@@ -197,7 +197,6 @@ const PROTOTYPE_PROBES: [label: string, caller: Caller, method: Method, path: st
 ];
 
 describe.each(testProviders())('adversarial access policies over RPC (%s)', (provider) => {
-  let t: TestApp;
   let caller: DemoUser | undefined;
   const rpc = (who: Caller, method: Method, path: string, args?: unknown) => {
     caller = USERS[who];
@@ -210,11 +209,10 @@ describe.each(testProviders())('adversarial access policies over RPC (%s)', (pro
   const norm = (res: { status: number; body: unknown }, replace: readonly (string | number)[] = []) =>
     normalizeAnswer(res.status, res.body, replace);
 
-  beforeAll(async () => {
-    t = await createTestApp(provider, { options: { policies: samplePolicies, context: () => ({ user: caller }) } });
-    await seedAdversarialWorld(t.db);
+  const t = useTestApp(provider, {
+    options: { policies: samplePolicies, context: () => ({ user: caller }) },
+    seed: ({ db }) => seedAdversarialWorld(db),
   });
-  afterAll(() => t.close());
 
   describe('prototype keys in any position are refused (4xx) and change nothing', () => {
     const table = PROTOTYPE_PROBES.flatMap(([label, who, method, path, json]) =>

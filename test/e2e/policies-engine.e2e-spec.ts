@@ -1,5 +1,5 @@
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import { CrudApiError, type CrudApiPolicies, withPolicies } from '../../lib/index.js';
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
 import { itOn } from '../support/it-on.js';
 import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
 

@@ -1,7 +1,7 @@
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import type { CrudApiPolicies } from '../../lib/index.js';
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
 import { seedPolicyBlog } from '../support/policy-fixtures.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { type TestAppHandle, useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 const JSON_API = 'application/vnd.api+json';
@@ -19,7 +19,6 @@ const policyError = (reason: string) => ({
 });
 
 describe.each(testProviders())('access policies over REST (%s)', (provider) => {
-  let t: TestApp;
   let caller: DemoUser | undefined;
   let alice: DemoUser, bob: DemoUser;
   const ids: Record<string, number> = {};
@@ -27,19 +26,20 @@ describe.each(testProviders())('access policies over REST (%s)', (provider) => {
     caller = user;
     return t.http();
   };
-  const send = (request: ReturnType<ReturnType<TestApp['http']>['post']>, body: object) =>
+  const send = (request: ReturnType<ReturnType<TestAppHandle['http']>['post']>, body: object) =>
     request.set('Content-Type', JSON_API).send(body);
 
-  beforeAll(async () => {
-    t = await createTestApp(provider, { options: { policies: samplePolicies, context: () => ({ user: caller }) } });
-    const p = t.db.prisma;
-    const seeded = await seedPolicyBlog(t.db);
-    ({ alice, bob } = seeded);
-    Object.assign(ids, seeded.posts);
-    await p.comment.create({ data: { body: 'on draft', postId: ids.bobDraft!, authorId: bob.id } });
-    await p.comment.create({ data: { body: 'on pub', postId: ids.bobPub!, authorId: bob.id } });
+  const t = useTestApp(provider, {
+    options: { policies: samplePolicies, context: () => ({ user: caller }) },
+    seed: async () => {
+      const p = t.db.prisma;
+      const seeded = await seedPolicyBlog(t.db);
+      ({ alice, bob } = seeded);
+      Object.assign(ids, seeded.posts);
+      await p.comment.create({ data: { body: 'on draft', postId: ids.bobDraft!, authorId: bob.id } });
+      await p.comment.create({ data: { body: 'on pub', postId: ids.bobPub!, authorId: bob.id } });
+    },
   });
-  afterAll(() => t.close());
 
   const titles = (data: { attributes: { title: string } }[]) => data.map((r) => r.attributes.title).sort();
 
@@ -136,16 +136,16 @@ describe.each(testProviders())('access policies over REST (%s)', (provider) => {
   });
 
   describe('with a readable row whose to-one target is not readable', () => {
-    let r: TestApp;
     let commentId: string;
-    beforeAll(async () => {
-      const policies = { ...samplePolicies, Comment: { ...samplePolicies.Comment, read: true } } as CrudApiPolicies;
-      r = await createTestApp(provider, { options: { policies, context: () => ({ user: caller }) } });
-      const author = await r.db.prisma.user.create({ data: { name: 'carol', email: 'carol@x.test' } });
-      const draft = await r.db.prisma.post.create({ data: { title: 'draft', authorId: author.id } });
-      commentId = (await r.db.prisma.comment.create({ data: { body: 'visible', postId: draft.id } })).id;
+    const policies = { ...samplePolicies, Comment: { ...samplePolicies.Comment, read: true } } as CrudApiPolicies;
+    const r = useTestApp(provider, {
+      options: { policies, context: () => ({ user: caller }) },
+      seed: async () => {
+        const author = await r.db.prisma.user.create({ data: { name: 'carol', email: 'carol@x.test' } });
+        const draft = await r.db.prisma.post.create({ data: { title: 'draft', authorId: author.id } });
+        commentId = (await r.db.prisma.comment.create({ data: { body: 'visible', postId: draft.id } })).id;
+      },
     });
-    afterAll(() => r.close());
 
     it('renders empty linkage instead of the id of the invisible row', async () => {
       caller = undefined;
@@ -160,12 +160,8 @@ describe.each(testProviders())('access policies over REST (%s)', (provider) => {
   });
 
   describe('with a result the caller may not read', () => {
-    let r: TestApp;
     const secretTags: CrudApiPolicies = { Tag: { read: { name: { not: { startsWith: 'secret' } } }, create: true } };
-    beforeAll(async () => {
-      r = await createTestApp(provider, { options: { policies: secretTags } });
-    });
-    afterAll(() => r.close());
+    const r = useTestApp(provider, { options: { policies: secretTags } });
 
     it('keeps the write and answers 403 with reason RESULT_NOT_READABLE', async () => {
       const res = await r

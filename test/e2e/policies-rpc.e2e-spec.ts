@@ -1,14 +1,13 @@
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import type { CrudApiPolicies } from '../../lib/index.js';
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
 import { seedPolicyBlog } from '../support/policy-fixtures.js';
 import { callRpc } from '../support/rpc-client.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 const violation = { error: { message: expect.any(String), rejectedByPolicy: true, reason: 'ACCESS_POLICY_VIOLATION' } };
 
 describe.each(testProviders())('access policies over RPC (%s)', (provider) => {
-  let t: TestApp;
   let caller: DemoUser | undefined;
   let alice: DemoUser, bob: DemoUser;
   const ids: Record<string, number> = {};
@@ -17,15 +16,16 @@ describe.each(testProviders())('access policies over RPC (%s)', (provider) => {
     return callRpc(t, method, path, args);
   };
 
-  beforeAll(async () => {
-    t = await createTestApp(provider, { options: { policies: samplePolicies, context: () => ({ user: caller }) } });
-    const p = t.db.prisma;
-    const seeded = await seedPolicyBlog(t.db);
-    ({ alice, bob } = seeded);
-    Object.assign(ids, seeded.posts);
-    await p.comment.create({ data: { body: 'hidden', postId: ids.bobDraft!, authorId: bob.id } });
+  const t = useTestApp(provider, {
+    options: { policies: samplePolicies, context: () => ({ user: caller }) },
+    seed: async () => {
+      const p = t.db.prisma;
+      const seeded = await seedPolicyBlog(t.db);
+      ({ alice, bob } = seeded);
+      Object.assign(ids, seeded.posts);
+      await p.comment.create({ data: { body: 'hidden', postId: ids.bobDraft!, authorId: bob.id } });
+    },
   });
-  afterAll(() => t.close());
 
   const titles = (rows: { title: string }[]) => rows.map((row) => row.title).sort();
 
@@ -126,12 +126,8 @@ describe.each(testProviders())('access policies over RPC (%s)', (provider) => {
   });
 
   describe('with a result the caller may not read', () => {
-    let r: TestApp;
     const secretTags: CrudApiPolicies = { Tag: { read: { name: { not: { startsWith: 'secret' } } }, create: true } };
-    beforeAll(async () => {
-      r = await createTestApp(provider, { options: { policies: secretTags } });
-    });
-    afterAll(() => r.close());
+    const r = useTestApp(provider, { options: { policies: secretTags } });
 
     it('keeps the write and answers 403 RESULT_NOT_READABLE', async () => {
       const res = await callRpc(r, 'post', 'tag/create', { data: { name: 'secret-rpc' } });

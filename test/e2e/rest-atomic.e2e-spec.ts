@@ -1,12 +1,12 @@
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import { snapshotDatabase } from '../support/db-snapshot.js';
 import { seedPolicyBlog } from '../support/policy-fixtures.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { type TestAppHandle, useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
 
-function postAtomic(t: TestApp, body: unknown, headers: Record<string, string> = {}) {
+function postAtomic(t: TestAppHandle, body: unknown, headers: Record<string, string> = {}) {
   return t
     .http()
     .post('/api/rest/operations')
@@ -17,14 +17,14 @@ function postAtomic(t: TestApp, body: unknown, headers: Record<string, string> =
 const ops = (...operations: unknown[]) => ({ 'atomic:operations': operations });
 
 describe.each(testProviders())('JSON:API atomic operations (%s)', (provider) => {
-  let t: TestApp;
   let author: { id: number };
 
-  beforeAll(async () => {
-    t = await createTestApp(provider, { options: { transactions: { maxOperations: 6 } } });
-    author = await t.db.prisma.user.create({ data: { email: 'atomic@x.test', name: 'Atomic' } });
+  const t = useTestApp(provider, {
+    options: { transactions: { maxOperations: 6 } },
+    seed: async () => {
+      author = await t.db.prisma.user.create({ data: { email: 'atomic@x.test', name: 'Atomic' } });
+    },
   });
-  afterAll(() => t.close());
 
   it('adds, updates and links resources in order, later operations naming earlier ones by lid', async () => {
     const res = await postAtomic(
@@ -203,17 +203,17 @@ describe.each(testProviders())('JSON:API atomic operations (%s)', (provider) => 
 });
 
 describe.each(testProviders())('JSON:API atomic operations under access policies (%s)', (provider) => {
-  let t: TestApp;
   let caller: DemoUser | undefined;
   let alice: DemoUser;
   let posts: Awaited<ReturnType<typeof seedPolicyBlog>>['posts'];
 
-  beforeAll(async () => {
-    t = await createTestApp(provider, { options: { policies: samplePolicies, context: () => ({ user: caller }) } });
-    ({ alice, posts } = await seedPolicyBlog(t.db));
-    caller = alice;
+  const t = useTestApp(provider, {
+    options: { policies: samplePolicies, context: () => ({ user: caller }) },
+    seed: async () => {
+      ({ alice, posts } = await seedPolicyBlog(t.db));
+      caller = alice;
+    },
   });
-  afterAll(() => t.close());
 
   it('rolls back the operations before one the policies refuse', async () => {
     const before = await snapshotDatabase(t.db);

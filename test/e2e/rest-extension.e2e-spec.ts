@@ -9,7 +9,7 @@ import {
   RestService,
   type Selection,
 } from '../../lib/index.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
@@ -69,15 +69,14 @@ class ExtendedRestService extends RestService {
 const isPost = (target: ResourceTarget) => target.model.name === 'Post';
 
 describe.each(testProviders())('RestService extensions on every REST write path (%s)', (provider) => {
-  let t: TestApp;
   let tag: number;
-
-  beforeAll(async () => {
-    t = await createTestApp(provider, { options: { restService: ExtendedRestService } });
-    defaults.authorId = (await t.db.prisma.user.create({ data: { email: 'default@x.test', name: 'Default' } })).id;
-    tag = (await t.db.prisma.tag.create({ data: { name: 'extended' } })).id;
+  const t = useTestApp(provider, {
+    options: { restService: ExtendedRestService },
+    seed: async ({ db }) => {
+      defaults.authorId = (await db.prisma.user.create({ data: { email: 'default@x.test', name: 'Default' } })).id;
+      tag = (await db.prisma.tag.create({ data: { name: 'extended' } })).id;
+    },
   });
-  afterAll(() => t.close());
   beforeEach(() => {
     calls.length = 0;
   });

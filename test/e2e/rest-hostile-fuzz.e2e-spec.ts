@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 import { snapshotDatabase } from '../support/db-snapshot.js';
 import { type BlogFixture, seedBlog } from '../support/rest-fixtures.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 /**
@@ -257,13 +257,12 @@ function render(document: Record<string, any>): string {
 }
 
 describe.each(testProviders())('REST generated hostile input (%s)', (provider) => {
-  let t: TestApp;
   let f: BlogFixture;
-  beforeAll(async () => {
-    t = await createTestApp(provider);
-    f = await seedBlog(t.db);
+  const t = useTestApp(provider, {
+    seed: async ({ db }) => {
+      f = await seedBlog(db);
+    },
   });
-  afterAll(() => t.close());
 
   const getRoutes = () => [
     '/post',

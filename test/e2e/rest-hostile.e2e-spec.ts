@@ -1,8 +1,8 @@
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import { snapshotDatabase } from '../support/db-snapshot.js';
 import { expectJsonApiError } from '../support/json-api-expect.js';
 import { type BlogFixture, seedBlog } from '../support/rest-fixtures.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 const JSON_API = 'application/vnd.api+json';
@@ -11,13 +11,12 @@ const JSON_API = 'application/vnd.api+json';
 const deepJson = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
 describe.each(testProviders())('REST under hostile input (%s)', (provider) => {
-  let t: TestApp;
   let f: BlogFixture;
-  beforeAll(async () => {
-    t = await createTestApp(provider);
-    f = await seedBlog(t.db);
+  const t = useTestApp(provider, {
+    seed: async ({ db }) => {
+      f = await seedBlog(db);
+    },
   });
-  afterAll(() => t.close());
 
   const get = (url: string) => t.http().get(`/api/rest${url}`);
   const sendText = (method: 'post' | 'patch' | 'delete', url: string, json: string) =>
@@ -270,19 +269,19 @@ describe.each(testProviders())('REST under hostile input (%s)', (provider) => {
 });
 
 describe.each(testProviders())('REST hides hidden fields like missing ones (%s)', (provider) => {
-  let t: TestApp;
   let caller: DemoUser | undefined;
   let alice: DemoUser;
-  beforeAll(async () => {
-    t = await createTestApp(provider, { options: { policies: samplePolicies, context: () => ({ user: caller }) } });
-    const created = await t.db.prisma.user.create({
-      data: { name: 'alice', email: 'alice@x.test', passwordHash: 'secret' },
-      select: { id: true, role: true },
-    });
-    alice = created as DemoUser;
-    caller = alice;
+  const t = useTestApp(provider, {
+    options: { policies: samplePolicies, context: () => ({ user: caller }) },
+    seed: async () => {
+      const created = await t.db.prisma.user.create({
+        data: { name: 'alice', email: 'alice@x.test', passwordHash: 'secret' },
+        select: { id: true, role: true },
+      });
+      alice = created as DemoUser;
+      caller = alice;
+    },
   });
-  afterAll(() => t.close());
 
   /** The answer with the field name replaced, so a hidden and a missing field's answers compare. */
   async function answer(method: 'get' | 'patch', url: string, name: string, body?: unknown) {

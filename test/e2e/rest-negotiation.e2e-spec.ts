@@ -1,17 +1,13 @@
 import { expectJsonApiError } from '../support/json-api-expect.js';
 import { type BlogFixture, seedBlog } from '../support/rest-fixtures.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 const JSON_API = 'application/vnd.api+json';
 const tagDocument = (name: string) => JSON.stringify({ data: { type: 'tag', attributes: { name } } });
 
 describe.each(testProviders())('REST content negotiation (%s)', (provider) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(provider);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(provider);
 
   const create = (contentType: string | undefined, name: string) => {
     const req = t.http().post('/api/rest/tag');
@@ -77,13 +73,13 @@ describe.each(testProviders())('REST content negotiation (%s)', (provider) => {
 
 describe.each(testProviders())('REST exposure options (%s)', (provider) => {
   describe('models', () => {
-    let t: TestApp;
     let f: BlogFixture;
-    beforeAll(async () => {
-      t = await createTestApp(provider, { options: { models: ['Post', 'tag', 'Comment'] } });
-      f = await seedBlog(t.db);
+    const t = useTestApp(provider, {
+      options: { models: ['Post', 'tag', 'Comment'] },
+      seed: async ({ db }) => {
+        f = await seedBlog(db);
+      },
     });
-    afterAll(() => t.close());
 
     it('answers 404 for a model not exposed and never shows it as a relationship', async () => {
       expectJsonApiError(await t.http().get('/api/rest/user'), 404, 'unknown-type');
@@ -124,15 +120,13 @@ describe.each(testProviders())('REST exposure options (%s)', (provider) => {
   });
 
   describe('operations', () => {
-    let t: TestApp;
     let f: BlogFixture;
-    beforeAll(async () => {
-      t = await createTestApp(provider, {
-        options: { operations: { post: { readOnly: true }, Tag: { exclude: ['delete', 'findMany'] } } },
-      });
-      f = await seedBlog(t.db);
+    const t = useTestApp(provider, {
+      options: { operations: { post: { readOnly: true }, Tag: { exclude: ['delete', 'findMany'] } } },
+      seed: async ({ db }) => {
+        f = await seedBlog(db);
+      },
     });
-    afterAll(() => t.close());
 
     const send = (
       method: 'post' | 'patch' | 'delete',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 import { expectJsonApiError } from '../support/json-api-expect.js';
-import { createTestApp, TEST_ENDPOINT as E, type TestApp } from '../support/test-app.js';
+import { createTestApp, TEST_ENDPOINT as E, type TestApp, useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 type Doc = {
@@ -62,23 +62,22 @@ function compareBy(keys: string[]): (a: PostRow, b: PostRow) => number {
 }
 
 describe.each(testProviders())('REST cursor pagination and count strategies (%s)', (provider) => {
-  let t: TestApp;
   let posts: PostRow[];
   let alice: number;
-  beforeAll(async () => {
-    t = await createTestApp(provider);
-    const users = await Promise.all(
-      ['alice', 'bob'].map((name) => t.db.prisma.user.create({ data: { email: `${name}@example.com`, name } })),
-    );
-    alice = users[0]!.id;
-    for (let index = 0; index < 26; index++)
-      await t.db.prisma.post.create({ data: postData(index, users[index % 3 === 0 ? 1 : 0]!.id) });
-    posts = (await t.db.prisma.post.findMany()) as PostRow[];
-    await t.db.prisma.like.createMany({
-      data: posts.slice(0, 5).flatMap((post) => users.map((user) => ({ userId: user.id, postId: post.id }))),
-    });
+  const t = useTestApp(provider, {
+    seed: async () => {
+      const users = await Promise.all(
+        ['alice', 'bob'].map((name) => t.db.prisma.user.create({ data: { email: `${name}@example.com`, name } })),
+      );
+      alice = users[0]!.id;
+      for (let index = 0; index < 26; index++)
+        await t.db.prisma.post.create({ data: postData(index, users[index % 3 === 0 ? 1 : 0]!.id) });
+      posts = (await t.db.prisma.post.findMany()) as PostRow[];
+      await t.db.prisma.like.createMany({
+        data: posts.slice(0, 5).flatMap((post) => users.map((user) => ({ userId: user.id, postId: post.id }))),
+      });
+    },
   });
-  afterAll(() => t.close());
 
   const get = (url: string, prefer?: string) => {
     const req = t.http().get(url.startsWith(E) ? url.slice(E.length - '/api/rest'.length) : `/api/rest${url}`);

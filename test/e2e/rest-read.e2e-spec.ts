@@ -1,19 +1,18 @@
 import { itOn } from '../support/it-on.js';
 import { expectJsonApiError } from '../support/json-api-expect.js';
 import { type BlogFixture, seedBlog } from '../support/rest-fixtures.js';
-import { createTestApp, TEST_ENDPOINT as E, type TestApp } from '../support/test-app.js';
+import { TEST_ENDPOINT as E, useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 const ids = (res: { body: { data: { id: unknown }[] } }) => res.body.data.map((resource) => resource.id);
 
 describe.each(testProviders())('REST reads (%s)', (provider) => {
-  let t: TestApp;
   let f: BlogFixture;
-  beforeAll(async () => {
-    t = await createTestApp(provider);
-    f = await seedBlog(t.db);
+  const t = useTestApp(provider, {
+    seed: async ({ db }) => {
+      f = await seedBlog(db);
+    },
   });
-  afterAll(() => t.close());
 
   const get = (url: string) => t.http().get(`/api/rest${url}`);
 
@@ -558,13 +557,13 @@ describe.each(testProviders())('REST reads (%s)', (provider) => {
 
 describe.each(testProviders())('REST pagination options (%s)', (provider) => {
   describe('with a small pageSize', () => {
-    let t: TestApp;
     let f: BlogFixture;
-    beforeAll(async () => {
-      t = await createTestApp(provider, { options: { pageSize: 2 } });
-      f = await seedBlog(t.db);
+    const t = useTestApp(provider, {
+      options: { pageSize: 2 },
+      seed: async ({ db }) => {
+        f = await seedBlog(db);
+      },
     });
-    afterAll(() => t.close());
 
     it('uses pageSize as the default and the cap of page[limit]', async () => {
       const plain = await t.http().get('/api/rest/post').expect(200);
@@ -577,12 +576,10 @@ describe.each(testProviders())('REST pagination options (%s)', (provider) => {
   });
 
   describe('with pageSize Infinity', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp(provider, { options: { pageSize: Infinity } });
-      await seedBlog(t.db);
+    const t = useTestApp(provider, {
+      options: { pageSize: Infinity },
+      seed: ({ db }) => seedBlog(db),
     });
-    afterAll(() => t.close());
 
     it('returns every item without a limit and still honours page[limit]', async () => {
       const all = await t.http().get('/api/rest/post').expect(200);
@@ -594,13 +591,9 @@ describe.each(testProviders())('REST pagination options (%s)', (provider) => {
   });
 
   describe('with tight limits', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp(provider, {
-        options: { limits: { maxIncludeDepth: 2, maxIncludePaths: 2, maxFilters: 2, maxFilterValueLength: 5 } },
-      });
+    const t = useTestApp(provider, {
+      options: { limits: { maxIncludeDepth: 2, maxIncludePaths: 2, maxFilters: 2, maxFilterValueLength: 5 } },
     });
-    afterAll(() => t.close());
 
     it('answers 400 beyond the include, filter and value limits', async () => {
       const get = (q: string) => t.http().get(`/api/rest/post?${q}`);

@@ -1,18 +1,17 @@
 import { expectJsonApiError } from '../support/json-api-expect.js';
 import { type BlogFixture, seedBlog } from '../support/rest-fixtures.js';
-import { createTestApp, TEST_ENDPOINT as E, type TestApp } from '../support/test-app.js';
+import { TEST_ENDPOINT as E, useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 const JSON_API = 'application/vnd.api+json';
 
 describe.each(testProviders())('REST writes (%s)', (provider) => {
-  let t: TestApp;
   let f: BlogFixture;
-  beforeAll(async () => {
-    t = await createTestApp(provider);
-    f = await seedBlog(t.db);
+  const t = useTestApp(provider, {
+    seed: async ({ db }) => {
+      f = await seedBlog(db);
+    },
   });
-  afterAll(() => t.close());
 
   const send = (method: 'post' | 'patch' | 'put' | 'delete', url: string, body?: unknown) => {
     const req = t.http()[method](`/api/rest${url}`).set('Content-Type', JSON_API);

@@ -1,12 +1,12 @@
 import { Decimal } from '@prisma/client/runtime/client';
 
+import type { SamplePrismaClient } from '../../fixtures/blog/database/create-prisma-client.js';
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import { type RpcClient, RpcClientError } from '../../lib/client/index.js';
-import type { SamplePrismaClient } from '../../sample-app/database/create-prisma-client.js';
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
 import { snapshotDatabase } from '../support/db-snapshot.js';
 import { listenRpc, sampleRpcClient } from '../support/listening-client.js';
 import { seedPolicyBlog } from '../support/policy-fixtures.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 /** Resolves to the error a call rejects with. */
@@ -21,15 +21,19 @@ async function rejection(call: PromiseLike<unknown>): Promise<RpcClientError> {
 }
 
 describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => {
-  let t: TestApp;
   let client: RpcClient<SamplePrismaClient>;
   let prisma: SamplePrismaClient;
   let authorId: number;
   const requests: string[] = [];
 
+  const t = useTestApp(provider, {
+    options: { operations: { tag: { exclude: ['deleteMany'] } } },
+    seed: async ({ db }) => {
+      prisma = db.prisma;
+      authorId = (await prisma.user.create({ data: { email: 'author@x.test', name: 'Author' } })).id;
+    },
+  });
   beforeAll(async () => {
-    t = await createTestApp(provider, { options: { operations: { tag: { exclude: ['deleteMany'] } } } });
-    prisma = t.db.prisma;
     const baseUrl = await listenRpc(t);
     client = sampleRpcClient(baseUrl, {
       fetch: (input, init) => {
@@ -37,9 +41,7 @@ describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => 
         return fetch(input, init);
       },
     });
-    authorId = (await prisma.user.create({ data: { email: 'author@x.test', name: 'Author' } })).id;
   });
-  afterAll(() => t.close());
   beforeEach(() => {
     requests.length = 0;
   });
@@ -227,28 +229,28 @@ describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => 
 });
 
 describe.each(testProviders())('typed RPC client under the access policies (%s)', (provider) => {
-  let t: TestApp;
   let users: Record<string, DemoUser>;
   let postsOf: Record<string, number>;
   const clientAs = (baseUrl: string, name?: string) =>
     sampleRpcClient(baseUrl, { headers: (): Record<string, string> => (name ? { 'x-demo-user': name } : {}) });
   let baseUrl: string;
 
+  const t = useTestApp(provider, {
+    options: {
+      policies: samplePolicies,
+      context: (request: { headers: Record<string, string | undefined> }) => ({
+        user: users[request.headers['x-demo-user'] ?? ''],
+      }),
+    },
+    seed: async () => {
+      const seeded = await seedPolicyBlog(t.db);
+      users = { alice: seeded.alice, bob: seeded.bob };
+      postsOf = seeded.posts;
+    },
+  });
   beforeAll(async () => {
-    t = await createTestApp(provider, {
-      options: {
-        policies: samplePolicies,
-        context: (request: { headers: Record<string, string | undefined> }) => ({
-          user: users[request.headers['x-demo-user'] ?? ''],
-        }),
-      },
-    });
-    const seeded = await seedPolicyBlog(t.db);
-    users = { alice: seeded.alice, bob: seeded.bob };
-    postsOf = seeded.posts;
     baseUrl = await listenRpc(t);
   });
-  afterAll(() => t.close());
 
   it('reads what the caller named by its headers may read', async () => {
     const titles = async (name?: string) =>

@@ -1,7 +1,7 @@
 import { PrismaClientKnownRequestError } from '@prisma/client/runtime/client';
 
 import { callRpc } from '../support/rpc-client.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 /** Nothing of Prisma's developer dump, a stack or a file path may reach the client. */
@@ -11,13 +11,11 @@ function expectNoInternals(body: unknown): void {
 }
 
 describe.each(testProviders())('RPC errors (%s)', (provider) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(provider);
-    await t.db.prisma.user.create({ data: { email: 'taken@example.com', name: 'Taken' } });
+  const t = useTestApp(provider, {
+    seed: async () => {
+      await t.db.prisma.user.create({ data: { email: 'taken@example.com', name: 'Taken' } });
+    },
   });
-  afterAll(() => t.close());
 
   it('answers 404 for an unknown model', async () => {
     const res = await t.http().get('/api/rpc/nothing/findMany').expect(404);
@@ -136,21 +134,18 @@ describe.each(testProviders())('RPC errors (%s)', (provider) => {
 });
 
 describe.each(testProviders())('RPC options (%s)', (provider) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(provider, {
-      options: {
-        models: ['User', 'Post', 'Tag'],
-        operations: { post: { readOnly: true }, Tag: { exclude: ['deleteMany', 'createManyAndReturn'] } },
-        maxTake: 2,
-      },
-    });
-    const user = await t.db.prisma.user.create({ data: { email: 'a@example.com', name: 'A' } });
-    for (let i = 0; i < 4; i++) await t.db.prisma.post.create({ data: { title: `P${i}`, authorId: user.id } });
-    await t.db.prisma.tag.createMany({ data: [{ name: 't1' }, { name: 't2' }, { name: 't3' }] });
+  const t = useTestApp(provider, {
+    options: {
+      models: ['User', 'Post', 'Tag'],
+      operations: { post: { readOnly: true }, Tag: { exclude: ['deleteMany', 'createManyAndReturn'] } },
+      maxTake: 2,
+    },
+    seed: async () => {
+      const user = await t.db.prisma.user.create({ data: { email: 'a@example.com', name: 'A' } });
+      for (let i = 0; i < 4; i++) await t.db.prisma.post.create({ data: { title: `P${i}`, authorId: user.id } });
+      await t.db.prisma.tag.createMany({ data: [{ name: 't1' }, { name: 't2' }, { name: 't3' }] });
+    },
   });
-  afterAll(() => t.close());
 
   it('answers 404 for a model that is not exposed', async () => {
     const res = await t.http().get('/api/rpc/comment/findMany').expect(404);
@@ -192,34 +187,29 @@ describe.each(testProviders())('RPC options (%s)', (provider) => {
 });
 
 describe.each(testProviders())('RPC errors of a per-request client (%s)', (provider) => {
-  let t: TestApp;
   const logged: string[] = [];
-
-  beforeAll(async () => {
-    const failing = {
-      user: {
-        findMany: () => Promise.reject(new Error('connect ECONNREFUSED at /srv/app/db.ts:12:3')),
-        create: () =>
-          Promise.reject(
-            new PrismaClientKnownRequestError('denied by policy', {
-              code: 'P2004',
-              clientVersion: '7.10.0',
-              meta: { reason: 'RESULT_NOT_READABLE' },
-            }),
-          ),
-      },
-    };
-    t = await createTestApp(provider, {
-      options: { getPrisma: () => failing as never },
-      configure: (app) =>
-        app.useLogger({
-          log() {},
-          warn() {},
-          error: (...parts: unknown[]) => logged.push(parts.map(String).join(' ')),
-        }),
-    });
+  const failing = {
+    user: {
+      findMany: () => Promise.reject(new Error('connect ECONNREFUSED at /srv/app/db.ts:12:3')),
+      create: () =>
+        Promise.reject(
+          new PrismaClientKnownRequestError('denied by policy', {
+            code: 'P2004',
+            clientVersion: '7.10.0',
+            meta: { reason: 'RESULT_NOT_READABLE' },
+          }),
+        ),
+    },
+  };
+  const t = useTestApp(provider, {
+    options: { getPrisma: () => failing as never },
+    configure: (app) =>
+      app.useLogger({
+        log() {},
+        warn() {},
+        error: (...parts: unknown[]) => logged.push(parts.map(String).join(' ')),
+      }),
   });
-  afterAll(() => t.close());
 
   it('answers 500 with a generic message and logs the real error', async () => {
     const res = await t.http().get('/api/rpc/user/findMany').expect(500);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 /**
@@ -174,15 +174,13 @@ const transactionBody = fc.oneof(
 );
 
 describe.each(testProviders())('RPC hostile input (%s)', (provider) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(provider);
-    const author = await t.db.prisma.user.create({ data: { email: 'h@example.com', name: 'H' } });
-    for (const title of ['one', 'two'])
-      await t.db.prisma.post.create({ data: { title, authorId: author.id, tags: { create: { name: title } } } });
+  const t = useTestApp(provider, {
+    seed: async () => {
+      const author = await t.db.prisma.user.create({ data: { email: 'h@example.com', name: 'H' } });
+      for (const title of ['one', 'two'])
+        await t.db.prisma.post.create({ data: { title, authorId: author.id, tags: { create: { name: title } } } });
+    },
   });
-  afterAll(() => t.close());
 
   /** Every row a write could touch. */
   const snapshot = async () =>

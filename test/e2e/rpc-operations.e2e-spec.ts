@@ -2,13 +2,12 @@ import { Decimal } from '@prisma/client/runtime/client';
 
 import { itOn } from '../support/it-on.js';
 import { callRpc } from '../support/rpc-client.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 type Delegate = Record<string, (args?: unknown) => Promise<unknown>>;
 
 describe.each(testProviders())('RPC operations (%s)', (provider) => {
-  let t: TestApp;
   let prisma: Record<string, Delegate>;
   let alice: { id: number };
   let bob: { id: number };
@@ -21,36 +20,36 @@ describe.each(testProviders())('RPC operations (%s)', (provider) => {
     return reply.data;
   }
 
-  beforeAll(async () => {
-    t = await createTestApp(provider);
-    prisma = t.db.prisma as unknown as Record<string, Delegate>;
-    const db = t.db.prisma;
-    alice = await db.user.create({ data: { email: 'alice@example.com', name: 'Alice', role: 'ADMIN' } });
-    bob = await db.user.create({ data: { email: 'bob@example.com', name: 'Bob' } });
-    const [news, howto] = await Promise.all([
-      db.tag.create({ data: { name: 'news' } }),
-      db.tag.create({ data: { name: 'howto' } }),
-    ]);
-    for (let i = 1; i <= 6; i++) {
-      const post = await db.post.create({
-        data: {
-          title: `Post ${i}`,
-          content: i % 2 ? `Body ${i}` : null,
-          status: i <= 2 ? 'PUBLISHED' : 'DRAFT',
-          published: i <= 2,
-          rating: i / 2,
-          price: new Decimal(`${i}.25`),
-          views: BigInt(i) * 1_000_000_000_000n,
-          publishedAt: i <= 2 ? new Date(Date.UTC(2024, 0, i, 12, 30, 15, 250)) : null,
-          authorId: i % 3 ? alice.id : bob.id,
-          tags: { connect: i % 2 ? [{ id: news.id }] : [{ id: news.id }, { id: howto.id }] },
-        },
-      });
-      await db.comment.create({ data: { body: `On post ${i}`, postId: post.id, authorId: bob.id } });
-      if (i <= 3) await db.like.create({ data: { userId: bob.id, postId: post.id } });
-    }
+  const t = useTestApp(provider, {
+    seed: async () => {
+      prisma = t.db.prisma as unknown as Record<string, Delegate>;
+      const db = t.db.prisma;
+      alice = await db.user.create({ data: { email: 'alice@example.com', name: 'Alice', role: 'ADMIN' } });
+      bob = await db.user.create({ data: { email: 'bob@example.com', name: 'Bob' } });
+      const [news, howto] = await Promise.all([
+        db.tag.create({ data: { name: 'news' } }),
+        db.tag.create({ data: { name: 'howto' } }),
+      ]);
+      for (let i = 1; i <= 6; i++) {
+        const post = await db.post.create({
+          data: {
+            title: `Post ${i}`,
+            content: i % 2 ? `Body ${i}` : null,
+            status: i <= 2 ? 'PUBLISHED' : 'DRAFT',
+            published: i <= 2,
+            rating: i / 2,
+            price: new Decimal(`${i}.25`),
+            views: BigInt(i) * 1_000_000_000_000n,
+            publishedAt: i <= 2 ? new Date(Date.UTC(2024, 0, i, 12, 30, 15, 250)) : null,
+            authorId: i % 3 ? alice.id : bob.id,
+            tags: { connect: i % 2 ? [{ id: news.id }] : [{ id: news.id }, { id: howto.id }] },
+          },
+        });
+        await db.comment.create({ data: { body: `On post ${i}`, postId: post.id, authorId: bob.id } });
+        if (i <= 3) await db.like.create({ data: { userId: bob.id, postId: post.id } });
+      }
+    },
   });
-  afterAll(() => t.close());
 
   describe('reads', () => {
     it('findMany with where, orderBy, skip and take', async () => {

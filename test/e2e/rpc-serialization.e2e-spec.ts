@@ -2,7 +2,7 @@ import { Decimal } from '@prisma/client/runtime/client';
 import { SuperJSON } from 'superjson';
 
 import { callRpc } from '../support/rpc-client.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 /** A client that registers the two custom types by hand, from the specification alone (Node's Buffer for base64). */
@@ -25,14 +25,13 @@ handWritten.registerCustom<Uint8Array, string>(
 );
 
 describe.each(testProviders())('RPC serialization (%s)', (provider) => {
-  let t: TestApp;
   let authorId: number;
 
-  beforeAll(async () => {
-    t = await createTestApp(provider);
-    authorId = (await t.db.prisma.user.create({ data: { email: 'writer@example.com', name: 'Writer' } })).id;
+  const t = useTestApp(provider, {
+    seed: async () => {
+      authorId = (await t.db.prisma.user.create({ data: { email: 'writer@example.com', name: 'Writer' } })).id;
+    },
   });
-  afterAll(() => t.close());
 
   it('round-trips DateTime, Decimal, BigInt and Json with dates exactly, both ways', async () => {
     const publishedAt = new Date('2023-03-04T05:06:07.891Z');

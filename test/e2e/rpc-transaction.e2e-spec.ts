@@ -1,24 +1,22 @@
 import { jest } from '@jest/globals';
 import { Decimal } from '@prisma/client/runtime/client';
 
-import { type DemoUser, samplePolicies } from '../../sample-app/policies.js';
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
 import { snapshotDatabase } from '../support/db-snapshot.js';
 import { seedPolicyBlog } from '../support/policy-fixtures.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 import { callTransaction, transactionBody, type TransactionOperation } from '../support/transaction-client.js';
 
 describe.each(testProviders())('RPC sequential transactions (%s)', (provider) => {
-  let t: TestApp;
   let author: { id: number };
 
-  beforeAll(async () => {
-    t = await createTestApp(provider, {
-      options: { transactions: { maxOperations: 5 }, operations: { tag: { exclude: ['delete'] } } },
-    });
-    author = await t.db.prisma.user.create({ data: { email: 'author@x.test', name: 'Author' } });
+  const t = useTestApp(provider, {
+    options: { transactions: { maxOperations: 5 }, operations: { tag: { exclude: ['delete'] } } },
+    seed: async () => {
+      author = await t.db.prisma.user.create({ data: { email: 'author@x.test', name: 'Author' } });
+    },
   });
-  afterAll(() => t.close());
 
   const createPost = (title: string, extra: Record<string, unknown> = {}): TransactionOperation => ({
     model: 'Post',
@@ -168,16 +166,16 @@ describe.each(testProviders())('RPC sequential transactions (%s)', (provider) =>
 });
 
 describe.each(testProviders())('RPC sequential transactions under access policies (%s)', (provider) => {
-  let t: TestApp;
   let caller: DemoUser | undefined;
   let alice: DemoUser;
   let posts: Awaited<ReturnType<typeof seedPolicyBlog>>['posts'];
 
-  beforeAll(async () => {
-    t = await createTestApp(provider, { options: { policies: samplePolicies, context: () => ({ user: caller }) } });
-    ({ alice, posts } = await seedPolicyBlog(t.db));
+  const t = useTestApp(provider, {
+    options: { policies: samplePolicies, context: () => ({ user: caller }) },
+    seed: async () => {
+      ({ alice, posts } = await seedPolicyBlog(t.db));
+    },
   });
-  afterAll(() => t.close());
 
   const as = (user: DemoUser, operations: TransactionOperation[]) => {
     caller = user;
@@ -230,16 +228,15 @@ describe.each(testProviders())('RPC sequential transactions under access policie
 });
 
 describe.each(testProviders())('RPC sequential transactions and unreadable results (%s)', (provider) => {
-  let t: TestApp;
   let author: { id: number };
-
-  beforeAll(async () => {
-    // Drafts are writable but not readable: a created draft cannot be read back.
-    const policies = { Post: { read: { published: true }, create: true, update: true, delete: true } };
-    t = await createTestApp(provider, { options: { policies, defaultPolicy: 'allow' } });
-    author = await t.db.prisma.user.create({ data: { email: 'drafts@x.test', name: 'Drafts' } });
+  // Drafts are writable but not readable: a created draft cannot be read back.
+  const policies = { Post: { read: { published: true }, create: true, update: true, delete: true } };
+  const t = useTestApp(provider, {
+    options: { policies, defaultPolicy: 'allow' },
+    seed: async () => {
+      author = await t.db.prisma.user.create({ data: { email: 'drafts@x.test', name: 'Drafts' } });
+    },
   });
-  afterAll(() => t.close());
 
   it('rolls back a step whose result is not readable, where a single call would have committed', async () => {
     const before = await snapshotDatabase(t.db);

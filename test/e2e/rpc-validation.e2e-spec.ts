@@ -1,6 +1,6 @@
 import { itOn } from '../support/it-on.js';
 import { callRpc, rpcQuery } from '../support/rpc-client.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 /** `{"key":{"key":...leaf}}`, `levels` objects deep, as text (JSON.stringify would overflow the stack first). */
@@ -9,16 +9,15 @@ function nest(key: string, levels: number, leaf: string): string {
 }
 
 describe.each(testProviders())('RPC argument validation (%s)', (provider) => {
-  let t: TestApp;
   const titles = ['50% off', '500 off', 'snake_case', 'snakeXcase', 'a\\b', 'ab', 'x\\'];
 
-  beforeAll(async () => {
-    t = await createTestApp(provider);
-    const author = await t.db.prisma.user.create({ data: { email: 'v@example.com', name: 'V' } });
-    for (const title of titles) await t.db.prisma.post.create({ data: { title, authorId: author.id } });
-    for (const name of ['one', 'two', 'three']) await t.db.prisma.tag.create({ data: { name } });
+  const t = useTestApp(provider, {
+    seed: async () => {
+      const author = await t.db.prisma.user.create({ data: { email: 'v@example.com', name: 'V' } });
+      for (const title of titles) await t.db.prisma.post.create({ data: { title, authorId: author.id } });
+      for (const name of ['one', 'two', 'three']) await t.db.prisma.tag.create({ data: { name } });
+    },
   });
-  afterAll(() => t.close());
 
   const get = (path: string, q: string) => t.http().get(`/api/rpc/${path}`).query({ q });
   const tagNames = async () => (await t.db.prisma.tag.findMany({ orderBy: { id: 'asc' } })).map((tag) => tag.name);

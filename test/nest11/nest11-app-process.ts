@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
 
-import { renderSchemaDdl } from '../../sample-app/database/schema-push.js';
+import { renderSchemaDdl } from '../../fixtures/blog/database/schema-push.js';
 import { NEST11_APP_DIR } from './prepare-nest11-app.js';
 
 const SCHEMA = path.join(NEST11_APP_DIR, 'prisma/schema.prisma');
@@ -27,7 +27,7 @@ export interface RunningNest11App {
   stop(): Promise<void>;
 }
 
-/** A fresh SQLite file with the application's tables (the offline `db push`, see sample-app/database/schema-push.ts). */
+/** A fresh SQLite file with the application's tables (the offline `db push`, see fixtures/blog/database/schema-push.ts). */
 async function createDatabase(): Promise<string> {
   const file = path.join(os.tmpdir(), `crud_api_nest11_${randomUUID().slice(0, 8)}.db`);
   const ddl = await renderSchemaDdl(SCHEMA, new PrismaBetterSqlite3({ url: `file:${file}` }));

@@ -1,4 +1,4 @@
-import type { TestApp } from './test-app.js';
+import type { TestAppHandle } from './test-app.js';
 
 export const JSON_API = 'application/vnd.api+json';
 
@@ -14,7 +14,7 @@ type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
  * send them: no superjson on the client side (it refuses `__proto__` keys itself), so the server's
  * parser is the first to see them. GET/DELETE carry the text in `q`, the others in the body.
  */
-export async function rawRpc(t: TestApp, method: Method, path: string, json: string): Promise<RawReply> {
+export async function rawRpc(t: TestAppHandle, method: Method, path: string, json: string): Promise<RawReply> {
   const request = t.http()[method](`/api/rpc/${path}`);
   const res = await (method === 'get' || method === 'delete'
     ? request.query({ q: json })
@@ -23,7 +23,7 @@ export async function rawRpc(t: TestApp, method: Method, path: string, json: str
 }
 
 /** A JSON:API request with a body given as JSON text (or none), and an optional raw query string. */
-export async function rawRest(t: TestApp, method: Method, path: string, json?: string): Promise<RawReply> {
+export async function rawRest(t: TestAppHandle, method: Method, path: string, json?: string): Promise<RawReply> {
   const request = t.http()[method](`/api/rest/${path}`).set('Accept', JSON_API);
   const res = await (json === undefined ? request : request.set('Content-Type', JSON_API).send(json));
   return { status: res.status, body: res.body };

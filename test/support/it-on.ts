@@ -1,4 +1,4 @@
-import type { DatabaseProvider } from '../../sample-app/database/database-url.js';
+import type { DatabaseProvider } from '../../fixtures/blog/database/database-url.js';
 
 /**
  * `it` for a behaviour some databases have: on the others the test is reported as skipped, with

@@ -1,11 +1,11 @@
 import { Decimal } from '@prisma/client/runtime/client';
 
+import type { SamplePrismaClient } from '../../fixtures/blog/database/create-prisma-client.js';
 import { createRpcClient, type RpcClient, type RpcClientOptions } from '../../lib/client/index.js';
-import type { SamplePrismaClient } from '../../sample-app/database/create-prisma-client.js';
-import type { TestApp } from './test-app.js';
+import type { TestAppHandle } from './test-app.js';
 
 /** Puts the test app on a loopback port and answers the URL of its RPC interface. */
-export async function listenRpc(t: TestApp): Promise<string> {
+export async function listenRpc(t: TestAppHandle): Promise<string> {
   await t.app.listen(0, '127.0.0.1');
   return `${(await t.app.getUrl()).replace('[::1]', '127.0.0.1')}/api/rpc`;
 }

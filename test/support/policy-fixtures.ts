@@ -1,4 +1,4 @@
-import type { DemoUser } from '../../sample-app/policies.js';
+import type { DemoUser } from '../../fixtures/blog/policies.js';
 import type { TestDatabase } from './test-database.js';
 
 export interface PolicyFixture {

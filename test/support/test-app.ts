@@ -3,8 +3,8 @@ import type { TestingModule, TestingModuleBuilder } from '@nestjs/testing';
 import { Test } from '@nestjs/testing';
 import type TestAgent from 'supertest/lib/agent.js';
 
+import type { DatabaseProvider } from '../../fixtures/blog/database/database-url.js';
 import { CrudApiModule, type CrudApiModuleOptions } from '../../lib/index.js';
-import type { DatabaseProvider } from '../../sample-app/database/database-url.js';
 import { contractAgent } from './openapi-agent.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -53,10 +53,14 @@ export interface TestAppOptions {
   configure?: (app: INestApplication) => void;
 }
 
-export interface TestApp {
+/** What a test uses of its application. */
+export interface TestAppHandle {
   app: INestApplication;
   db: TestDatabase;
   http: () => TestAgent;
+}
+
+export interface TestApp extends TestAppHandle {
   close(): Promise<void>;
 }
 
@@ -88,5 +92,41 @@ export async function createTestApp(provider: DatabaseProvider, setup: TestAppOp
       await app.close();
       await db.drop();
     },
+  };
+}
+
+export interface UseTestAppOptions extends TestAppOptions {
+  /** Writes the rows the tests read, once the application is up (`beforeAll`). */
+  seed?: (t: TestAppHandle) => Promise<unknown>;
+}
+
+/**
+ * The application of the enclosing `describe` block, over a fresh database: created and seeded in a
+ * `beforeAll`, closed (its database dropped) in an `afterAll`. The handle reads `app`, `db` and
+ * `http` of that application once the `beforeAll` has run: in the tests, and in the hooks declared
+ * after this call (Jest runs hooks in the order they are declared).
+ */
+export function useTestApp(provider: DatabaseProvider, { seed, ...setup }: UseTestAppOptions = {}): TestAppHandle {
+  let current: TestApp | undefined;
+  const started = (): TestApp => {
+    if (!current) throw new Error('useTestApp: the application starts in beforeAll; use it in a hook or a test');
+    return current;
+  };
+  beforeAll(async () => {
+    current = await createTestApp(provider, setup);
+    await seed?.(current);
+  });
+  afterAll(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return {
+    get app() {
+      return started().app;
+    },
+    get db() {
+      return started().db;
+    },
+    http: () => started().http(),
   };
 }

@@ -5,9 +5,9 @@ import path from 'node:path';
 
 import pg from 'pg';
 
-import { createSampleDatabase, type SampleDatabase } from '../../sample-app/database/create-prisma-client.js';
-import type { DatabaseProvider } from '../../sample-app/database/database-url.js';
-import { pushSchemaIfEmpty, withMysql } from '../../sample-app/database/prepare-database.js';
+import { createSampleDatabase, type SampleDatabase } from '../../fixtures/blog/database/create-prisma-client.js';
+import type { DatabaseProvider } from '../../fixtures/blog/database/database-url.js';
+import { pushSchemaIfEmpty, withMysql } from '../../fixtures/blog/database/prepare-database.js';
 import { SERVER_URL_VARIABLES } from './global-setup.js';
 
 /**

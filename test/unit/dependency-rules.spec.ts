@@ -61,6 +61,10 @@ describe('the dependency rules (.dependency-cruiser.cjs)', () => {
         // The package reaching into the repository's tests.
         'lib/rpc/planted.ts': "import { helper } from '../../test/helper.js';\nexport const planted = helper;\n",
         'test/helper.ts': 'export const helper = 1;\n',
+        // Tests borrowing the sample app, and the fixture borrowing the tests.
+        'test/uses-sample.ts': "import { app } from '../sample-app/app.js';\nexport const used = app;\n",
+        'sample-app/app.ts': 'export const app = 1;\n',
+        'fixtures/seed.ts': "import { helper } from '../test/helper.js';\nexport const seed = helper;\n",
       };
       for (const [file, text] of Object.entries(files)) {
         await mkdir(path.dirname(path.join(tree, file)), { recursive: true });
@@ -71,7 +75,7 @@ describe('the dependency rules (.dependency-cruiser.cjs)', () => {
     afterAll(() => rm(tree, { recursive: true, force: true }));
 
     it('reports each planted violation by its rule, type imports and cycles included', async () => {
-      const found = summary(await violations(tree, ['lib', 'test']));
+      const found = summary(await violations(tree, ['lib', 'test', 'fixtures', 'sample-app']));
       expect(found).toEqual(
         expect.arrayContaining([
           'layer-errors: lib/errors/planted.error.ts → lib/rest/handler.ts',
@@ -79,6 +83,8 @@ describe('the dependency rules (.dependency-cruiser.cjs)', () => {
           'no-circular: lib/shared/a.ts → lib/shared/b.ts',
           'unknown-folder: lib/misc/loose.ts → lib/rest/handler.ts',
           'lib-is-self-contained: lib/rpc/planted.ts → test/helper.ts',
+          'no-sample-app-imports: test/uses-sample.ts → sample-app/app.ts',
+          'fixtures-are-self-contained: fixtures/seed.ts → test/helper.ts',
         ]),
       );
     }, 60_000);
@@ -88,11 +94,13 @@ describe('the dependency rules (.dependency-cruiser.cjs)', () => {
       await writeFile(path.join(tree, 'lib/metadata/planted.types.ts'), 'export type Planted = boolean;\n');
       await writeFile(path.join(tree, 'lib/shared/b.ts'), 'export type B = { name: string };\n');
       await rm(path.join(tree, 'lib/misc'), { recursive: true });
+      await rm(path.join(tree, 'test/uses-sample.ts'));
+      await writeFile(path.join(tree, 'fixtures/seed.ts'), 'export const seed = 1;\n');
       await writeFile(
         path.join(tree, 'lib/rpc/planted.ts'),
         "import { handler } from '../rest/handler.js';\nexport const planted = handler;\n",
       );
-      expect(summary(await violations(tree, ['lib', 'test']))).toEqual([]);
+      expect(summary(await violations(tree, ['lib', 'test', 'fixtures', 'sample-app']))).toEqual([]);
     }, 60_000);
   });
 });

@@ -1,8 +1,8 @@
-import { deriveSchema } from '../../sample-app/database/sample-schemas.js';
+import { deriveSchema } from '../../fixtures/blog/database/sample-schemas.js';
 
 const SQLITE = `generator client {
   provider     = "prisma-client"
-  output       = "../generated/sqlite/prisma"
+  output       = "../../generated/sqlite/prisma"
 }
 
 datasource db {

@@ -1,4 +1,4 @@
-import { modelMeta } from '../../../sample-app/generated/sqlite/crud-api/index.js';
+import { modelMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
 import { createRpcClient } from '../create-rpc-client.js';
 import { queryKeyOfCall, readRpcQueryKey, rpcQueryKey } from './query-key.js';
 import { modelsByClientName, modelsInArgs, mutatedModels } from './touched-models.js';

@@ -1,5 +1,5 @@
-import { modelMeta as postgresMeta } from '../../../sample-app/generated/postgresql/crud-api/index.js';
-import { modelMeta as sqliteMeta } from '../../../sample-app/generated/sqlite/crud-api/index.js';
+import { modelMeta as postgresMeta } from '../../../fixtures/generated/postgresql/crud-api/index.js';
+import { modelMeta as sqliteMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
 import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
 import { VisibleFields } from '../visible-fields.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { modelMeta } from '../../../sample-app/generated/sqlite/crud-api/index.js';
+import { modelMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
 import type { PolicyInspector } from '../../policies/with-policies.js';
 import type { IncludeTree } from '../query/parse-include.js';

@@ -1,7 +1,7 @@
 import { Decimal } from '@prisma/client/runtime/client';
 
-import { modelMeta as postgresMeta } from '../../../sample-app/generated/postgresql/crud-api/index.js';
-import { modelMeta as sqliteMeta } from '../../../sample-app/generated/sqlite/crud-api/index.js';
+import { modelMeta as postgresMeta } from '../../../fixtures/generated/postgresql/crud-api/index.js';
+import { modelMeta as sqliteMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import type { DataModelMeta, FieldMeta } from '../../metadata/model-meta.types.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
