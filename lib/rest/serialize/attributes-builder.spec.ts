@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 import fc from 'fast-check';
 
+import { hostileName as name } from '../../../test/support/hostile-names.js';
 import { type AttributeSlot, compileAttributesBuilder, pickAttributes } from './attributes-builder.js';
 
 const verbatim = (name: string): AttributeSlot => ({ name, encode: (value) => value, verbatim: true });
@@ -12,22 +13,6 @@ const encoded = (name: string, encode: (value: unknown) => unknown): AttributeSl
   verbatim: false,
 });
 
-/** Names no Prisma schema uses but a builder must survive: quotes, escapes, comment and template text, prototype keys. */
-const HOSTILE_NAMES = [
-  'a"b',
-  "a'b",
-  'a\\',
-  'x\n}',
-  '*/',
-  '${process.exit(1)}',
-  '"]: process.exit(1), ["',
-  '__proto__',
-  'constructor',
-  'toString',
-  'é',
-  '',
-];
-const name = fc.oneof(fc.constantFrom(...HOSTILE_NAMES), fc.string({ maxLength: 6 }));
 const slot = fc
   .tuple(name, fc.constantFrom('verbatim', 'date', 'text'))
   .map(([field, kind]) =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 
+import { hostileName as name } from '../../../test/support/hostile-names.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import type { IncludeTree } from '../query/parse-include.js';
 import {
@@ -13,22 +14,6 @@ import { relationshipLinks } from './resource-links.js';
 import type { RelationshipSlot, ResourceShape } from './resource-shape.js';
 
 type Row = Record<string, unknown>;
-
-/** Names no Prisma schema uses but a builder must survive: quotes, escapes, comment and template text, prototype keys. */
-const HOSTILE_NAMES = [
-  'a"b',
-  "a'b",
-  'a\\',
-  'x\n}',
-  '*/',
-  '${process.exit(1)}',
-  '"]: process.exit(1), ["',
-  '__proto__',
-  'constructor',
-  'toString',
-  'é',
-  '',
-];
 
 const slotOf = (name: string, isList: boolean, foreignKeys?: string[]): RelationshipSlot => ({
   name,
@@ -52,7 +37,6 @@ const renderer: RelatedRenderer = {
   },
 };
 
-const name = fc.oneof(fc.constantFrom(...HOSTILE_NAMES), fc.string({ maxLength: 6 }));
 const slot = fc
   .tuple(name, fc.constantFrom('many', 'one-by-key', 'one-composite', 'one-loaded'), name)
   .map(([field, kind, key]) =>
