@@ -5,6 +5,7 @@ const LAYERS = [
   'shared',
   'metadata',
   'prisma',
+  'rules',
   'policies',
   'options',
   'data',

@@ -11,6 +11,7 @@ const PUBLIC_TYPES = [
   'lib/module/crud-api-module-options.interface.ts',
   'lib/metadata/model-meta.types.ts',
   'lib/policies/policy.types.ts',
+  'lib/rules/rules.types.ts',
   'lib/shared/api-request.ts',
   'lib/shared/api-response.ts',
   'lib/prisma/prisma-client-like.ts',

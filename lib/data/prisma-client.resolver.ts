@@ -20,11 +20,16 @@ const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ use
 export class PrismaClientResolver {
   private readonly perRequest = new WeakMap<object, Promise<PrismaClientLike>>();
 
-  constructor(@Inject(CRUD_API_OPTIONS) private readonly options: ResolvedCrudApiOptions) {}
+  /** Whether requests get the client wrapped with policies, rules or change listeners. */
+  private readonly wraps: boolean;
+
+  constructor(@Inject(CRUD_API_OPTIONS) private readonly options: ResolvedCrudApiOptions) {
+    this.wraps = Boolean(options.policies || options.rules || options.onChange);
+  }
 
   forRequest(request: ApiRequest): Promise<PrismaClientLike> {
-    const { getPrisma, prisma, policies } = this.options;
-    if (!getPrisma && !policies) return Promise.resolve(prisma as PrismaClientLike);
+    const { getPrisma, prisma } = this.options;
+    if (!getPrisma && !this.wraps) return Promise.resolve(prisma as PrismaClientLike);
     let client = this.perRequest.get(request.raw);
     if (!client) {
       client = this.create(request.raw);
@@ -34,9 +39,10 @@ export class PrismaClientResolver {
   }
 
   private async create(request: PlatformRequest): Promise<PrismaClientLike> {
-    const { getPrisma, prisma, policies, defaultPolicy, modelMeta, context = defaultPolicyContext } = this.options;
+    const { getPrisma, prisma, policies, rules, onChange, defaultPolicy, modelMeta } = this.options;
     const client = getPrisma ? await getPrisma(request) : (prisma as PrismaClientLike);
-    if (!policies) return client;
-    return withPolicies(client, { policies, defaultPolicy, modelMeta, context: await context(request) });
+    if (!this.wraps) return client;
+    const context = await (this.options.context ?? defaultPolicyContext)(request);
+    return withPolicies(client, { policies, rules, onChange, defaultPolicy, modelMeta, context });
   }
 }

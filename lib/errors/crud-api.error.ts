@@ -8,7 +8,20 @@ export interface ErrorSource {
   header?: string;
 }
 
+/** One problem of a write's data found by the application's rules (validation or a hook). */
+export interface ValidationIssue {
+  /** Where, as a path of the write's arguments (`['data', 'email']`, `['data', 'posts', 'create', 0, 'title']`). */
+  path: (string | number)[];
+  message: string;
+  /** A stable code (`invalid`, or the validator's own). */
+  code: string;
+  /** The JSON:API pointer of the member, when REST knows it. */
+  pointer?: string;
+}
+
 export interface CrudApiErrorOptions {
+  /** Every problem of a write's data (`validation-failed`): REST answers one error object each. */
+  issues?: ValidationIssue[];
   /** Where in the request the problem is (JSON:API `source`). */
   source?: ErrorSource;
   /** Access-policy reason (`ACCESS_POLICY_VIOLATION`, `RESULT_NOT_READABLE`). */

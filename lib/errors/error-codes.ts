@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   'method-not-allowed': { status: 400, title: 'Method not allowed for this operation' },
   'constraint-violation': { status: 400, title: 'Constraint violation' },
   'data-layer-error': { status: 400, title: 'Data layer rejected the request' },
+  'validation-failed': { status: 400, title: 'Validation failed' },
   unauthorized: { status: 401, title: 'Unauthorized' },
   forbidden: { status: 403, title: 'Forbidden' },
   'client-id-not-allowed': { status: 403, title: 'Client-generated ids are not supported' },

@@ -13,6 +13,7 @@ import {
   IsUrl,
   Matches,
   Min,
+  ValidateBy,
   ValidateIf,
   ValidateNested,
   validateSync,
@@ -30,6 +31,7 @@ import {
 } from '../options/crud-api.constants.js';
 import type { CrudApiOptions, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { validatePolicies } from '../policies/policy-set.js';
+import { validateRules } from '../rules/field-modes.js';
 import type { CrudApiModuleExtras } from './crud-api-module-options.interface.js';
 import { modelNameProblems } from './model-name-problems.js';
 
@@ -125,6 +127,20 @@ class CrudApiOptionsSchema {
   policies?: object;
 
   @IsOptional()
+  @IsObject({ message: 'rules must be an object of rules per model name' })
+  rules?: object;
+
+  @IsOptional()
+  @ValidateBy({
+    name: 'isChangeListeners',
+    validator: {
+      validate: (value) => [value].flat().every((listener) => typeof listener === 'function'),
+      defaultMessage: () => 'onChange must be a function (event) => void or an array of them',
+    },
+  })
+  onChange?: unknown;
+
+  @IsOptional()
   @IsIn(['allow', 'deny'], { message: 'defaultPolicy must be "allow" or "deny"' })
   defaultPolicy?: string;
 
@@ -215,6 +231,7 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
   );
   failOnProblems(modelNameProblems(options));
   if (options.policies) validatePolicies(options.policies, options.modelMeta);
+  if (options.rules) validateRules(options.rules, options.modelMeta.models);
   return {
     ...options,
     ...mount,

@@ -2,6 +2,7 @@ import type { ErrorCode } from '../errors/error-codes.js';
 import type { DataModelMeta, ModelOperationsOption } from '../metadata/model-meta.types.js';
 import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from '../policies/policy.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import type { ChangeListener, CrudApiRules } from '../rules/rules.types.js';
 import type { PlatformRequest } from '../shared/api-request.js';
 import type { COUNT_STRATEGIES } from './crud-api.constants.js';
 
@@ -43,6 +44,15 @@ export interface CrudApiOptions {
   // Any context type: the application's rules are typed with its own.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   policies?: CrudApiPolicies<any>;
+  /**
+   * The application's write rules per Prisma model name: field modes, hooks, validation
+   * (docs/rules.md). Applied on every write path of both interfaces, with the policies.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  rules?: CrudApiRules<any>;
+  /** Listeners of committed changes: one event per changed row, after the commit (docs/rules.md). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  onChange?: ChangeListener<any> | ChangeListener<any>[];
   /** Decides models and actions without rules when `policies` is given. Default `'deny'`. */
   defaultPolicy?: DefaultPolicy;
   /** The context the policies see for one request. Default `{ user: request.user }`. */

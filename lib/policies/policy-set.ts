@@ -1,4 +1,6 @@
 import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
+import { fieldModes, type ModelFieldModes } from '../rules/field-modes.js';
+import type { CrudApiRules } from '../rules/rules.types.js';
 import type {
   CrudApiPolicies,
   DefaultPolicy,
@@ -12,7 +14,10 @@ import { isPlainObject, noRows, type ResolvedRule } from './rule-where.js';
 export const DEFAULT_POLICY: DefaultPolicy = 'deny';
 
 export interface PolicyConfig {
-  policies: CrudApiPolicies<any>;
+  /** Without policies every row and field is accessible (a client with rules only). */
+  policies?: CrudApiPolicies<any>;
+  /** The application's write rules (field modes, hooks, validation). */
+  rules?: CrudApiRules<any>;
   /** Default `'deny'` (see `DefaultPolicy`). */
   defaultPolicy?: DefaultPolicy;
   modelMeta: DataModelMeta;
@@ -45,7 +50,7 @@ export class PolicySet {
     private readonly config: PolicyConfig,
     readonly context: PolicyContext,
   ) {
-    this.fallback = (config.defaultPolicy ?? DEFAULT_POLICY) === 'allow';
+    this.fallback = !config.policies || (config.defaultPolicy ?? DEFAULT_POLICY) === 'allow';
   }
 
   get modelMeta(): DataModelMeta {
@@ -63,7 +68,8 @@ export class PolicySet {
     const key = `${model}.${action}`;
     let rule = this.rules.get(key);
     if (rule === undefined) {
-      const policy = Object.hasOwn(this.config.policies, model) ? this.config.policies[model] : undefined;
+      const policies = this.config.policies ?? {};
+      const policy = Object.hasOwn(policies, model) ? policies[model] : undefined;
       const written = action === 'postUpdate' ? (policy?.postUpdate ?? policy?.update) : policy?.[action];
       const value = written === undefined ? this.fallback : this.evaluate(key, written);
       rule = value === false ? noRows(this.model(model)) : value;
@@ -79,9 +85,14 @@ export class PolicySet {
     return this.denied.has(`${model}.${action}`);
   }
 
-  /** Fields the caller may not see. */
+  /** Fields the caller may not see: hidden by the policies, or write-only or internal by the rules. */
   hiddenFields(model: string): ReadonlySet<string> {
     return this.deniedFields(model, 'read');
+  }
+
+  /** How clients may use the model's fields, by the rules. */
+  fieldModes(model: string): ModelFieldModes {
+    return fieldModes(this.config.rules, this.model(model));
   }
 
   /** Fields the caller may not write. */
@@ -93,12 +104,13 @@ export class PolicySet {
     const key = `${model}.${kind}`;
     let fields = this.fieldSets.get(key);
     if (!fields) {
-      const rules: Record<string, FieldRule> = this.config.policies[model]?.fields?.[kind] ?? {};
+      const rules: Record<string, FieldRule> = this.config.policies?.[model]?.fields?.[kind] ?? {};
       fields = new Set(
         Object.entries(rules)
           .filter(([, rule]) => (typeof rule === 'function' ? rule(this.context) : rule) !== true)
           .map(([field]) => field),
       );
+      if (kind === 'read') for (const field of this.fieldModes(model).unreadable) (fields as Set<string>).add(field);
       this.fieldSets.set(key, fields);
     }
     return fields;

@@ -1,6 +1,8 @@
 import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import { type ModelFieldModes, validateRules } from '../rules/field-modes.js';
+import type { ChangeListener } from '../rules/rules.types.js';
 import { findPrototypeKey } from '../shared/prototype-keys.js';
 import { prototypeKey } from './policy.error.js';
 import type { PolicyContext } from './policy.types.js';
@@ -13,6 +15,8 @@ export interface PolicyInspector {
   hiddenFields(model: string): ReadonlySet<string>;
   /** Whether the caller may read every row of the model (so a foreign key alone proves the related row readable). */
   readsEveryRow(model: string): boolean;
+  /** How clients may use the model's fields, by the write rules (write-only, server-set, internal, virtual). */
+  fieldModes(model: string): ModelFieldModes;
 }
 
 const inspectors = new WeakMap<object, PolicyInspector>();
@@ -25,6 +29,8 @@ export function policiesOf(client: object): PolicyInspector | undefined {
 export interface WithPoliciesOptions extends PolicyConfig {
   /** Who is asking, as the rules see it (the module builds it with the `context` option). */
   context: PolicyContext;
+  /** Listeners of committed changes (one event per changed row, delivered after the commit). */
+  onChange?: ChangeListener<any> | ChangeListener<any>[];
 }
 
 /**
@@ -46,10 +52,15 @@ export function withPolicies<Client extends object>(client: Client, options: Wit
 /** Policy sets already checked against their schema: the module wraps a client on every request. */
 const validated = new WeakMap<object, DataModelMeta>();
 
-function validateOnce({ policies, modelMeta }: PolicyConfig): void {
-  if (validated.get(policies) === modelMeta) return;
-  validatePolicies(policies, modelMeta);
-  validated.set(policies, modelMeta);
+function validateOnce({ policies, rules, modelMeta }: PolicyConfig): void {
+  if (policies && validated.get(policies) !== modelMeta) {
+    validatePolicies(policies, modelMeta);
+    validated.set(policies, modelMeta);
+  }
+  if (rules && validated.get(rules) !== modelMeta) {
+    validateRules(rules, modelMeta.models);
+    validated.set(rules, modelMeta);
+  }
 }
 
 /** Delegate name → model, built once per schema rather than per wrapped client. */
@@ -88,6 +99,7 @@ function policyClient(client: PrismaClientLike, set: PolicySet, inTransaction: b
   inspectors.set(self, {
     hiddenFields: (model) => set.hiddenFields(model),
     readsEveryRow: (model) => set.rule(model, 'read') === true,
+    fieldModes: (model) => set.fieldModes(model),
   });
   function transaction(fn: unknown, options?: unknown): Promise<unknown> {
     if (typeof fn !== 'function') {

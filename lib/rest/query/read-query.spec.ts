@@ -3,6 +3,7 @@ import { ModelRegistry } from '../../metadata/model-registry.js';
 import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../../options/crud-api-options.interface.js';
 import type { PolicyInspector } from '../../policies/with-policies.js';
+import { NO_FIELD_MODES } from '../../rules/field-modes.js';
 import { VisibleFields } from '../visible-fields.js';
 import { readQuery } from './read-query.js';
 
@@ -11,6 +12,7 @@ const options = { limits: DEFAULT_LIMITS, idDivider: '_', pageSize: 100 } as Res
 const hiding: PolicyInspector = {
   hiddenFields: (model) => new Set(model === 'User' ? ['passwordHash'] : []),
   readsEveryRow: () => true,
+  fieldModes: () => NO_FIELD_MODES,
 };
 
 function read(type: string, search: string, policies?: PolicyInspector) {

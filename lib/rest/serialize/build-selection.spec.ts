@@ -3,6 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { modelMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
 import type { PolicyInspector } from '../../policies/with-policies.js';
+import { NO_FIELD_MODES } from '../../rules/field-modes.js';
 import type { IncludeTree } from '../query/parse-include.js';
 import { buildSelection } from './build-selection.js';
 
@@ -32,6 +33,7 @@ describe('buildSelection', () => {
     const policies: PolicyInspector = {
       hiddenFields: (model) => new Set(model === 'User' ? ['passwordHash'] : []),
       readsEveryRow: (model) => model !== 'User',
+      fieldModes: () => NO_FIELD_MODES,
     };
     const selection = buildSelection(registry, Post, tree({ author: tree() }), policies);
     expect(selection).toEqual({

@@ -1,6 +1,7 @@
 import { modelMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
 import type { PolicyInspector } from '../../policies/with-policies.js';
+import { NO_FIELD_MODES } from '../../rules/field-modes.js';
 import { VisibleFields } from '../visible-fields.js';
 import { documentData, parseResourceDocument } from './parse-resource-document.js';
 
@@ -8,6 +9,7 @@ const registry = new ModelRegistry(modelMeta);
 const hiding: PolicyInspector = {
   hiddenFields: (model) => new Set(model === 'User' ? ['passwordHash'] : []),
   readsEveryRow: () => true,
+  fieldModes: () => NO_FIELD_MODES,
 };
 const scope = (policies?: PolicyInspector) => ({
   fields: new VisibleFields(registry, policies),

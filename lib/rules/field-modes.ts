@@ -1,0 +1,98 @@
+import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
+import type { CrudApiRules, RuleContext, VirtualField } from './rules.types.js';
+
+/** How clients may use one model's fields, from its rules (the same for every caller). */
+export interface ModelFieldModes {
+  /** Columns never in an answer and unknown to reads (filters, sorts, selections, aggregates): writeOnly and internal. */
+  readonly unreadable: ReadonlySet<string>;
+  /** Columns a client may not write: serverSet and internal (and the relations whose foreign key they are). */
+  readonly unwritable: ReadonlySet<string>;
+  /** Columns unknown to clients everywhere: internal (answered like a field that does not exist). */
+  readonly internal: ReadonlySet<string>;
+  /** Wire-only write fields, by name. */
+  readonly virtual: ReadonlyMap<string, VirtualField>;
+  /** Server-set columns filled from the caller's context on create. */
+  readonly defaults: ReadonlyMap<string, (context: RuleContext) => unknown>;
+}
+
+export const NO_FIELD_MODES: ModelFieldModes = {
+  unreadable: new Set(),
+  unwritable: new Set(),
+  internal: new Set(),
+  virtual: new Map(),
+  defaults: new Map(),
+};
+
+const compiled = new WeakMap<object, Map<string, ModelFieldModes>>();
+
+/** The modes of one model (compiled once per rules object). */
+export function fieldModes(rules: CrudApiRules | undefined, model: ModelMeta): ModelFieldModes {
+  const written = rules && Object.hasOwn(rules, model.name) ? rules[model.name] : undefined;
+  if (!written || (!written.fields && !written.virtual)) return NO_FIELD_MODES;
+  let byModel = compiled.get(rules!);
+  if (!byModel) compiled.set(rules!, (byModel = new Map()));
+  let modes = byModel.get(model.name);
+  if (!modes) byModel.set(model.name, (modes = compile(model, written.fields ?? {}, written.virtual ?? {})));
+  return modes;
+}
+
+function compile(
+  model: ModelMeta,
+  fields: NonNullable<CrudApiRules[string]['fields']>,
+  virtual: Record<string, VirtualField>,
+): ModelFieldModes {
+  const unreadable = new Set<string>();
+  const unwritable = new Set<string>();
+  const internal = new Set<string>();
+  const defaults = new Map<string, (context: RuleContext) => unknown>();
+  for (const [name, mode] of Object.entries(fields)) {
+    if (mode === 'writeOnly' || mode === 'internal') unreadable.add(name);
+    if (mode !== 'writeOnly') unwritable.add(name);
+    if (mode === 'internal') internal.add(name);
+    if (typeof mode === 'object') defaults.set(name, mode.serverSet);
+  }
+  // A relation whose foreign key the server sets is set by the server too.
+  for (const field of Object.values(model.fields)) {
+    if (field.relation?.fields.some((key) => unwritable.has(key))) unwritable.add(field.name);
+  }
+  return { unreadable, unwritable, internal, virtual: new Map(Object.entries(virtual)), defaults };
+}
+
+/** A virtual field as the interfaces describe and decode it: an optional scalar of its type. */
+export function virtualFieldMeta(name: string, field: VirtualField): FieldMeta {
+  return {
+    name,
+    kind: 'scalar',
+    type: field.type,
+    isList: false,
+    isOptional: !field.required,
+    isId: false,
+    isUnique: false,
+    hasDefault: false,
+    isUpdatedAt: false,
+    isForeignKey: false,
+    relation: null,
+  };
+}
+
+/** Fails fast (at start-up) on rules naming a model or field the schema does not have. */
+export function validateRules(rules: CrudApiRules, models: Readonly<Record<string, ModelMeta>>): void {
+  for (const [modelName, modelRules] of Object.entries(rules)) {
+    const model = Object.hasOwn(models, modelName) ? models[modelName] : undefined;
+    if (!model) throw new Error(`rules: unknown model "${modelName}" (use the Prisma model name)`);
+    for (const [name, mode] of Object.entries(modelRules.fields ?? {})) {
+      const field = Object.hasOwn(model.fields, name) ? model.fields[name] : undefined;
+      if (!field || field.relation) throw new Error(`rules: "${modelName}.${name}" is not a column of ${modelName}`);
+      const valid =
+        mode === 'writeOnly' ||
+        mode === 'serverSet' ||
+        mode === 'internal' ||
+        (typeof mode === 'object' && mode !== null && typeof mode.serverSet === 'function');
+      if (!valid) throw new Error(`rules: "${modelName}.${name}" has an unknown field mode`);
+    }
+    for (const name of Object.keys(modelRules.virtual ?? {})) {
+      if (Object.hasOwn(model.fields, name))
+        throw new Error(`rules: virtual field "${modelName}.${name}" has the name of a field of ${modelName}`);
+    }
+  }
+}
