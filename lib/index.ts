@@ -63,7 +63,7 @@ export { ERROR_CODES, type ErrorCode } from './errors/error-codes.js';
 /** The default Prisma-error-code mapping that the `prismaErrorMap` option extends. */
 export { DEFAULT_PRISMA_ERROR_MAP } from './filters/prisma-error-map.js';
 
-/** Access policies on any Prisma client, e.g. in hand-written endpoints. */
+/** Access policies and write rules on any Prisma client, e.g. in hand-written endpoints. */
 export { withPolicies, type WithPoliciesOptions } from './policies/with-policies.js';
 /** The policy applied to models and actions without rules (`'deny'`). */
 export { DEFAULT_POLICY } from './policies/policy-set.js';
@@ -88,3 +88,23 @@ export { registerPrismaTypes, type DecimalConstructor } from './rpc/rpc-superjso
 export { CrudApiOpenApi } from './openapi/crud-api-openapi.service.js';
 export { mergeOpenApiDocuments, type OpenApiInterface } from './openapi/openapi-documents.js';
 export type { CrudApiOpenApiOptions, OpenApiDocument, OpenApiServer } from './openapi/openapi.types.js';
+
+/** The application's write rules (the `rules` option): field modes, hooks, validation, change events. */
+export { RuleError } from './rules/rule.error.js';
+export type {
+  ChangeEvent,
+  ChangeListener,
+  CreateHookArgs,
+  CrudApiRules,
+  DeleteHookArgs,
+  FieldMode,
+  HookArgs,
+  ModelRules,
+  RuleContext,
+  RuleSchema,
+  RulesFor,
+  UpdateHookArgs,
+  VirtualField,
+} from './rules/rules.types.js';
+/** One problem of a write's data, listed by `validation-failed` errors. */
+export type { ValidationIssue } from './errors/crud-api.error.js';

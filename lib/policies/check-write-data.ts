@@ -2,6 +2,7 @@ import { idSelect } from '../metadata/id-select.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import { applyDeleteRules, applyWriteRules, modelRules, type RuleRun } from '../rules/apply-write-rules.js';
 import { expandUnique } from './plan-read.js';
 import { policyViolation } from './policy.error.js';
 import type { PolicyAction, PolicyWhere } from './policy.types.js';
@@ -15,11 +16,27 @@ export interface WriteScope {
   tx: PrismaClientLike;
   set: PolicySet;
   checks: WriteChecks;
+  /** The application's rules, when it has any. */
+  run?: RuleRun;
+}
+
+type Path = (string | number)[];
+
+/** Where one data object stands in a write. */
+export interface DataNode {
+  kind: 'create' | 'update';
+  path: Path;
+  /** Selects the row being updated (absent for a create or a bulk update). */
+  parentRow?: PolicyWhere;
+  /** Columns the parent row sets (a nested create's foreign key). */
+  implied?: ReadonlySet<string>;
+  /** The rows an update targets, loaded when a hook needs them. */
+  rows?: () => Promise<Row[]>;
 }
 
 type Data = Record<string, any>;
 type Row = Record<string, any>;
-type NestedHandler = (scope: WriteScope, relation: RelationWrite, value: unknown) => Promise<unknown>;
+type NestedHandler = (scope: WriteScope, relation: RelationWrite, value: unknown, path: Path) => Promise<unknown>;
 
 interface RelationWrite {
   parent: ModelMeta;
@@ -35,8 +52,13 @@ interface RelationWrite {
 }
 
 const many = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
-const mapMany = async (value: unknown, fn: (item: any) => Promise<unknown>): Promise<unknown> =>
-  Array.isArray(value) ? Promise.all(value.map(fn)) : fn(value);
+/** Applies `fn` to one value or each item of a list, with the item's path. */
+const mapMany = async (
+  value: unknown,
+  path: Path,
+  fn: (item: any, path: Path) => Promise<unknown>,
+): Promise<unknown> =>
+  Array.isArray(value) ? Promise.all(value.map((item, index) => fn(item, [...path, index]))) : fn(value, path);
 const delegate = (scope: WriteScope, model: ModelMeta) => scope.tx[toTypeName(model.name)];
 
 /**
@@ -50,10 +72,11 @@ const delegate = (scope: WriteScope, model: ModelMeta) => scope.tx[toTypeName(mo
 export async function checkWriteData(
   scope: WriteScope,
   model: ModelMeta,
-  data: unknown,
-  parentRow?: PolicyWhere,
+  input: unknown,
+  node: DataNode,
 ): Promise<unknown> {
-  if (!isPlainObject(data)) return data;
+  if (!isPlainObject(input)) return input;
+  const data = scope.run ? await applyWriteRules(scope.run, { ...node, model }, input) : input;
   const protectedFields = scope.set.protectedFields(model.name);
   const out: Data = {};
   for (const [key, value] of Object.entries(data)) {
@@ -65,13 +88,14 @@ export async function checkWriteData(
       out[key] = value;
       continue;
     }
-    const relation = relationWrite(scope.set, model, field, parentRow);
+    const relation = relationWrite(scope.set, model, field, node.parentRow);
     const nested: Data = {};
-    for (const [op, opValue] of Object.entries(value)) {
+    const ops = scope.run ? await resolveUpserts(scope, relation, value) : value;
+    for (const [op, opValue] of Object.entries(ops)) {
       const handler = Object.hasOwn(NESTED_WRITES, op) ? NESTED_WRITES[op] : undefined;
       if (!handler)
         throw policyViolation(`The nested "${op}" on ${model.name}.${key} cannot be checked against the access policy`);
-      nested[op] = await handler(scope, relation, opValue);
+      nested[op] = await handler(scope, relation, opValue, [...node.path, key, op]);
     }
     out[key] = nested;
   }
@@ -219,18 +243,74 @@ async function restrictBulk(
   return { where: { AND: [own ?? {}, anyOfIds(target, rows)] }, rows };
 }
 
-const createData = (scope: WriteScope, relation: RelationWrite, value: unknown, op: string) => {
-  requireUnconditional(scope, relation, 'create', op);
-  return mapMany(value, (item) => checkWriteData(scope, relation.target, item));
+/** The foreign key of the related rows that a nested create gets from its parent row. */
+const impliedKeys = (relation: RelationWrite): ReadonlySet<string> => {
+  const opposite = relation.field.relation!.oppositeField;
+  return new Set(opposite ? (fieldOf(relation.target, opposite)?.relation?.fields ?? []) : []);
 };
+
+const createData = (scope: WriteScope, relation: RelationWrite, value: unknown, op: string, path: Path) => {
+  requireUnconditional(scope, relation, 'create', op);
+  const implied = impliedKeys(relation);
+  return mapMany(value, path, (item, itemPath) =>
+    checkWriteData(scope, relation.target, item, { kind: 'create', path: itemPath, implied }),
+  );
+};
+
+/** Every column of the rows matching `where`, for a hook. */
+const storedRows = (scope: WriteScope, model: ModelMeta, where: unknown): Promise<Row[]> =>
+  delegate(scope, model).findMany({ where: where ?? {} });
+
+/** Runs the related model's delete hook on the rows a nested delete removes. */
+async function deleteRules(scope: WriteScope, relation: RelationWrite, where: unknown, path: Path): Promise<void> {
+  if (!scope.run) return;
+  const linked = relation.linked ?? true;
+  await applyDeleteRules(scope.run, relation.target, path, () =>
+    storedRows(scope, relation.target, andWhere(where as PolicyWhere, linked)),
+  );
+}
+
+/**
+ * A nested upsert runs one branch only, so the rules see the one that runs: the related row is
+ * looked up, and the upsert becomes the nested update or create it amounts to.
+ */
+async function resolveUpserts(scope: WriteScope, relation: RelationWrite, ops: Data): Promise<Data> {
+  if (ops.upsert === undefined || !modelRules(scope.run!.rules, relation.target.name)) return ops;
+  const { upsert, ...rest } = ops;
+  const out: Data = { ...rest };
+  const add = (op: string, value: unknown) => {
+    if (!relation.field.isList) out[op] = value;
+    else out[op] = [...many(out[op] ?? []), value];
+  };
+  for (const item of many(upsert) as Data[]) {
+    if (!isPlainObject(item)) return ops;
+    const where = isPlainObject(item.where) ? expandUnique(relation.target, item.where) : undefined;
+    const existing =
+      relation.linked &&
+      (await firstRow(scope, relation.target, andWhere(andWhere(where, readRule(scope, relation)), relation.linked)));
+    if (!existing) add('create', item.create);
+    else if (relation.field.isList) add('update', { where: item.where, data: item.update });
+    else add('update', item.where === undefined ? item.update : { where: item.where, data: item.update });
+  }
+  return out;
+}
 
 /** Whether a nested to-one `update` value is the `{ where?, data }` form (rather than the data itself). */
 const isWhereDataForm = (relation: RelationWrite, value: unknown): value is Data =>
   isPlainObject(value) && 'data' in value && !fieldOf(relation.target, 'data');
 
+/** The data node of a nested update of `row` (undefined when the engine did not need to find it). */
+const updateNode = (scope: WriteScope, target: ModelMeta, path: Path, row: Row | undefined): DataNode => ({
+  kind: 'update',
+  path,
+  parentRow: row ? idWhere(target, row) : undefined,
+  rows: async () => (row ? storedRows(scope, target, idWhere(target, row)) : []),
+});
+
 /** A nested to-one update: the linked row, restricted by the rules (Prisma answers "not found" otherwise). */
-async function updateToOne(scope: WriteScope, relation: RelationWrite, value: unknown): Promise<unknown> {
-  const { where, data } = isWhereDataForm(relation, value) ? value : { where: undefined, data: value };
+async function updateToOne(scope: WriteScope, relation: RelationWrite, value: unknown, path: Path): Promise<unknown> {
+  const form = isWhereDataForm(relation, value);
+  const { where, data } = form ? value : { where: undefined, data: value };
   const restricted = restrictMany(scope, relation, where, 'update');
   const row =
     relation.linked &&
@@ -242,62 +322,69 @@ async function updateToOne(scope: WriteScope, relation: RelationWrite, value: un
   if (row) scope.checks.updatedRows(relation.target, [row]);
   else if (scope.set.rule(relation.target.name, 'postUpdate') !== true)
     requireUnconditional(scope, relation, 'postUpdate', 'update');
+  const dataPath = form ? [...path, 'data'] : path;
   return {
     where: restricted,
-    data: await checkWriteData(scope, relation.target, data, row ? idWhere(relation.target, row) : undefined),
+    data: await checkWriteData(scope, relation.target, data, updateNode(scope, relation.target, dataPath, row)),
   };
 }
 
 const NESTED_WRITES: Record<string, NestedHandler> = {
-  create: (scope, relation, value) => createData(scope, relation, value, 'create'),
-  createMany: async (scope, relation, value) => {
+  create: (scope, relation, value, path) => createData(scope, relation, value, 'create', path),
+  createMany: async (scope, relation, value, path) => {
     if (!isPlainObject(value)) return value;
-    return { ...value, data: await createData(scope, relation, value.data, 'createMany') };
+    return { ...value, data: await createData(scope, relation, value.data, 'createMany', [...path, 'data']) };
   },
-  connectOrCreate: (scope, relation, value) =>
-    mapMany(value, async (item: Data) => ({
+  connectOrCreate: (scope, relation, value, path) =>
+    mapMany(value, path, async (item: Data, itemPath) => ({
       ...item,
       where: await visibleWhere(scope, relation, item.where, linkAction(relation)),
-      create: await createData(scope, relation, item.create, 'connectOrCreate'),
+      create: await createData(scope, relation, item.create, 'connectOrCreate', [...itemPath, 'create']),
     })),
-  connect: (scope, relation, value) =>
-    mapMany(value, (item) => visibleWhere(scope, relation, item, linkAction(relation))),
-  set: (scope, relation, value) => {
+  connect: (scope, relation, value, path) =>
+    mapMany(value, path, (item) => visibleWhere(scope, relation, item, linkAction(relation))),
+  set: (scope, relation, value, path) => {
     // `set` also unlinks every current related row, which the caller may not even see.
     if (relation.changesTarget) requireUnconditional(scope, relation, 'update', 'set');
-    return mapMany(value, (item) => visibleWhere(scope, relation, item, linkAction(relation)));
+    return mapMany(value, path, (item) => visibleWhere(scope, relation, item, linkAction(relation)));
   },
-  disconnect: async (scope, relation, value) => {
+  disconnect: async (scope, relation, value, path) => {
     if (!relation.field.isList) {
       if (relation.changesTarget) requireUnconditional(scope, relation, 'update', 'disconnect');
       return value;
     }
-    return mapMany(value, (item) => visibleWhere(scope, relation, item, linkAction(relation)));
+    return mapMany(value, path, (item) => visibleWhere(scope, relation, item, linkAction(relation)));
   },
-  update: (scope, relation, value) => {
-    if (!relation.field.isList) return updateToOne(scope, relation, value);
-    return mapMany(value, async (item: Data) => {
+  update: (scope, relation, value, path) => {
+    if (!relation.field.isList) return updateToOne(scope, relation, value, path);
+    return mapMany(value, path, async (item: Data, itemPath) => {
       const { where, row } = await selectVisible(scope, relation, item.where, 'update');
-      return {
-        where,
-        data: await checkWriteData(scope, relation.target, item.data, row ? idWhere(relation.target, row) : undefined),
-      };
+      const node = updateNode(scope, relation.target, [...itemPath, 'data'], row);
+      return { where, data: await checkWriteData(scope, relation.target, item.data, node) };
     });
   },
-  updateMany: (scope, relation, value) =>
-    mapMany(value, async (item: Data) => {
+  updateMany: (scope, relation, value, path) =>
+    mapMany(value, path, async (item: Data, itemPath) => {
       const { where, rows } = await restrictBulk(scope, relation, item.where, 'update');
       if (rows) scope.checks.updatedRows(relation.target, rows);
-      return { where, data: await checkWriteData(scope, relation.target, item.data) };
+      const node: DataNode = {
+        kind: 'update',
+        path: [...itemPath, 'data'],
+        rows: () => storedRows(scope, relation.target, andWhere(where as PolicyWhere, relation.linked ?? true)),
+      };
+      return { where, data: await checkWriteData(scope, relation.target, item.data, node) };
     }),
-  upsert: (scope, relation, value) =>
-    mapMany(value, async (item: Data) => {
+  upsert: (scope, relation, value, path) =>
+    mapMany(value, path, async (item: Data, itemPath) => {
       requireUnconditional(scope, relation, 'update', 'upsert');
       requireUnconditional(scope, relation, 'postUpdate', 'upsert');
       const checked: Data = {
         ...item,
-        create: await createData(scope, relation, item.create, 'upsert'),
-        update: await checkWriteData(scope, relation.target, item.update),
+        create: await createData(scope, relation, item.create, 'upsert', [...itemPath, 'create']),
+        update: await checkWriteData(scope, relation.target, item.update, {
+          kind: 'update',
+          path: [...itemPath, 'update'],
+        }),
       };
       if (item.where !== undefined) {
         checked.where = relation.field.isList
@@ -306,13 +393,25 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
       }
       return checked;
     }),
-  delete: (scope, relation, value) => {
-    if (!relation.field.isList) return Promise.resolve(restrictMany(scope, relation, value, 'delete'));
-    return mapMany(value, (item) => visibleWhere(scope, relation, item, 'delete'));
+  delete: async (scope, relation, value, path) => {
+    if (!relation.field.isList) {
+      const where = restrictMany(scope, relation, value, 'delete');
+      await deleteRules(scope, relation, where === true ? undefined : where, path);
+      return where;
+    }
+    return mapMany(value, path, async (item, itemPath) => {
+      const where = await visibleWhere(scope, relation, item, 'delete');
+      await deleteRules(scope, relation, isPlainObject(where) ? expandUnique(relation.target, where) : where, itemPath);
+      return where;
+    });
   },
-  deleteMany: async (scope, relation, value) => {
+  deleteMany: async (scope, relation, value, path) => {
     const wheres = await Promise.all(
-      many(value).map(async (item) => (await restrictBulk(scope, relation, item, 'delete')).where),
+      many(value).map(async (item, index) => {
+        const { where } = await restrictBulk(scope, relation, item, 'delete');
+        await deleteRules(scope, relation, where, Array.isArray(value) ? [...path, index] : path);
+        return where;
+      }),
     );
     return Array.isArray(value) ? wheres : wheres[0];
   },

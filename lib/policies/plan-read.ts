@@ -1,5 +1,6 @@
+import { unknownField } from '../errors/unknown-field.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
-import { policyViolation, unknownField } from './policy.error.js';
+import { policyViolation } from './policy.error.js';
 import type { PolicyWhere } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
 import { andUniqueWhere, andWhere, isPlainObject, ruleWhere } from './rule-where.js';

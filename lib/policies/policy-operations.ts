@@ -4,7 +4,8 @@ import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { RETURNING } from '../prisma/provider-capabilities.js';
-import { checkWriteData } from './check-write-data.js';
+import { applyDeleteRules, modelRules, type RuleRun, throwIssues } from '../rules/apply-write-rules.js';
+import { checkWriteData, type DataNode } from './check-write-data.js';
 import { finishRead } from './finish-read.js';
 import { expandUnique, planRead } from './plan-read.js';
 import { isResultNotReadable, policyViolation, resultNotReadable } from './policy.error.js';
@@ -155,19 +156,36 @@ async function checkedWrite<T>(
   model: ModelMeta,
   data: unknown,
   run: (data: any) => Promise<T>,
-  options: { parentRow?: PolicyWhere; changed?: (result: T) => Row[] } = {},
+  options: { node: Omit<DataNode, 'path'>; changed?: (result: T) => Row[] },
 ): Promise<T> {
   const checks = new WriteChecks();
-  const write = { tx, set: scope.set, checks };
+  const write = { tx, set: scope.set, checks, run: ruleRun(scope, tx) };
   const checked = Array.isArray(data)
-    ? await Promise.all(data.map((item: unknown) => checkWriteData(write, model, item)))
-    : await checkWriteData(write, model, data, options.parentRow);
+    ? await Promise.all(
+        data.map((item: unknown, index) =>
+          checkWriteData(write, model, item, { ...options.node, path: ['data', index] }),
+        ),
+      )
+    : await checkWriteData(write, model, data, { ...options.node, path: ['data'] });
+  if (write.run) throwIssues(write.run);
   await checks.verifyReferences(tx, scope.set);
   const result = await run(checked);
   if (options.changed) checks.updatedRows(model, options.changed(result));
   await checks.verifyUpdated(tx, scope.set);
   return result;
 }
+
+/** The application's rules for one write in `tx`, or undefined when it has none. */
+function ruleRun(scope: OperationScope, tx: PrismaClientLike): RuleRun | undefined {
+  const { writeRules: rules, context } = scope.set;
+  return rules && { rules, context, tx, issues: [], model: (name) => scope.set.model(name) };
+}
+
+/** Every column of the rows matching `where`, as hooks see them. */
+const storedRows = (tx: PrismaClientLike, model: ModelMeta, where: unknown): Promise<Row[]> =>
+  delegate(tx, model).findMany({ where });
+
+const CREATE_NODE = { node: { kind: 'create' } } as const;
 
 async function checkCreated(scope: OperationScope, tx: PrismaClientLike, model: ModelMeta, rows: Row[]): Promise<void> {
   const rule = scope.set.rule(model.name, 'create');
@@ -184,8 +202,13 @@ function assertMayCreate(scope: OperationScope, model: ModelMeta): void {
 async function create(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
   assertMayCreate(scope, model);
   return inTransaction(scope, async (tx) => {
-    const row: Row = await checkedWrite(scope, tx, model, args.data, (data) =>
-      delegate(tx, model).create({ data, select: idSelect(model) }),
+    const row: Row = await checkedWrite(
+      scope,
+      tx,
+      model,
+      args.data,
+      (data) => delegate(tx, model).create({ data, select: idSelect(model) }),
+      CREATE_NODE,
     );
     await checkCreated(scope, tx, model, [row]);
     return (await readBack(scope, tx, model, [row], args))[0];
@@ -198,7 +221,14 @@ async function createMany(scope: OperationScope, model: ModelMeta, args: Args, r
   return inTransaction(scope, async (tx) => {
     const items = Array.isArray(args.data) ? args.data : [args.data];
     if (!conditional && !returning)
-      return checkedWrite(scope, tx, model, items, (data) => delegate(tx, model).createMany({ ...args, data }));
+      return checkedWrite(
+        scope,
+        tx,
+        model,
+        items,
+        (data) => delegate(tx, model).createMany({ ...args, data }),
+        CREATE_NODE,
+      );
     // The created rows are checked by id, which only createManyAndReturn reports (not on MySQL).
     const provider = scope.set.modelMeta.provider;
     if (!RETURNING.supports(provider) || typeof delegate(tx, model).createManyAndReturn !== 'function') {
@@ -207,8 +237,13 @@ async function createMany(scope: OperationScope, model: ModelMeta, args: Args, r
       );
     }
     const { select: _select, include: _include, omit: _omit, ...rest } = args;
-    const rows: Row[] = await checkedWrite(scope, tx, model, items, (data) =>
-      delegate(tx, model).createManyAndReturn({ ...rest, data, select: idSelect(model) }),
+    const rows: Row[] = await checkedWrite(
+      scope,
+      tx,
+      model,
+      items,
+      (data) => delegate(tx, model).createManyAndReturn({ ...rest, data, select: idSelect(model) }),
+      CREATE_NODE,
     );
     await checkCreated(scope, tx, model, rows);
     return returning ? readBack(scope, tx, model, rows, args) : { count: rows.length };
@@ -225,7 +260,14 @@ async function update(scope: OperationScope, model: ModelMeta, args: Args): Prom
       model,
       args.data,
       (data) => delegate(tx, model).update({ where: uniqueIdWhere(model, row), data, select: idSelect(model) }),
-      { parentRow: idWhere(model, row), changed: (result) => [result] },
+      {
+        node: {
+          kind: 'update',
+          parentRow: idWhere(model, row),
+          rows: () => storedRows(tx, model, idWhere(model, row)),
+        },
+        changed: (result) => [result],
+      },
     );
     return (await readBack(scope, tx, model, [updated], args))[0];
   });
@@ -250,6 +292,8 @@ async function remove(scope: OperationScope, model: ModelMeta, args: Args): Prom
   return inTransaction(scope, async (tx) => {
     const row = await locate(scope, tx, model, args.where, 'delete');
     if (!row) return notFound(tx, model, 'delete', args.where);
+    const run = ruleRun(scope, tx);
+    if (run) await applyDeleteRules(run, model, [], () => storedRows(tx, model, idWhere(model, row)));
     const [deleted] = await readBack(scope, tx, model, [row], args);
     await delegate(tx, model).delete({ where: uniqueIdWhere(model, row), select: idSelect(model) });
     return deleted;
@@ -276,7 +320,7 @@ async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, r
         model,
         args.data,
         (data) => delegate(tx, model).updateMany({ ...args, where, data }),
-        { changed: () => before },
+        { node: { kind: 'update', rows: () => storedRows(tx, model, where) }, changed: () => before },
       );
     }
     const { select: _select, include: _include, omit: _omit, ...rest } = args;
@@ -286,14 +330,23 @@ async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, r
       model,
       args.data,
       (data) => delegate(tx, model).updateManyAndReturn({ ...rest, where, data, select: idSelect(model) }),
-      { changed: (result) => result },
+      { node: { kind: 'update', rows: () => storedRows(tx, model, where) }, changed: (result) => result },
     );
     return readBack(scope, tx, model, rows, args);
   });
 }
 
-const deleteMany: Operation = (scope, model, args) =>
-  delegate(scope.client, model).deleteMany({ ...args, where: bulkWhere(scope, model, args?.where, 'delete') });
+async function deleteMany(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
+  const where = bulkWhere(scope, model, args.where, 'delete');
+  if (!modelRules(scope.set.writeRules, model.name)?.beforeDelete)
+    return delegate(scope.client, model).deleteMany({ ...args, where });
+  return inTransaction(scope, async (tx) => {
+    // The hook sees the rows the delete removes, and the delete removes exactly those.
+    const rows = await storedRows(tx, model, where);
+    await applyDeleteRules(ruleRun(scope, tx)!, model, [], async () => rows);
+    return delegate(tx, model).deleteMany({ ...args, where: { AND: [where, anyOfIds(model, rows)] } });
+  });
+}
 
 const reader =
   (operation: string): Operation =>
@@ -318,5 +371,5 @@ export const POLICY_OPERATIONS: Readonly<Record<string, Operation>> = {
   updateManyAndReturn: (scope, model, args) => updateMany(scope, model, args ?? {}, true),
   upsert: (scope, model, args) => upsert(scope, model, args ?? {}),
   delete: (scope, model, args) => remove(scope, model, args ?? {}),
-  deleteMany,
+  deleteMany: (scope, model, args) => deleteMany(scope, model, args ?? {}),
 };

@@ -57,6 +57,11 @@ export class PolicySet {
     return this.config.modelMeta;
   }
 
+  /** The application's write rules, if it has any. */
+  get writeRules(): CrudApiRules | undefined {
+    return this.config.rules;
+  }
+
   model(name: string): ModelMeta {
     const model = Object.hasOwn(this.config.modelMeta.models, name) ? this.config.modelMeta.models[name] : undefined;
     if (!model) throw new Error(`Unknown model ${name}`);

@@ -22,11 +22,6 @@ export function isResultNotReadable(error: unknown): boolean {
   return error instanceof CrudApiError && error.options.reason === POLICY_REASONS.resultNotReadable;
 }
 
-/** A hidden field is answered exactly like a field that does not exist. */
-export function unknownField(model: string, field: string): CrudApiError {
-  return new CrudApiError('invalid-argument', `Unknown field "${field}" on model ${model}`);
-}
-
 /** Prototype keys are refused wherever they stand: a copy would turn them into a prototype the checks never see. */
 export function prototypeKey(path: readonly string[]): CrudApiError {
   return new CrudApiError(

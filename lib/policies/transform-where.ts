@@ -1,5 +1,5 @@
+import { unknownField } from '../errors/unknown-field.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
-import { unknownField } from './policy.error.js';
 import type { PolicyWhere } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
 import { andWhere, isPlainObject, type ResolvedRule, ruleWhere } from './rule-where.js';

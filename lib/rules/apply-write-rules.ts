@@ -1,0 +1,159 @@
+import type { ValidationIssue } from '../errors/crud-api.error.js';
+import { unknownField } from '../errors/unknown-field.js';
+import type { ModelMeta } from '../metadata/model-meta.types.js';
+import { fieldModes } from './field-modes.js';
+import { issuesAt, RuleError, validationFailed } from './rule.error.js';
+import type { CrudApiRules, ModelRules, RuleContext } from './rules.types.js';
+import { validateWithSchema } from './validate-schema.js';
+
+type Data = Record<string, any>;
+type Row = Record<string, any>;
+type Path = (string | number)[];
+
+/** One request's rules: the rules, who is asking, the write's transaction, the issues found so far. */
+export interface RuleRun {
+  rules: CrudApiRules;
+  context: RuleContext;
+  /** The raw transaction client handed to hooks. */
+  tx: unknown;
+  /** Validation issues of the whole write, reported together before anything is written. */
+  issues: ValidationIssue[];
+  model(name: string): ModelMeta;
+}
+
+/** One data object of a write: a row to create, or the change of the rows an update targets. */
+export interface RuleNode {
+  model: ModelMeta;
+  kind: 'create' | 'update';
+  /** Where the data sits in the operation's arguments (`['data']`, `['data', 'posts', 'create', 0]`). */
+  path: Path;
+  /** Columns a parent row sets: the foreign key of the relation a nested create came through. */
+  implied?: ReadonlySet<string>;
+  /** The rows an update targets, as stored (loaded only when a hook asks). */
+  rows?: () => Promise<Row[]>;
+}
+
+export function modelRules(rules: CrudApiRules | undefined, model: string): ModelRules | undefined {
+  return rules && Object.hasOwn(rules, model) ? rules[model] : undefined;
+}
+
+/** Nested operations that link existing rows to the parent, which changes the foreign key of those rows. */
+const LINKING = new Set(['connect', 'connectOrCreate', 'set', 'disconnect']);
+
+const refused = (message: string, path: Path) => new RuleError(message, path, 'server-set');
+
+/**
+ * Refuses what a client may not write: server-set columns, any change of the row a server-set
+ * foreign key names (only a nested `update` of that row leaves the key alone), and linking rows
+ * through a relation whose foreign key, on the related rows, the server sets. Internal columns are
+ * answered as unknown fields.
+ */
+function refuseServerSet(run: RuleRun, node: RuleNode, data: Data): void {
+  const modes = fieldModes(run.rules, node.model);
+  for (const [key, value] of Object.entries(data)) {
+    if (value === undefined) continue;
+    const field = Object.hasOwn(node.model.fields, key) ? node.model.fields[key] : undefined;
+    const isObject = value !== null && typeof value === 'object';
+    if (modes.internal.has(key)) throw unknownField(node.model.name, key);
+    if (modes.unwritable.has(key)) {
+      const changes = !field?.relation || !isObject || Object.keys(value).some((op) => op !== 'update');
+      if (changes) throw refused(`${node.model.name}.${key} is set by the server.`, [...node.path, key]);
+    }
+    const opposite = field?.relation?.oppositeField;
+    if (!field?.relation || !opposite || !isObject) continue;
+    const target = run.model(field.relation.model);
+    const backKeys = target.fields[opposite]?.relation?.fields ?? [];
+    if (!backKeys.some((fk) => fieldModes(run.rules, target).unwritable.has(fk))) continue;
+    const linking = Object.keys(value).find((op) => LINKING.has(op));
+    if (linking)
+      throw refused(`${target.name}.${opposite} is set by the server: "${linking}" cannot change it.`, [
+        ...node.path,
+        key,
+        linking,
+      ]);
+  }
+}
+
+/** Server-set columns a create does not get otherwise, from the caller's context. */
+function fillDefaults(run: RuleRun, node: RuleNode, data: Data): void {
+  for (const [name, value] of fieldModes(run.rules, node.model).defaults) {
+    if (data[name] !== undefined || node.implied?.has(name)) continue;
+    // A relation given in Prisma's checked form sets its foreign key itself.
+    const relation = Object.values(node.model.fields).find((field) => field.relation?.fields.includes(name));
+    if (relation && data[relation.name] !== undefined) continue;
+    data[name] = value(run.context);
+  }
+}
+
+/** The data as a validator sees it: `{ set: value }` updates unwrapped, relation writes left out. */
+function validatedView(model: ModelMeta, data: Data): Data {
+  const view: Data = {};
+  for (const [key, value] of Object.entries(data)) {
+    const field = Object.hasOwn(model.fields, key) ? model.fields[key] : undefined;
+    if (field?.relation) continue;
+    const isSet =
+      value !== null &&
+      typeof value === 'object' &&
+      Object.getPrototypeOf(value) === Object.prototype &&
+      'set' in value;
+    view[key] = isSet && Object.keys(value).length === 1 ? value.set : value;
+  }
+  return view;
+}
+
+async function runHook(rules: ModelRules, run: RuleRun, node: RuleNode, data: Data): Promise<Data> {
+  const base = { model: node.model.name, context: run.context, tx: run.tx, data };
+  try {
+    if (node.kind === 'create' && rules.beforeCreate) return (await rules.beforeCreate(base)) ?? data;
+    if (node.kind === 'update' && rules.beforeUpdate)
+      return (await rules.beforeUpdate({ ...base, rows: (await node.rows?.()) ?? [] })) ?? data;
+    return data;
+  } catch (error) {
+    const issues = issuesAt(error, node.path);
+    throw issues ? validationFailed(issues) : error;
+  }
+}
+
+/**
+ * The rules of one data object, in their documented order: client input refused where the server
+ * decides, server-set defaults filled, the hook run, virtual fields dropped, then the data validated
+ * (issues collected in `run.issues`, thrown once the whole write was walked). Returns the data to
+ * write, which the access policies then judge.
+ */
+export async function applyWriteRules(run: RuleRun, node: RuleNode, input: Data): Promise<Data> {
+  const rules = modelRules(run.rules, node.model.name);
+  refuseServerSet(run, node, input);
+  if (!rules) return input;
+  let data: Data = { ...input };
+  if (node.kind === 'create') fillDefaults(run, node, data);
+  data = await runHook(rules, run, node, data);
+  for (const name of Object.keys(rules.virtual ?? {})) delete data[name];
+  const schema = rules.validate?.[node.kind];
+  if (schema) {
+    const issues = await validateWithSchema(schema, validatedView(node.model, data), node.kind);
+    run.issues.push(...issues.map((issue) => ({ ...issue, path: [...node.path, ...issue.path] })));
+  }
+  return data;
+}
+
+/** Runs a model's delete hook on the rows a delete targets. */
+export async function applyDeleteRules(
+  run: RuleRun,
+  model: ModelMeta,
+  path: Path,
+  rows: () => Promise<Row[]>,
+): Promise<void> {
+  const hook = modelRules(run.rules, model.name)?.beforeDelete;
+  if (!hook) return;
+  try {
+    await hook({ model: model.name, context: run.context, tx: run.tx, rows: await rows() });
+  } catch (error) {
+    const issues = issuesAt(error, path);
+    throw issues ? validationFailed(issues) : error;
+  }
+}
+
+/** Throws every validation issue of a write at once. */
+export function throwIssues(run: RuleRun): void {
+  if (run.issues.length > 0) throw validationFailed(run.issues.splice(0));
+}

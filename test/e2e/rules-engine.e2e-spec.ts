@@ -1,0 +1,188 @@
+import { z } from 'zod';
+
+import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
+import { type CrudApiPolicies, type CrudApiRules, RuleError, withPolicies } from '../../lib/index.js';
+import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
+
+const hash = (password: string) => `hashed:${password}`;
+const failure = (...issues: { path: (string | number)[]; code?: string }[]) => ({
+  code: 'validation-failed',
+  options: { issues: issues.map((issue) => expect.objectContaining(issue)) },
+});
+
+/** Hook calls in order, to prove what ran and what each hook saw. */
+const calls: string[] = [];
+
+const rules: CrudApiRules = {
+  User: {
+    fields: { passwordHash: 'internal' },
+    virtual: { password: { type: 'String' } },
+    beforeCreate: ({ data }) => {
+      calls.push(`create User ${data.email}`);
+      if (typeof data.password === 'string' && data.password.length < 8)
+        throw new RuleError('The password needs at least 8 characters.', ['password'], 'too-short');
+      if (data.password !== undefined) data.passwordHash = hash(data.password);
+      if (typeof data.email === 'string') data.email = data.email.toLowerCase();
+    },
+    beforeUpdate: ({ data, rows }) => {
+      calls.push(`update User ${rows.map((row) => row.id).join(',')}`);
+      if (typeof data.password === 'string') data.passwordHash = hash(data.password);
+      if (typeof data.email === 'string') data.email = data.email.toLowerCase();
+    },
+    beforeDelete: ({ rows }) => {
+      calls.push(`delete User ${rows.map((row) => row.email).join(',')}`);
+      if (rows.some((row) => row.email.startsWith('keep'))) throw new RuleError('This user is kept.', [], 'kept');
+    },
+    validate: {
+      create: z.object({ email: z.email().max(254), name: z.string().min(2).optional() }),
+      update: z.object({ email: z.email().max(254).optional(), name: z.string().min(2).optional() }),
+    },
+  },
+  Post: {
+    fields: { authorId: { serverSet: (context) => context.user?.id } },
+    validate: {
+      create: z.object({ title: z.string().min(1) }),
+      update: z.object({ title: z.string().min(1).optional() }),
+    },
+  },
+};
+
+describe.each(testProviders())('write rules on the Prisma client (%s)', (provider) => {
+  let db: TestDatabase;
+  let alice: DemoUser, admin: DemoUser;
+
+  const as = (user?: DemoUser, policies?: CrudApiPolicies) =>
+    withPolicies(db.prisma, { policies, rules, modelMeta: db.modelMeta, context: { user } }) as any;
+
+  beforeAll(async () => {
+    db = await createTestDatabase(provider);
+    const mk = (name: string, role: 'USER' | 'ADMIN' = 'USER') =>
+      db.prisma.user.create({ data: { name, email: `${name}@x.test`, role }, select: { id: true, role: true } });
+    [alice, admin] = [await mk('alice'), await mk('admin', 'ADMIN')];
+  });
+  afterAll(() => db.drop());
+  beforeEach(() => (calls.length = 0));
+
+  const stored = (email: string) => db.prisma.user.findUnique({ where: { email } });
+
+  it('turns a virtual password into the internal hash, which no answer shows', async () => {
+    const created = await as(admin).user.create({
+      data: { email: 'Carol@X.test', name: 'Carol', password: 'secret-pw' },
+    });
+    expect(created).not.toHaveProperty('passwordHash');
+    expect(created).not.toHaveProperty('password');
+    expect(created.email).toBe('carol@x.test');
+    expect((await stored('carol@x.test'))?.passwordHash).toBe(hash('secret-pw'));
+    await expect(as(admin).user.findMany({ where: { passwordHash: { startsWith: 'hashed' } } })).rejects.toMatchObject({
+      code: 'invalid-argument',
+    });
+  });
+
+  it('refuses an internal column as an unknown field and a server-set one with its path', async () => {
+    await expect(
+      as(admin).user.create({ data: { email: 'dave@x.test', name: 'Dave', passwordHash: 'chosen' } }),
+    ).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(as(alice).post.create({ data: { title: 'mine', authorId: admin.id } })).rejects.toMatchObject(
+      failure({ path: ['data', 'authorId'], code: 'server-set' }),
+    );
+    await expect(
+      as(alice).post.create({ data: { title: 'mine', author: { connect: { id: admin.id } } } }),
+    ).rejects.toMatchObject(failure({ path: ['data', 'author'], code: 'server-set' }));
+    expect(await db.prisma.user.count({ where: { email: 'dave@x.test' } })).toBe(0);
+  });
+
+  it('fills a server-set key from the context, and a nested create takes its parent', async () => {
+    const post = await as(alice).post.create({ data: { title: 'by alice' } });
+    expect(post.authorId).toBe(alice.id);
+    const user = await as(admin).user.create({
+      data: { email: 'erin@x.test', name: 'Erin', posts: { create: [{ title: 'erin 1' }, { title: 'erin 2' }] } },
+      include: { posts: true },
+    });
+    expect(user.posts.map((row: { authorId: number }) => row.authorId)).toEqual([user.id, user.id]);
+  });
+
+  it('reports every validation issue of a write at once, nested ones at their path', async () => {
+    const attempt = as(admin).user.create({
+      data: { email: 'not-an-email', name: 'x', posts: { create: [{ title: 'ok' }, { title: '' }] } },
+    });
+    await expect(attempt).rejects.toMatchObject(
+      failure(
+        { path: ['data', 'email'] },
+        { path: ['data', 'name'] },
+        { path: ['data', 'posts', 'create', 1, 'title'] },
+      ),
+    );
+    expect(await db.prisma.post.count({ where: { title: 'ok' } })).toBe(0);
+  });
+
+  it('validates after the hooks, on every update path', async () => {
+    const user = await as(admin).user.create({ data: { email: 'frank@x.test', name: 'Frank' } });
+    await as(admin).user.update({ where: { id: user.id }, data: { email: 'FRANK2@X.test' } });
+    expect(await stored('frank2@x.test')).not.toBeNull();
+    for (const attempt of [
+      as(admin).user.update({ where: { id: user.id }, data: { email: 'bad' } }),
+      as(admin).user.update({ where: { id: user.id }, data: { email: { set: 'bad' } } }),
+      as(admin).user.updateMany({ where: { id: user.id }, data: { email: 'bad2' } }),
+      as(admin).user.upsert({
+        where: { id: user.id },
+        create: { email: 'ok@x.test', name: 'Ok' },
+        update: { email: 'bad3' },
+      }),
+      as(admin).user.update({ where: { id: user.id }, data: { posts: { create: { title: '' } } } }),
+    ]) {
+      await expect(attempt).rejects.toMatchObject({ code: 'validation-failed' });
+    }
+    expect((await db.prisma.user.findUnique({ where: { id: user.id } }))?.email).toBe('frank2@x.test');
+  });
+
+  it('runs the hook of the upsert branch that runs', async () => {
+    const created = await as(admin).user.upsert({
+      where: { email: 'gina@x.test' },
+      create: { email: 'gina@x.test', name: 'Gina', password: 'first-pass' },
+      update: { password: 'second-pass' },
+    });
+    await as(admin).user.upsert({
+      where: { email: 'gina@x.test' },
+      create: { email: 'gina@x.test', name: 'Gina', password: 'never-used' },
+      update: { password: 'second-pass' },
+    });
+    expect(calls).toEqual(['create User gina@x.test', `update User ${created.id}`]);
+    expect((await stored('gina@x.test'))?.passwordHash).toBe(hash('second-pass'));
+  });
+
+  it('runs nested hooks at any depth, with the rows an update targets', async () => {
+    const post = await as(alice).post.create({
+      data: { title: 'deep' },
+      select: { id: true },
+    });
+    await as(admin).post.update({
+      where: { id: post.id },
+      data: { author: { update: { email: 'ALICE-NEW@x.test' } } },
+    });
+    expect(calls).toEqual([`update User ${alice.id}`]);
+    expect(await stored('alice-new@x.test')).not.toBeNull();
+    await expect(
+      as(admin).post.update({ where: { id: post.id }, data: { author: { update: { email: 'nope' } } } }),
+    ).rejects.toMatchObject(failure({ path: ['data', 'author', 'update', 'email'] }));
+  });
+
+  it('lets a hook refuse with its own path, and a delete hook see the rows and roll back', async () => {
+    await expect(
+      as(admin).user.create({ data: { email: 'hank@x.test', name: 'Hank', password: 'short' } }),
+    ).rejects.toMatchObject(failure({ path: ['data', 'password'], code: 'too-short' }));
+    const kept = await as(admin).user.create({ data: { email: 'keep@x.test', name: 'Keep' } });
+    const gone = await as(admin).user.create({ data: { email: 'gone@x.test', name: 'Gone' } });
+    await expect(as(admin).user.deleteMany({ where: { id: { in: [kept.id, gone.id] } } })).rejects.toMatchObject({
+      code: 'validation-failed',
+    });
+    expect(await db.prisma.user.count({ where: { id: { in: [kept.id, gone.id] } } })).toBe(2);
+    await as(admin).user.delete({ where: { id: gone.id } });
+    expect(calls.at(-1)).toBe('delete User gone@x.test');
+  });
+
+  it('lets the policies judge the row the hooks made', async () => {
+    const policies = samplePolicies as CrudApiPolicies;
+    const post = await as(alice, policies).post.create({ data: { title: 'judged' } });
+    expect(post.authorId).toBe(alice.id);
+  });
+});
