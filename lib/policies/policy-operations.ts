@@ -9,7 +9,6 @@ import { checkWriteData, type DataNode } from './check-write-data.js';
 import { finishRead } from './finish-read.js';
 import { expandUnique, planRead } from './plan-read.js';
 import { isResultNotReadable, policyViolation, resultNotReadable } from './policy.error.js';
-import type { PolicyWhere } from './policy.types.js';
 import type { PolicyAction } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
 import { andUniqueWhere, andWhere, anyOfIds, idWhere, noRows } from './rule-where.js';

@@ -1,5 +1,6 @@
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import type { CrudApiRules, RuleContext, VirtualField } from './rules.types.js';
+import { isRuleSchema } from './validate-schema.js';
 
 /** How clients may use one model's fields, from its rules (the same for every caller). */
 export interface ModelFieldModes {
@@ -89,6 +90,12 @@ export function validateRules(rules: CrudApiRules, models: Readonly<Record<strin
         mode === 'internal' ||
         (typeof mode === 'object' && mode !== null && typeof mode.serverSet === 'function');
       if (!valid) throw new Error(`rules: "${modelName}.${name}" has an unknown field mode`);
+    }
+    for (const [kind, schema] of Object.entries(modelRules.validate ?? {})) {
+      if (schema !== undefined && !isRuleSchema(schema))
+        throw new Error(
+          `rules: ${modelName}.validate.${kind} must be a Standard Schema or a class-validator class with constraints`,
+        );
     }
     for (const name of Object.keys(modelRules.virtual ?? {})) {
       if (Object.hasOwn(model.fields, name))
