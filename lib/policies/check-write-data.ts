@@ -3,6 +3,7 @@ import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { applyDeleteRules, applyWriteRules, modelRules, type RuleRun } from '../rules/apply-write-rules.js';
+import { ChangeCapture, type RowHolder } from './change-capture.js';
 import { expandUnique } from './plan-read.js';
 import { policyViolation } from './policy.error.js';
 import type { PolicyAction, PolicyWhere } from './policy.types.js';
@@ -18,6 +19,8 @@ export interface WriteScope {
   checks: WriteChecks;
   /** The application's rules, when it has any. */
   run?: RuleRun;
+  /** The transaction's changes, when the application listens to them. */
+  capture?: ChangeCapture;
 }
 
 type Path = (string | number)[];
@@ -32,6 +35,8 @@ export interface DataNode {
   implied?: ReadonlySet<string>;
   /** The rows an update targets, loaded when a hook needs them. */
   rows?: () => Promise<Row[]>;
+  /** The row(s) this data writes, as the change listeners follow them (known, or filled in after the write). */
+  self?: RowHolder;
 }
 
 type Data = Record<string, any>;
@@ -49,6 +54,8 @@ interface RelationWrite {
   changesTarget: boolean;
   /** The related rows of the parent row being updated (undefined while the parent is created). */
   linked?: PolicyWhere;
+  /** With change listeners: the rows nested creates add, and the keys of rows linked but not new. */
+  watch?: { created: RowHolder; named: Set<string> };
 }
 
 const many = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
@@ -90,7 +97,9 @@ export async function checkWriteData(
     }
     const relation = relationWrite(scope.set, model, field, node.parentRow);
     const nested: Data = {};
-    const ops = scope.run ? await resolveUpserts(scope, relation, value) : value;
+    const ops = scope.run || scope.capture ? await resolveUpserts(scope, relation, value) : value;
+    if (scope.capture && Object.keys(ops).some((op) => CREATING.has(op)))
+      relation.watch = await watchRelation(scope, relation, node.self ?? {});
     for (const [op, opValue] of Object.entries(ops)) {
       const handler = Object.hasOwn(NESTED_WRITES, op) ? NESTED_WRITES[op] : undefined;
       if (!handler)
@@ -101,6 +110,35 @@ export async function checkWriteData(
   }
   checkForeignKeys(scope, model, data);
   return out;
+}
+
+/** Nested operations that may create related rows. */
+const CREATING = new Set(['create', 'createMany', 'connectOrCreate', 'upsert']);
+
+/** Follows the rows linked through a relation across the write, to report the ones nested creates add. */
+function watchRelation(scope: WriteScope, relation: RelationWrite, parents: RowHolder) {
+  const back = fieldOf(relation.target, relation.field.relation!.oppositeField ?? '');
+  if (!back) throw new Error(`${relation.parent.name}.${relation.field.name} has no opposite relation field`);
+  return scope.capture!.watch(scope.tx, relation.parent, parents, relation.target, back);
+}
+
+/**
+ * Reports related rows a nested write changes to the change listeners and, for deletes, runs the
+ * delete hook on them first. Rows are read (every column) only when one of the two needs them.
+ */
+async function relatedChange(
+  scope: WriteScope,
+  relation: RelationWrite,
+  operation: 'update' | 'delete' | 'link',
+  rows: () => Promise<Row[]>,
+  path: Path,
+): Promise<void> {
+  if (operation === 'delete' && scope.run) await applyDeleteRules(scope.run, relation.target, path, rows);
+  if (!scope.capture) return;
+  const before = await rows();
+  for (const key of ChangeCapture.keys(relation.target, before)) relation.watch?.named.add(key);
+  if (operation === 'link') scope.capture.changing(relation.target, 'update', before, true);
+  else scope.capture.changing(relation.target, operation, before);
 }
 
 /** Relations whose foreign key this model holds. */
@@ -252,8 +290,9 @@ const impliedKeys = (relation: RelationWrite): ReadonlySet<string> => {
 const createData = (scope: WriteScope, relation: RelationWrite, value: unknown, op: string, path: Path) => {
   requireUnconditional(scope, relation, 'create', op);
   const implied = impliedKeys(relation);
+  const self = relation.watch?.created;
   return mapMany(value, path, (item, itemPath) =>
-    checkWriteData(scope, relation.target, item, { kind: 'create', path: itemPath, implied }),
+    checkWriteData(scope, relation.target, item, { kind: 'create', path: itemPath, implied, self }),
   );
 };
 
@@ -261,13 +300,22 @@ const createData = (scope: WriteScope, relation: RelationWrite, value: unknown, 
 const storedRows = (scope: WriteScope, model: ModelMeta, where: unknown): Promise<Row[]> =>
   delegate(scope, model).findMany({ where: where ?? {} });
 
-/** Runs the related model's delete hook on the rows a nested delete removes. */
-async function deleteRules(scope: WriteScope, relation: RelationWrite, where: unknown, path: Path): Promise<void> {
-  if (!scope.run) return;
-  const linked = relation.linked ?? true;
-  await applyDeleteRules(scope.run, relation.target, path, () =>
-    storedRows(scope, relation.target, andWhere(where as PolicyWhere, linked)),
-  );
+/** The related rows matching `where` among those linked to the parent row (when it exists). */
+const linkedRows = (scope: WriteScope, relation: RelationWrite, where: unknown) => {
+  let rows: Promise<Row[]> | undefined;
+  return () => (rows ??= storedRows(scope, relation.target, andWhere(where as PolicyWhere, relation.linked ?? true)));
+};
+
+/**
+ * A link change by unique selector (connect, disconnect, connectOrCreate): the named row changes
+ * when it holds the foreign key, and is not a created row when a watch follows the relation.
+ */
+async function linkChange(scope: WriteScope, relation: RelationWrite, unique: unknown, path: Path): Promise<void> {
+  if (!scope.capture || !isPlainObject(unique) || (!relation.changesTarget && !relation.watch)) return;
+  const where = andWhere(expandUnique(relation.target, unique), readRule(scope, relation));
+  const rows = () => storedRows(scope, relation.target, where);
+  if (relation.changesTarget) return relatedChange(scope, relation, 'link', rows, path);
+  for (const key of ChangeCapture.keys(relation.target, await rows())) relation.watch!.named.add(key);
 }
 
 /**
@@ -275,7 +323,8 @@ async function deleteRules(scope: WriteScope, relation: RelationWrite, where: un
  * looked up, and the upsert becomes the nested update or create it amounts to.
  */
 async function resolveUpserts(scope: WriteScope, relation: RelationWrite, ops: Data): Promise<Data> {
-  if (ops.upsert === undefined || !modelRules(scope.run!.rules, relation.target.name)) return ops;
+  const ruled = scope.run && modelRules(scope.run.rules, relation.target.name);
+  if (ops.upsert === undefined || (!ruled && !scope.capture)) return ops;
   const { upsert, ...rest } = ops;
   const out: Data = { ...rest };
   const add = (op: string, value: unknown) => {
@@ -300,12 +349,14 @@ const isWhereDataForm = (relation: RelationWrite, value: unknown): value is Data
   isPlainObject(value) && 'data' in value && !fieldOf(relation.target, 'data');
 
 /** The data node of a nested update of `row` (undefined when the engine did not need to find it). */
-const updateNode = (scope: WriteScope, target: ModelMeta, path: Path, row: Row | undefined): DataNode => ({
-  kind: 'update',
-  path,
-  parentRow: row ? idWhere(target, row) : undefined,
-  rows: async () => (row ? storedRows(scope, target, idWhere(target, row)) : []),
-});
+async function updateNode(scope: WriteScope, relation: RelationWrite, path: Path, row: Row | undefined) {
+  const { target } = relation;
+  let stored: Promise<Row[]> | undefined;
+  const rows = () => (stored ??= row ? storedRows(scope, target, idWhere(target, row)) : Promise.resolve([]));
+  if (row) await relatedChange(scope, relation, 'update', rows, path);
+  const node: DataNode = { kind: 'update', path, parentRow: row ? idWhere(target, row) : undefined, rows };
+  return row ? { ...node, self: { rows: [row] } } : node;
+}
 
 /** A nested to-one update: the linked row, restricted by the rules (Prisma answers "not found" otherwise). */
 async function updateToOne(scope: WriteScope, relation: RelationWrite, value: unknown, path: Path): Promise<unknown> {
@@ -325,7 +376,7 @@ async function updateToOne(scope: WriteScope, relation: RelationWrite, value: un
   const dataPath = form ? [...path, 'data'] : path;
   return {
     where: restricted,
-    data: await checkWriteData(scope, relation.target, data, updateNode(scope, relation.target, dataPath, row)),
+    data: await checkWriteData(scope, relation.target, data, await updateNode(scope, relation, dataPath, row)),
   };
 }
 
@@ -336,30 +387,48 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
     return { ...value, data: await createData(scope, relation, value.data, 'createMany', [...path, 'data']) };
   },
   connectOrCreate: (scope, relation, value, path) =>
-    mapMany(value, path, async (item: Data, itemPath) => ({
-      ...item,
-      where: await visibleWhere(scope, relation, item.where, linkAction(relation)),
-      create: await createData(scope, relation, item.create, 'connectOrCreate', [...itemPath, 'create']),
-    })),
+    mapMany(value, path, async (item: Data, itemPath) => {
+      await linkChange(scope, relation, item.where, itemPath);
+      return {
+        ...item,
+        where: await visibleWhere(scope, relation, item.where, linkAction(relation)),
+        create: await createData(scope, relation, item.create, 'connectOrCreate', [...itemPath, 'create']),
+      };
+    }),
   connect: (scope, relation, value, path) =>
-    mapMany(value, path, (item) => visibleWhere(scope, relation, item, linkAction(relation))),
-  set: (scope, relation, value, path) => {
+    mapMany(value, path, async (item, itemPath) => {
+      await linkChange(scope, relation, item, itemPath);
+      return visibleWhere(scope, relation, item, linkAction(relation));
+    }),
+  set: async (scope, relation, value, path) => {
     // `set` also unlinks every current related row, which the caller may not even see.
-    if (relation.changesTarget) requireUnconditional(scope, relation, 'update', 'set');
-    return mapMany(value, path, (item) => visibleWhere(scope, relation, item, linkAction(relation)));
+    if (relation.changesTarget) {
+      requireUnconditional(scope, relation, 'update', 'set');
+      await relatedChange(scope, relation, 'link', linkedRows(scope, relation, undefined), path);
+    }
+    return mapMany(value, path, async (item, itemPath) => {
+      await linkChange(scope, relation, item, itemPath);
+      return visibleWhere(scope, relation, item, linkAction(relation));
+    });
   },
   disconnect: async (scope, relation, value, path) => {
     if (!relation.field.isList) {
-      if (relation.changesTarget) requireUnconditional(scope, relation, 'update', 'disconnect');
+      if (relation.changesTarget) {
+        requireUnconditional(scope, relation, 'update', 'disconnect');
+        if (relation.linked) await relatedChange(scope, relation, 'link', linkedRows(scope, relation, undefined), path);
+      }
       return value;
     }
-    return mapMany(value, path, (item) => visibleWhere(scope, relation, item, linkAction(relation)));
+    return mapMany(value, path, async (item, itemPath) => {
+      await linkChange(scope, relation, item, itemPath);
+      return visibleWhere(scope, relation, item, linkAction(relation));
+    });
   },
   update: (scope, relation, value, path) => {
     if (!relation.field.isList) return updateToOne(scope, relation, value, path);
     return mapMany(value, path, async (item: Data, itemPath) => {
       const { where, row } = await selectVisible(scope, relation, item.where, 'update');
-      const node = updateNode(scope, relation.target, [...itemPath, 'data'], row);
+      const node = await updateNode(scope, relation, [...itemPath, 'data'], row);
       return { where, data: await checkWriteData(scope, relation.target, item.data, node) };
     });
   },
@@ -370,8 +439,9 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
       const node: DataNode = {
         kind: 'update',
         path: [...itemPath, 'data'],
-        rows: () => storedRows(scope, relation.target, andWhere(where as PolicyWhere, relation.linked ?? true)),
+        rows: linkedRows(scope, relation, where),
       };
+      await relatedChange(scope, relation, 'update', node.rows!, node.path);
       return { where, data: await checkWriteData(scope, relation.target, item.data, node) };
     }),
   upsert: (scope, relation, value, path) =>
@@ -396,12 +466,20 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
   delete: async (scope, relation, value, path) => {
     if (!relation.field.isList) {
       const where = restrictMany(scope, relation, value, 'delete');
-      await deleteRules(scope, relation, where === true ? undefined : where, path);
+      if (relation.linked)
+        await relatedChange(
+          scope,
+          relation,
+          'delete',
+          linkedRows(scope, relation, where === true ? undefined : where),
+          path,
+        );
       return where;
     }
     return mapMany(value, path, async (item, itemPath) => {
       const where = await visibleWhere(scope, relation, item, 'delete');
-      await deleteRules(scope, relation, isPlainObject(where) ? expandUnique(relation.target, where) : where, itemPath);
+      const rows = linkedRows(scope, relation, isPlainObject(where) ? expandUnique(relation.target, where) : where);
+      await relatedChange(scope, relation, 'delete', rows, itemPath);
       return where;
     });
   },
@@ -409,7 +487,8 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
     const wheres = await Promise.all(
       many(value).map(async (item, index) => {
         const { where } = await restrictBulk(scope, relation, item, 'delete');
-        await deleteRules(scope, relation, where, Array.isArray(value) ? [...path, index] : path);
+        const rows = linkedRows(scope, relation, where);
+        await relatedChange(scope, relation, 'delete', rows, Array.isArray(value) ? [...path, index] : path);
         return where;
       }),
     );

@@ -5,6 +5,9 @@ import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { RETURNING } from '../prisma/provider-capabilities.js';
 import { applyDeleteRules, modelRules, type RuleRun, throwIssues } from '../rules/apply-write-rules.js';
+import { deliverChanges } from '../rules/change-delivery.js';
+import type { ChangeListener } from '../rules/rules.types.js';
+import { ChangeCapture, type RowHolder } from './change-capture.js';
 import { checkWriteData, type DataNode } from './check-write-data.js';
 import { finishRead } from './finish-read.js';
 import { expandUnique, planRead } from './plan-read.js';
@@ -20,6 +23,10 @@ export interface OperationScope {
   client: PrismaClientLike;
   set: PolicySet;
   inTransaction: boolean;
+  /** Listeners of committed changes, when the application has any. */
+  listeners?: readonly ChangeListener[];
+  /** The changes of the transaction the scope runs in (with listeners only). */
+  capture?: ChangeCapture;
 }
 
 type Args = Record<string, any>;
@@ -31,29 +38,50 @@ const delegate = (client: PrismaClientLike, model: ModelMeta) => client[toTypeNa
 /**
  * An interactive transaction in which an unreadable result does not undo the write: the
  * RESULT_NOT_READABLE error leaves the callback, the transaction commits, then the error is thrown.
+ * With change listeners, the transaction's changes are read before the commit and delivered after it.
  */
 export async function runTransaction<T>(
   client: PrismaClientLike,
-  fn: (tx: PrismaClientLike) => Promise<T>,
+  fn: (tx: PrismaClientLike, capture?: ChangeCapture) => Promise<T>,
   options?: unknown,
+  scope?: Pick<OperationScope, 'listeners' | 'set'>,
 ): Promise<T> {
   let deferred: unknown;
+  const capture = scope?.listeners ? new ChangeCapture(scope.set.context) : undefined;
   const result = await client.$transaction(async (tx: PrismaClientLike) => {
+    let value: T;
     try {
-      return await fn(tx);
+      value = await fn(tx, capture);
     } catch (error) {
       if (!isResultNotReadable(error)) throw error;
       deferred = error;
-      return undefined as T;
+      value = undefined as T;
     }
+    await capture?.settle(tx);
+    return value;
   }, options);
+  if (capture) deliverChanges(scope!.listeners!, capture.events);
   if (deferred) throw deferred;
   return result;
 }
 
-/** Runs a multi-step write in the caller's transaction, or in a new one. */
-function inTransaction<T>(scope: OperationScope, fn: (tx: PrismaClientLike) => Promise<T>): Promise<T> {
-  return scope.inTransaction ? fn(scope.client) : runTransaction(scope.client, fn);
+/**
+ * Runs a write in the caller's transaction, or in a new one. With change listeners, the write's
+ * changes are read at its end (also when its result turns out unreadable), before the next write.
+ */
+async function inTransaction<T>(
+  scope: OperationScope,
+  fn: (tx: PrismaClientLike, capture?: ChangeCapture) => Promise<T>,
+): Promise<T> {
+  if (!scope.inTransaction) return runTransaction(scope.client, fn, undefined, scope);
+  try {
+    const value = await fn(scope.client, scope.capture);
+    await scope.capture?.settle(scope.client);
+    return value;
+  } catch (error) {
+    if (isResultNotReadable(error)) await scope.capture?.settle(scope.client);
+    throw error;
+  }
 }
 
 /** Primary-key selector of a row as a `WhereUniqueInput` (compound keys by their Prisma name). */
@@ -155,10 +183,10 @@ async function checkedWrite<T>(
   model: ModelMeta,
   data: unknown,
   run: (data: any) => Promise<T>,
-  options: { node: Omit<DataNode, 'path'>; changed?: (result: T) => Row[] },
+  options: { node: Omit<DataNode, 'path'>; capture?: ChangeCapture; changed?: (result: T) => Row[] },
 ): Promise<T> {
   const checks = new WriteChecks();
-  const write = { tx, set: scope.set, checks, run: ruleRun(scope, tx) };
+  const write = { tx, set: scope.set, checks, run: ruleRun(scope, tx), capture: options.capture };
   const checked = Array.isArray(data)
     ? await Promise.all(
         data.map((item: unknown, index) =>
@@ -180,11 +208,15 @@ function ruleRun(scope: OperationScope, tx: PrismaClientLike): RuleRun | undefin
   return rules && { rules, context, tx, issues: [], model: (name) => scope.set.model(name) };
 }
 
-/** Every column of the rows matching `where`, as hooks see them. */
+/** Every column of the rows matching `where`, as hooks and change listeners see them. */
 const storedRows = (tx: PrismaClientLike, model: ModelMeta, where: unknown): Promise<Row[]> =>
-  delegate(tx, model).findMany({ where });
+  delegate(tx, model).findMany({ where, orderBy: model.idFields.map((field) => ({ [field]: 'asc' })) });
 
-const CREATE_NODE = { node: { kind: 'create' } } as const;
+/** A lazy value computed at most once (rows both a hook and the change listeners need). */
+function once<T>(compute: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= compute());
+}
 
 async function checkCreated(scope: OperationScope, tx: PrismaClientLike, model: ModelMeta, rows: Row[]): Promise<void> {
   const rule = scope.set.rule(model.name, 'create');
@@ -200,37 +232,51 @@ function assertMayCreate(scope: OperationScope, model: ModelMeta): void {
 
 async function create(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
   assertMayCreate(scope, model);
-  return inTransaction(scope, async (tx) => {
+  return inTransaction(scope, async (tx, capture) => {
+    const self: RowHolder = {};
+    capture?.created(model, self);
     const row: Row = await checkedWrite(
       scope,
       tx,
       model,
       args.data,
       (data) => delegate(tx, model).create({ data, select: idSelect(model) }),
-      CREATE_NODE,
+      { node: { kind: 'create', self }, capture },
     );
+    self.rows = [row];
     await checkCreated(scope, tx, model, [row]);
     return (await readBack(scope, tx, model, [row], args))[0];
   });
 }
 
+const isUniqueViolation = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'P2002';
+
+/** createMany one row at a time, for databases without RETURNING: the only way to learn the created keys. */
+async function createOneByOne(tx: PrismaClientLike, model: ModelMeta, items: unknown[], skipDuplicates: boolean) {
+  const rows: Row[] = [];
+  for (const data of items) {
+    try {
+      rows.push(await delegate(tx, model).create({ data, select: idSelect(model) }));
+    } catch (error) {
+      // MySQL keeps the transaction usable after a failed statement, as skipDuplicates needs.
+      if (!skipDuplicates || !isUniqueViolation(error)) throw error;
+    }
+  }
+  return rows;
+}
+
 async function createMany(scope: OperationScope, model: ModelMeta, args: Args, returning: boolean): Promise<unknown> {
   assertMayCreate(scope, model);
   const conditional = scope.set.rule(model.name, 'create') !== true;
-  return inTransaction(scope, async (tx) => {
+  return inTransaction(scope, async (tx, capture) => {
     const items = Array.isArray(args.data) ? args.data : [args.data];
-    if (!conditional && !returning)
-      return checkedWrite(
-        scope,
-        tx,
-        model,
-        items,
-        (data) => delegate(tx, model).createMany({ ...args, data }),
-        CREATE_NODE,
-      );
-    // The created rows are checked by id, which only createManyAndReturn reports (not on MySQL).
+    const node = { node: { kind: 'create' } as const, capture };
+    if (!conditional && !returning && !capture)
+      return checkedWrite(scope, tx, model, items, (data) => delegate(tx, model).createMany({ ...args, data }), node);
+    // The created rows are checked and reported by id, which only createManyAndReturn gives at once.
     const provider = scope.set.modelMeta.provider;
-    if (!RETURNING.supports(provider) || typeof delegate(tx, model).createManyAndReturn !== 'function') {
+    const returns = RETURNING.supports(provider) && typeof delegate(tx, model).createManyAndReturn === 'function';
+    if (!returns && conditional) {
       throw policyViolation(
         `createMany on ${model.name} cannot be checked against its conditional create rule on ${provider}, which has no createManyAndReturn (no RETURNING clause); create the rows one at a time`,
       );
@@ -241,18 +287,24 @@ async function createMany(scope: OperationScope, model: ModelMeta, args: Args, r
       tx,
       model,
       items,
-      (data) => delegate(tx, model).createManyAndReturn({ ...rest, data, select: idSelect(model) }),
-      CREATE_NODE,
+      (data) =>
+        returns
+          ? delegate(tx, model).createManyAndReturn({ ...rest, data, select: idSelect(model) })
+          : createOneByOne(tx, model, data, args.skipDuplicates === true),
+      node,
     );
+    capture?.created(model, { rows });
     await checkCreated(scope, tx, model, rows);
     return returning ? readBack(scope, tx, model, rows, args) : { count: rows.length };
   });
 }
 
 async function update(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
-  return inTransaction(scope, async (tx) => {
+  return inTransaction(scope, async (tx, capture) => {
     const row = await locate(scope, tx, model, args.where, 'update');
     if (!row) return notFound(tx, model, 'update', args.where);
+    const stored = once(() => storedRows(tx, model, idWhere(model, row)));
+    capture?.changing(model, 'update', await stored());
     const updated: Row = await checkedWrite(
       scope,
       tx,
@@ -260,11 +312,8 @@ async function update(scope: OperationScope, model: ModelMeta, args: Args): Prom
       args.data,
       (data) => delegate(tx, model).update({ where: uniqueIdWhere(model, row), data, select: idSelect(model) }),
       {
-        node: {
-          kind: 'update',
-          parentRow: idWhere(model, row),
-          rows: () => storedRows(tx, model, idWhere(model, row)),
-        },
+        node: { kind: 'update', parentRow: idWhere(model, row), rows: stored, self: { rows: [row] } },
+        capture,
         changed: (result) => [result],
       },
     );
@@ -275,8 +324,8 @@ async function update(scope: OperationScope, model: ModelMeta, args: Args): Prom
 async function upsert(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
   const { where, create: createData, update: updateData, ...selection } = args;
   assertUnique(model, where);
-  return inTransaction(scope, async (tx) => {
-    const txScope = { ...scope, client: tx, inTransaction: true };
+  return inTransaction(scope, async (tx, capture) => {
+    const txScope = { ...scope, client: tx, inTransaction: true, capture };
     const existing = await delegate(tx, model).findFirst({
       where: andWhere(expandUnique(model, transformWhere(scope.set, model, where)), scope.set.rule(model.name, 'read')),
       select: idSelect(model),
@@ -288,11 +337,13 @@ async function upsert(scope: OperationScope, model: ModelMeta, args: Args): Prom
 }
 
 async function remove(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
-  return inTransaction(scope, async (tx) => {
+  return inTransaction(scope, async (tx, capture) => {
     const row = await locate(scope, tx, model, args.where, 'delete');
     if (!row) return notFound(tx, model, 'delete', args.where);
+    const stored = once(() => storedRows(tx, model, idWhere(model, row)));
     const run = ruleRun(scope, tx);
-    if (run) await applyDeleteRules(run, model, [], () => storedRows(tx, model, idWhere(model, row)));
+    if (run) await applyDeleteRules(run, model, [], stored);
+    capture?.changing(model, 'delete', await stored());
     const [deleted] = await readBack(scope, tx, model, [row], args);
     await delegate(tx, model).delete({ where: uniqueIdWhere(model, row), select: idSelect(model) });
     return deleted;
@@ -306,12 +357,18 @@ function bulkWhere(scope: OperationScope, model: ModelMeta, where: unknown, acti
 }
 
 async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, returning: boolean): Promise<unknown> {
-  return inTransaction(scope, async (tx) => {
+  return inTransaction(scope, async (tx, capture) => {
     let where = bulkWhere(scope, model, args.where, 'update');
-    // Rows checked after the change are named before it: the change may move them out of `where`.
-    const tracked = scope.set.rule(model.name, 'postUpdate') !== true;
-    const before: Row[] = tracked ? await delegate(tx, model).findMany({ where, select: idSelect(model) }) : [];
+    // Rows checked after the change, or reported to the listeners, are named before it: the change
+    // may move them out of `where`.
+    const tracked = scope.set.rule(model.name, 'postUpdate') !== true || capture !== undefined;
+    const before: Row[] = tracked ? await storedRows(tx, model, where) : [];
     if (tracked) where = { AND: [where, anyOfIds(model, before)] };
+    capture?.changing(model, 'update', before);
+    const node = {
+      kind: 'update',
+      rows: once(() => (tracked ? Promise.resolve(before) : storedRows(tx, model, where))),
+    } as const;
     if (!returning) {
       return checkedWrite(
         scope,
@@ -319,7 +376,11 @@ async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, r
         model,
         args.data,
         (data) => delegate(tx, model).updateMany({ ...args, where, data }),
-        { node: { kind: 'update', rows: () => storedRows(tx, model, where) }, changed: () => before },
+        {
+          node,
+          capture,
+          changed: () => before,
+        },
       );
     }
     const { select: _select, include: _include, omit: _omit, ...rest } = args;
@@ -329,7 +390,7 @@ async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, r
       model,
       args.data,
       (data) => delegate(tx, model).updateManyAndReturn({ ...rest, where, data, select: idSelect(model) }),
-      { node: { kind: 'update', rows: () => storedRows(tx, model, where) }, changed: (result) => result },
+      { node, capture, changed: (result) => result },
     );
     return readBack(scope, tx, model, rows, args);
   });
@@ -337,12 +398,14 @@ async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, r
 
 async function deleteMany(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
   const where = bulkWhere(scope, model, args.where, 'delete');
-  if (!modelRules(scope.set.writeRules, model.name)?.beforeDelete)
+  if (!modelRules(scope.set.writeRules, model.name)?.beforeDelete && !scope.listeners)
     return delegate(scope.client, model).deleteMany({ ...args, where });
-  return inTransaction(scope, async (tx) => {
-    // The hook sees the rows the delete removes, and the delete removes exactly those.
+  return inTransaction(scope, async (tx, capture) => {
+    // The hook and the listeners see the rows the delete removes, and the delete removes exactly those.
     const rows = await storedRows(tx, model, where);
-    await applyDeleteRules(ruleRun(scope, tx)!, model, [], async () => rows);
+    const run = ruleRun(scope, tx);
+    if (run) await applyDeleteRules(run, model, [], async () => rows);
+    capture?.changing(model, 'delete', rows);
     return delegate(tx, model).deleteMany({ ...args, where: { AND: [where, anyOfIds(model, rows)] } });
   });
 }

@@ -46,7 +46,13 @@ export interface WithPoliciesOptions extends PolicyConfig {
  */
 export function withPolicies<Client extends object>(client: Client, options: WithPoliciesOptions): Client {
   validateOnce(options);
-  return policyClient(client as PrismaClientLike, new PolicySet(options, options.context), false) as Client;
+  const listeners = options.onChange === undefined ? undefined : [options.onChange].flat();
+  const scope = {
+    client: client as PrismaClientLike,
+    set: new PolicySet(options, options.context),
+    inTransaction: false,
+  };
+  return policyClient(listeners && listeners.length > 0 ? { ...scope, listeners } : scope) as Client;
 }
 
 /** Policy sets already checked against their schema: the module wraps a client on every request. */
@@ -75,10 +81,10 @@ function modelsByDelegate(modelMeta: DataModelMeta): ReadonlyMap<string, ModelMe
   return models;
 }
 
-function policyClient(client: PrismaClientLike, set: PolicySet, inTransaction: boolean): PrismaClientLike {
+function policyClient(scope: OperationScope): PrismaClientLike {
+  const { client, set, inTransaction } = scope;
   const models = modelsByDelegate(set.modelMeta);
   const delegates = new Map<string, object>();
-  const scope: OperationScope = { client, set, inTransaction };
   const self: PrismaClientLike = new Proxy(client, {
     get(target, property) {
       if (typeof property === 'string' && models.has(property)) {
@@ -91,7 +97,7 @@ function policyClient(client: PrismaClientLike, set: PolicySet, inTransaction: b
       }
       if (property === '$transaction') return transaction;
       if (property === '$extends')
-        return (...args: unknown[]) => policyClient(target.$extends(...args), set, inTransaction);
+        return (...args: unknown[]) => policyClient({ ...scope, client: target.$extends(...args) });
       const value = Reflect.get(target, property);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -108,7 +114,12 @@ function policyClient(client: PrismaClientLike, set: PolicySet, inTransaction: b
       );
     }
     if (inTransaction) return fn(self);
-    return runTransaction(client, (tx) => fn(policyClient(tx, set, true)), options);
+    return runTransaction(
+      client,
+      (tx, capture) => fn(policyClient({ ...scope, client: tx, inTransaction: true, capture })),
+      options,
+      scope,
+    );
   }
   return self;
 }
