@@ -1,3 +1,5 @@
+import type { ModuleRef } from '@nestjs/core';
+
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import { resolveCrudApiOptions } from '../module/resolve-options.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
@@ -6,6 +8,12 @@ import { PrismaClientResolver } from './prisma-client.resolver.js';
 
 const modelMeta: DataModelMeta = { provider: 'sqlite', models: {}, enums: {} } as unknown as DataModelMeta;
 const MOUNT = { restPath: 'api/rest', rpcPath: 'api/rpc' };
+/** An application without an event emitter. */
+const noModules = {
+  get: () => {
+    throw new Error('not provided');
+  },
+} as unknown as ModuleRef;
 const client = (name: string) => ({ name, $transaction: async () => undefined }) as unknown as PrismaClientLike;
 
 describe('PrismaClientResolver', () => {
@@ -23,6 +31,7 @@ describe('PrismaClientResolver', () => {
         },
         MOUNT,
       ),
+      noModules,
     );
     const first = toApiRequest({ method: 'GET', url: '/a', headers: {} });
     const second = toApiRequest({ method: 'GET', url: '/b', headers: {} });
@@ -37,6 +46,7 @@ describe('PrismaClientResolver', () => {
     const shared = client('shared');
     const resolver = new PrismaClientResolver(
       resolveCrudApiOptions({ endpoint: 'http://localhost/api/rest', modelMeta, prisma: shared }, MOUNT),
+      noModules,
     );
     expect(await resolver.forRequest(toApiRequest({ method: 'GET', url: '/', headers: {} }))).toBe(shared);
   });

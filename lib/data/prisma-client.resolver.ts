@@ -1,11 +1,29 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { PolicyContext } from '../policies/policy.types.js';
 import { withPolicies } from '../policies/with-policies.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import type { ChangeEvent, ChangeListener } from '../rules/rules.types.js';
 import type { ApiRequest, PlatformRequest } from '../shared/api-request.js';
+
+/** What the module uses of `@nestjs/event-emitter`'s EventEmitter2. */
+interface EventEmitterLike {
+  emit(event: string, payload: unknown): unknown;
+  eventNames(): unknown[];
+}
+
+/** Prefix of the events emitted on the application's EventEmitter2: `crud-api.<Model>.<operation>`. */
+export const CHANGE_EVENT_PREFIX = 'crud-api';
+
+/** Whether any EventEmitter2 listener could hear a change event (a name of ours, or a wildcard). */
+const listensToChanges = (emitter: EventEmitterLike): boolean =>
+  emitter.eventNames().some((name) => {
+    const text = Array.isArray(name) ? name.join('.') : String(name);
+    return text.startsWith(CHANGE_EVENT_PREFIX) || text.startsWith('*');
+  });
 
 /** Passport-style guards put the caller in `request.user`. */
 const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ user: request.user });
@@ -13,18 +31,47 @@ const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ use
 /**
  * Gives each request its Prisma client: the `getPrisma(request)` option, called with the
  * platform's request once per request however many queries the request runs, or the shared
- * `prisma` option; with the `policies` option, that client wrapped with the policies for the
- * request's context.
+ * `prisma` option; with policies, rules or change listeners, that client wrapped for the
+ * request's context. Change events also go to the application's `@nestjs/event-emitter`, when it
+ * has one and something listens to them.
  */
 @Injectable()
-export class PrismaClientResolver {
+export class PrismaClientResolver implements OnApplicationBootstrap {
   private readonly perRequest = new WeakMap<object, Promise<PrismaClientLike>>();
+  private readonly listeners: ChangeListener[];
+  private emitter?: EventEmitterLike;
+
+  constructor(
+    @Inject(CRUD_API_OPTIONS) private readonly options: ResolvedCrudApiOptions,
+    private readonly moduleRef: ModuleRef,
+  ) {
+    this.listeners = options.onChange === undefined ? [] : [options.onChange].flat();
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    // An optional peer: applications without it get the `onChange` listeners only.
+    const events = await import('@nestjs/event-emitter').catch(() => undefined);
+    if (!events) return;
+    try {
+      this.emitter = this.moduleRef.get<EventEmitterLike>(events.EventEmitter2, { strict: false });
+    } catch {
+      this.emitter = undefined;
+    }
+  }
 
   /** Whether requests get the client wrapped with policies, rules or change listeners. */
-  private readonly wraps: boolean;
+  private get wraps(): boolean {
+    return Boolean(this.options.policies || this.options.rules || this.changeListeners());
+  }
 
-  constructor(@Inject(CRUD_API_OPTIONS) private readonly options: ResolvedCrudApiOptions) {
-    this.wraps = Boolean(options.policies || options.rules || options.onChange);
+  /** The listeners of this request's changes, or undefined when nothing listens. */
+  private changeListeners(): ChangeListener[] | undefined {
+    const emitter = this.emitter;
+    if (!emitter || !listensToChanges(emitter)) return this.listeners.length > 0 ? this.listeners : undefined;
+    const emit = (event: ChangeEvent) => {
+      emitter.emit(`${CHANGE_EVENT_PREFIX}.${event.model}.${event.operation}`, event);
+    };
+    return [...this.listeners, emit];
   }
 
   forRequest(request: ApiRequest): Promise<PrismaClientLike> {
@@ -39,9 +86,10 @@ export class PrismaClientResolver {
   }
 
   private async create(request: PlatformRequest): Promise<PrismaClientLike> {
-    const { getPrisma, prisma, policies, rules, onChange, defaultPolicy, modelMeta } = this.options;
+    const { getPrisma, prisma, policies, rules, defaultPolicy, modelMeta } = this.options;
     const client = getPrisma ? await getPrisma(request) : (prisma as PrismaClientLike);
-    if (!this.wraps) return client;
+    const onChange = this.changeListeners();
+    if (!policies && !rules && !onChange) return client;
     const context = await (this.options.context ?? defaultPolicyContext)(request);
     return withPolicies(client, { policies, rules, onChange, defaultPolicy, modelMeta, context });
   }

@@ -18,7 +18,7 @@ export function deliverChanges(listeners: readonly ChangeListener[], events: rea
           .then(() => listener(event))
           .catch((error: unknown) =>
             logger.error(
-              `A change listener failed on ${event.operation} ${event.model} ${Object.values(event.id).join(",")}: ${String(error)}`,
+              `A change listener failed on ${event.operation} ${event.model} ${Object.values(event.id).join(',')}: ${String(error)}`,
               (error as Error)?.stack,
             ),
           );

@@ -125,4 +125,4 @@ export interface ChangeEvent<Ctx = RuleContext> {
 }
 
 /** A listener of committed changes: called after the commit, its failures are logged, never answered. */
-export type ChangeListener<Ctx = RuleContext> = (event: ChangeEvent<Ctx>) => void | Promise<void>;
+export type ChangeListener<Ctx = RuleContext> = (event: ChangeEvent<Ctx>) => unknown;
