@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 
 import type { SampleDatabase } from '../fixtures/blog/database/create-prisma-client.js';
 import { samplePolicies } from '../fixtures/blog/policies.js';
+import { auditEntry, sampleRules } from '../fixtures/blog/rules.js';
 import { CrudApiModule } from '../lib/index.js';
 import { DatabaseModule, SAMPLE_DATABASE } from './database/database.module.js';
 import { DemoAuthGuard } from './demo-auth.js';
@@ -23,6 +24,13 @@ export const BASE_URL = process.env.BASE_URL ?? `http://localhost:${PORT}`;
         prisma: database.prisma,
         modelMeta: database.modelMeta,
         policies: samplePolicies,
+        // Hashed passwords, validated emails, server-set authors: fixtures/blog/rules.ts.
+        rules: sampleRules,
+        operations: { AuditEntry: { readOnly: true } },
+        // The audit trail: one entry per committed change, written after the commit.
+        onChange: async (event) => {
+          await database.prisma.auditEntry.create({ data: auditEntry(event) });
+        },
       }),
     }),
     DatabaseModule,

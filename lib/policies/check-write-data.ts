@@ -88,7 +88,13 @@ export async function checkWriteData(
   const out: Data = {};
   for (const [key, value] of Object.entries(data)) {
     const field = fieldOf(model, key);
-    if (field && (protectedFields.has(key) || field.relation?.fields.some((fk) => protectedFields.has(fk)))) {
+    // Field write rules judge what the client sends; hooks and server-set defaults are the server's.
+    const fromClient = Object.hasOwn(input, key);
+    if (
+      fromClient &&
+      field &&
+      (protectedFields.has(key) || field.relation?.fields.some((fk) => protectedFields.has(fk)))
+    ) {
       throw policyViolation(`The access policy does not let you write ${model.name}.${key}`);
     }
     if (!field?.relation || !isPlainObject(value)) {
@@ -108,7 +114,7 @@ export async function checkWriteData(
     }
     out[key] = nested;
   }
-  checkForeignKeys(scope, model, data);
+  checkForeignKeys(scope, model, data, input);
   return out;
 }
 
@@ -149,13 +155,13 @@ const foreignKeyRelations = (model: ModelMeta): FieldMeta[] =>
  * A foreign key written as a scalar is a `connect` by value: protected with its relation, and the
  * row it names must be readable (recorded for `WriteChecks.verifyReferences`).
  */
-function checkForeignKeys(scope: WriteScope, model: ModelMeta, data: Data): void {
+function checkForeignKeys(scope: WriteScope, model: ModelMeta, data: Data, input: Data): void {
   const protectedFields = scope.set.protectedFields(model.name);
   for (const field of foreignKeyRelations(model)) {
     const keys = field.relation!.fields;
     const written = keys.filter((key) => Object.hasOwn(data, key));
     if (written.length === 0) continue;
-    if (protectedFields.has(field.name))
+    if (protectedFields.has(field.name) && keys.some((key) => Object.hasOwn(input, key)))
       throw policyViolation(`The access policy does not let you write ${model.name}.${written[0]}`);
     const target = scope.set.model(field.relation!.model);
     if (scope.set.rule(target.name, 'read') === true) continue;
