@@ -4,7 +4,13 @@ import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { RETURNING } from '../prisma/provider-capabilities.js';
-import { applyDeleteRules, modelRules, type RuleRun, throwIssues } from '../rules/apply-write-rules.js';
+import {
+  applyDeleteRules,
+  modelRules,
+  type RuleRun,
+  throwIssues,
+  validateComputed,
+} from '../rules/apply-write-rules.js';
 import { deliverChanges } from '../rules/change-delivery.js';
 import type { ChangeListener } from '../rules/rules.types.js';
 import { ChangeCapture, type RowHolder } from './change-capture.js';
@@ -197,6 +203,11 @@ async function checkedWrite<T>(
   if (write.run) throwIssues(write.run);
   await checks.verifyReferences(tx, scope.set);
   const result = await run(checked);
+  if (write.run?.computed.length) {
+    await validateComputed(write.run, (check) =>
+      delegate(tx, check.model).findMany({ where: anyOfIds(check.model, check.rows) }),
+    );
+  }
   if (options.changed) checks.updatedRows(model, options.changed(result));
   await checks.verifyUpdated(tx, scope.set);
   return result;
@@ -205,7 +216,7 @@ async function checkedWrite<T>(
 /** The application's rules for one write in `tx`, or undefined when it has none. */
 function ruleRun(scope: OperationScope, tx: PrismaClientLike): RuleRun | undefined {
   const { writeRules: rules, context } = scope.set;
-  return rules && { rules, context, tx, issues: [], model: (name) => scope.set.model(name) };
+  return rules && { rules, context, tx, issues: [], computed: [], model: (name) => scope.set.model(name) };
 }
 
 /** Every column of the rows matching `where`, as hooks and change listeners see them. */

@@ -18,7 +18,17 @@ export interface RuleRun {
   tx: unknown;
   /** Validation issues of the whole write, reported together before anything is written. */
   issues: ValidationIssue[];
+  /** Columns an update computes in the database (`{ increment: 1 }`), validated once written. */
+  computed: ComputedCheck[];
   model(name: string): ModelMeta;
+}
+
+/** Columns whose new value only the database knows, and the rows to read them from. */
+export interface ComputedCheck {
+  model: ModelMeta;
+  fields: string[];
+  path: Path;
+  rows: Row[];
 }
 
 /** One data object of a write: a row to create, or the change of the rows an update targets. */
@@ -85,20 +95,25 @@ function fillDefaults(run: RuleRun, node: RuleNode, data: Data): void {
   }
 }
 
-/** The data as a validator sees it: `{ set: value }` updates unwrapped, relation writes left out. */
-function validatedView(model: ModelMeta, data: Data): Data {
+const isPlainObject = (value: unknown): value is Data =>
+  value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
+
+/**
+ * The data as a validator sees it: relation writes left out, `{ set: value }` unwrapped, and the
+ * columns an update computes (`{ increment: 1 }`) set aside to be validated once written.
+ */
+function validatedView(model: ModelMeta, data: Data): { view: Data; computed: string[] } {
   const view: Data = {};
+  const computed: string[] = [];
   for (const [key, value] of Object.entries(data)) {
     const field = Object.hasOwn(model.fields, key) ? model.fields[key] : undefined;
     if (field?.relation) continue;
-    const isSet =
-      value !== null &&
-      typeof value === 'object' &&
-      Object.getPrototypeOf(value) === Object.prototype &&
-      'set' in value;
-    view[key] = isSet && Object.keys(value).length === 1 ? value.set : value;
+    const operation = field !== undefined && field.type !== 'Json' && isPlainObject(value);
+    if (!operation) view[key] = value;
+    else if (Object.keys(value).length === 1 && 'set' in value) view[key] = value.set;
+    else computed.push(key);
   }
-  return view;
+  return { view, computed };
 }
 
 async function runHook(rules: ModelRules, run: RuleRun, node: RuleNode, data: Data): Promise<Data> {
@@ -130,10 +145,31 @@ export async function applyWriteRules(run: RuleRun, node: RuleNode, input: Data)
   for (const name of Object.keys(rules.virtual ?? {})) delete data[name];
   const schema = rules.validate?.[node.kind];
   if (schema) {
-    const issues = await validateWithSchema(schema, validatedView(node.model, data), node.kind);
+    const { view, computed } = validatedView(node.model, data);
+    const issues = await validateWithSchema(schema, view, node.kind);
     run.issues.push(...issues.map((issue) => ({ ...issue, path: [...node.path, ...issue.path] })));
+    // The rows are named now: the update may move them out of what selected them.
+    if (computed.length > 0 && node.rows)
+      run.computed.push({ model: node.model, fields: computed, path: node.path, rows: await node.rows() });
   }
   return data;
+}
+
+/**
+ * Validates the columns an update computed, as written (`read` gives them by primary key), with the
+ * model's update schema; every issue is thrown at once, which rolls the write back.
+ */
+export async function validateComputed(run: RuleRun, read: (check: ComputedCheck) => Promise<Row[]>): Promise<void> {
+  for (const check of run.computed.splice(0)) {
+    const schema = modelRules(run.rules, check.model.name)?.validate?.update;
+    if (!schema || check.rows.length === 0) continue;
+    for (const row of await read(check)) {
+      const values = Object.fromEntries(check.fields.map((field) => [field, row[field]]));
+      const issues = await validateWithSchema(schema, values, 'update');
+      run.issues.push(...issues.map((issue) => ({ ...issue, path: [...check.path, ...issue.path] })));
+    }
+  }
+  throwIssues(run);
 }
 
 /** Runs a model's delete hook on the rows a delete targets. */

@@ -42,7 +42,7 @@ const rules: CrudApiRules = {
     fields: { authorId: { serverSet: (context) => context.user?.id } },
     validate: {
       create: z.object({ title: z.string().min(1) }),
-      update: z.object({ title: z.string().min(1).optional() }),
+      update: z.object({ title: z.string().min(1).optional(), rating: z.number().max(5).optional() }),
     },
   },
 };
@@ -178,6 +178,22 @@ describe.each(testProviders())('write rules on the Prisma client (%s)', (provide
     expect(await db.prisma.user.count({ where: { id: { in: [kept.id, gone.id] } } })).toBe(2);
     await as(admin).user.delete({ where: { id: gone.id } });
     expect(calls.at(-1)).toBe('delete User gone@x.test');
+  });
+
+  it('validates a column the database computes once it is written, and rolls back', async () => {
+    const post = await as(alice).post.create({ data: { title: 'rated', rating: 1 } });
+    await as(alice).post.update({ where: { id: post.id }, data: { rating: { increment: 2 } } });
+    for (const attempt of [
+      as(alice).post.update({ where: { id: post.id }, data: { rating: { increment: 10 } } }),
+      as(alice).post.updateMany({ where: { id: post.id }, data: { rating: { multiply: 4 } } }),
+      as(admin).user.update({
+        where: { id: alice.id },
+        data: { posts: { update: { where: { id: post.id }, data: { rating: { increment: 9 } } } } },
+      }),
+    ]) {
+      await expect(attempt).rejects.toMatchObject(failure({ path: expect.arrayContaining(['rating']) }));
+    }
+    expect((await db.prisma.post.findUnique({ where: { id: post.id } }))?.rating).toBe(3);
   });
 
   it('lets the policies judge the row the hooks made', async () => {
