@@ -1,3 +1,4 @@
+import { CrudApiError } from '../errors/crud-api.error.js';
 import { idSelect } from '../metadata/id-select.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
@@ -103,14 +104,15 @@ export async function checkWriteData(
     }
     const relation = relationWrite(scope.set, model, field, node.parentRow);
     const nested: Data = {};
-    const ops = scope.run || scope.capture ? await resolveUpserts(scope, relation, value) : value;
-    if (scope.capture && Object.keys(ops).some((op) => CREATING.has(op)))
+    if (scope.capture && Object.keys(value).some((op) => CREATING.has(op)))
       relation.watch = await watchRelation(scope, relation, node.self ?? {});
-    for (const [op, opValue] of Object.entries(ops)) {
+    for (const [op, opValue] of Object.entries(value)) {
       const handler = Object.hasOwn(NESTED_WRITES, op) ? NESTED_WRITES[op] : undefined;
       if (!handler)
         throw policyViolation(`The nested "${op}" on ${model.name}.${key} cannot be checked against the access policy`);
-      nested[op] = await handler(scope, relation, opValue, [...node.path, key, op]);
+      const checked = await handler(scope, relation, opValue, [...node.path, key, op]);
+      if (checked instanceof Branches) checked.mergeInto(nested, relation.field.isList);
+      else nested[op] = checked;
     }
     out[key] = nested;
   }
@@ -324,30 +326,66 @@ async function linkChange(scope: WriteScope, relation: RelationWrite, unique: un
   for (const key of ChangeCapture.keys(relation.target, await rows())) relation.watch!.named.add(key);
 }
 
+/** The nested operations an upsert turned out to be, once the engine knew which branch runs. */
+class Branches {
+  readonly update: unknown[] = [];
+  readonly create: unknown[] = [];
+
+  mergeInto(nested: Data, isList: boolean): void {
+    for (const op of ['update', 'create'] as const) {
+      if (this[op].length === 0) continue;
+      nested[op] = isList ? [...many(nested[op] ?? []), ...this[op]] : this[op][0];
+    }
+  }
+}
+
+/** Whether a nested upsert must be resolved to its branch: hooks, validation or listeners must see only that one. */
+const resolvesUpserts = (scope: WriteScope, relation: RelationWrite): boolean =>
+  scope.capture !== undefined ||
+  (scope.run !== undefined && modelRules(scope.run.rules, relation.target.name) !== undefined);
+
 /**
  * A nested upsert runs one branch only, so the rules see the one that runs: the related row is
- * looked up, and the upsert becomes the nested update or create it amounts to.
+ * looked up, and the upsert becomes the nested update or create it amounts to (paths stay the
+ * client's: `upsert.update`, `upsert.create`).
  */
-async function resolveUpserts(scope: WriteScope, relation: RelationWrite, ops: Data): Promise<Data> {
-  const ruled = scope.run && modelRules(scope.run.rules, relation.target.name);
-  if (ops.upsert === undefined || (!ruled && !scope.capture)) return ops;
-  const { upsert, ...rest } = ops;
-  const out: Data = { ...rest };
-  const add = (op: string, value: unknown) => {
-    if (!relation.field.isList) out[op] = value;
-    else out[op] = [...many(out[op] ?? []), value];
-  };
-  for (const item of many(upsert) as Data[]) {
-    if (!isPlainObject(item)) return ops;
+async function resolveUpsert(
+  scope: WriteScope,
+  relation: RelationWrite,
+  value: unknown,
+  path: Path,
+): Promise<Branches> {
+  const branches = new Branches();
+  await mapMany(value, path, async (item: unknown, itemPath) => {
+    if (!isPlainObject(item))
+      throw new CrudApiError('invalid-argument', 'A nested upsert takes { where, create, update }.');
     const where = isPlainObject(item.where) ? expandUnique(relation.target, item.where) : undefined;
     const existing =
       relation.linked &&
       (await firstRow(scope, relation.target, andWhere(andWhere(where, readRule(scope, relation)), relation.linked)));
-    if (!existing) add('create', item.create);
-    else if (relation.field.isList) add('update', { where: item.where, data: item.update });
-    else add('update', item.where === undefined ? item.update : { where: item.where, data: item.update });
-  }
-  return out;
+    if (!existing) {
+      branches.create.push(await createData(scope, relation, item.create, 'upsert', [...itemPath, 'create']));
+    } else if (relation.field.isList) {
+      branches.update.push(await updateListItem(scope, relation, item.where, item.update, [...itemPath, 'update']));
+    } else {
+      const form = item.where === undefined ? item.update : { where: item.where, data: item.update };
+      branches.update.push(await updateToOne(scope, relation, form, [...itemPath, 'update'], [...itemPath, 'update']));
+    }
+  });
+  return branches;
+}
+
+/** One `{ where, data }` of a to-many nested update, `dataPath` where its data stands in the arguments. */
+async function updateListItem(
+  scope: WriteScope,
+  relation: RelationWrite,
+  unique: unknown,
+  data: unknown,
+  dataPath: Path,
+): Promise<Data> {
+  const { where, row } = await selectVisible(scope, relation, unique, 'update');
+  const node = await updateNode(scope, relation, dataPath, row);
+  return { where, data: await checkWriteData(scope, relation.target, data, node) };
 }
 
 /** Whether a nested to-one `update` value is the `{ where?, data }` form (rather than the data itself). */
@@ -365,7 +403,13 @@ async function updateNode(scope: WriteScope, relation: RelationWrite, path: Path
 }
 
 /** A nested to-one update: the linked row, restricted by the rules (Prisma answers "not found" otherwise). */
-async function updateToOne(scope: WriteScope, relation: RelationWrite, value: unknown, path: Path): Promise<unknown> {
+async function updateToOne(
+  scope: WriteScope,
+  relation: RelationWrite,
+  value: unknown,
+  path: Path,
+  dataPathOverride?: Path,
+): Promise<unknown> {
   const form = isWhereDataForm(relation, value);
   const { where, data } = form ? value : { where: undefined, data: value };
   const restricted = restrictMany(scope, relation, where, 'update');
@@ -379,7 +423,7 @@ async function updateToOne(scope: WriteScope, relation: RelationWrite, value: un
   if (row) scope.checks.updatedRows(relation.target, [row]);
   else if (scope.set.rule(relation.target.name, 'postUpdate') !== true)
     requireUnconditional(scope, relation, 'postUpdate', 'update');
-  const dataPath = form ? [...path, 'data'] : path;
+  const dataPath = dataPathOverride ?? (form ? [...path, 'data'] : path);
   return {
     where: restricted,
     data: await checkWriteData(scope, relation.target, data, await updateNode(scope, relation, dataPath, row)),
@@ -432,11 +476,9 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
   },
   update: (scope, relation, value, path) => {
     if (!relation.field.isList) return updateToOne(scope, relation, value, path);
-    return mapMany(value, path, async (item: Data, itemPath) => {
-      const { where, row } = await selectVisible(scope, relation, item.where, 'update');
-      const node = await updateNode(scope, relation, [...itemPath, 'data'], row);
-      return { where, data: await checkWriteData(scope, relation.target, item.data, node) };
-    });
+    return mapMany(value, path, (item: Data, itemPath) =>
+      updateListItem(scope, relation, item.where, item.data, [...itemPath, 'data']),
+    );
   },
   updateMany: (scope, relation, value, path) =>
     mapMany(value, path, async (item: Data, itemPath) => {
@@ -450,8 +492,9 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
       await relatedChange(scope, relation, 'update', node.rows!, node.path);
       return { where, data: await checkWriteData(scope, relation.target, item.data, node) };
     }),
-  upsert: (scope, relation, value, path) =>
-    mapMany(value, path, async (item: Data, itemPath) => {
+  upsert: (scope, relation, value, path) => {
+    if (resolvesUpserts(scope, relation)) return resolveUpsert(scope, relation, value, path);
+    return mapMany(value, path, async (item: Data, itemPath) => {
       requireUnconditional(scope, relation, 'update', 'upsert');
       requireUnconditional(scope, relation, 'postUpdate', 'upsert');
       const checked: Data = {
@@ -468,7 +511,8 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
           : restrictMany(scope, relation, item.where, 'update');
       }
       return checked;
-    }),
+    });
+  },
   delete: async (scope, relation, value, path) => {
     if (!relation.field.isList) {
       const where = restrictMany(scope, relation, value, 'delete');

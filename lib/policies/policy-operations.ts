@@ -189,17 +189,24 @@ async function checkedWrite<T>(
   model: ModelMeta,
   data: unknown,
   run: (data: any) => Promise<T>,
-  options: { node: Omit<DataNode, 'path'>; capture?: ChangeCapture; changed?: (result: T) => Row[] },
+  options: {
+    node: Omit<DataNode, 'path'>;
+    /** Where the data stands in the arguments (`['update']` for an upsert's update). */
+    path?: (string | number)[];
+    capture?: ChangeCapture;
+    changed?: (result: T) => Row[];
+  },
 ): Promise<T> {
+  const path = options.path ?? ['data'];
   const checks = new WriteChecks();
   const write = { tx, set: scope.set, checks, run: ruleRun(scope, tx), capture: options.capture };
   const checked = Array.isArray(data)
     ? await Promise.all(
         data.map((item: unknown, index) =>
-          checkWriteData(write, model, item, { ...options.node, path: ['data', index] }),
+          checkWriteData(write, model, item, { ...options.node, path: [...path, index] }),
         ),
       )
-    : await checkWriteData(write, model, data, { ...options.node, path: ['data'] });
+    : await checkWriteData(write, model, data, { ...options.node, path });
   if (write.run) throwIssues(write.run);
   await checks.verifyReferences(tx, scope.set);
   const result = await run(checked);
@@ -241,7 +248,7 @@ function assertMayCreate(scope: OperationScope, model: ModelMeta): void {
     throw policyViolation(`The access policy does not let you create ${model.name} rows`);
 }
 
-async function create(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
+async function create(scope: OperationScope, model: ModelMeta, args: Args, path = ['data']): Promise<unknown> {
   assertMayCreate(scope, model);
   return inTransaction(scope, async (tx, capture) => {
     const self: RowHolder = {};
@@ -252,7 +259,7 @@ async function create(scope: OperationScope, model: ModelMeta, args: Args): Prom
       model,
       args.data,
       (data) => delegate(tx, model).create({ data, select: idSelect(model) }),
-      { node: { kind: 'create', self }, capture },
+      { node: { kind: 'create', self }, path, capture },
     );
     self.rows = [row];
     await checkCreated(scope, tx, model, [row]);
@@ -310,7 +317,7 @@ async function createMany(scope: OperationScope, model: ModelMeta, args: Args, r
   });
 }
 
-async function update(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
+async function update(scope: OperationScope, model: ModelMeta, args: Args, path = ['data']): Promise<unknown> {
   return inTransaction(scope, async (tx, capture) => {
     const row = await locate(scope, tx, model, args.where, 'update');
     if (!row) return notFound(tx, model, 'update', args.where);
@@ -324,6 +331,7 @@ async function update(scope: OperationScope, model: ModelMeta, args: Args): Prom
       (data) => delegate(tx, model).update({ where: uniqueIdWhere(model, row), data, select: idSelect(model) }),
       {
         node: { kind: 'update', parentRow: idWhere(model, row), rows: stored, self: { rows: [row] } },
+        path,
         capture,
         changed: (result) => [result],
       },
@@ -342,8 +350,8 @@ async function upsert(scope: OperationScope, model: ModelMeta, args: Args): Prom
       select: idSelect(model),
     });
     return existing
-      ? update(txScope, model, { ...selection, where: uniqueIdWhere(model, existing), data: updateData })
-      : create(txScope, model, { ...selection, data: createData });
+      ? update(txScope, model, { ...selection, where: uniqueIdWhere(model, existing), data: updateData }, ['update'])
+      : create(txScope, model, { ...selection, data: createData }, ['create']);
   });
 }
 

@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { EventEmitterModule, OnEvent } from '@nestjs/event-emitter';
 
 import type { ChangeEvent } from '../../lib/index.js';
+import { eventually, settled } from '../support/eventually.js';
 import { callRpc } from '../support/rpc-client.js';
 import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 const JSON_API = 'application/vnd.api+json';
 const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
-const delivered = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 /** Events heard through the module's `onChange` option and through the application's EventEmitter2. */
 const heard: { option: string[]; emitter: string[] } = { option: [], emitter: [] };
@@ -51,9 +51,8 @@ describe.each(testProviders())('change events on both interfaces (%s)', (provide
       .expect(201);
     const id = created.body.data.id;
     await t.http().delete(`/api/rest/post/${id}`).expect(204);
-    await delivered();
-    expect(heard.option).toEqual([`create Post ${id}`, `delete Post ${id}`]);
-    expect(heard.emitter).toEqual(heard.option);
+    await eventually(() => expect(heard.option).toEqual([`create Post ${id}`, `delete Post ${id}`]));
+    await eventually(() => expect(heard.emitter).toEqual(heard.option));
   });
 
   it('reports the operations of a committed atomic request and nothing of a failed one', async () => {
@@ -74,9 +73,9 @@ describe.each(testProviders())('change events on both interfaces (%s)', (provide
       .set('Content-Type', ATOMIC)
       .set('Accept', ATOMIC)
       .send({ 'atomic:operations': [add('a3', String(authorId)), add('a4', '999999')] });
-    await delivered();
+    await settled();
     const ids = ok.body['atomic:results'].map((result: { data: { id: string } }) => result.data.id);
-    expect(heard.option).toEqual(ids.map((id: string) => `create Post ${id}`));
+    await eventually(() => expect(heard.option).toEqual(ids.map((id: string) => `create Post ${id}`)));
     expect(await t.db.prisma.post.count({ where: { title: 'a3' } })).toBe(0);
   });
 
@@ -86,10 +85,10 @@ describe.each(testProviders())('change events on both interfaces (%s)', (provide
       { model: 'post', op: 'update', args: { where: { id: one.data.id }, data: { title: 'rpc 2' } } },
       { model: 'post', op: 'create', args: { data: { title: 'never', authorId: 999_999 } } },
     ]);
-    await delivered();
+    await settled();
     expect(failed.status).toBe(400);
     expect(await t.db.prisma.post.findUnique({ where: { id: one.data.id } })).toMatchObject({ title: 'rpc' });
-    expect(heard.option).toEqual([`create Post ${one.data.id}`]);
-    expect(heard.emitter).toEqual(heard.option);
+    await eventually(() => expect(heard.option).toEqual([`create Post ${one.data.id}`]));
+    await eventually(() => expect(heard.emitter).toEqual(heard.option));
   });
 });

@@ -1,8 +1,6 @@
 import { type ChangeEvent, withPolicies } from '../../lib/index.js';
+import { eventually, settled } from '../support/eventually.js';
 import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
-
-/** Listener calls are scheduled after the commit: let them run. */
-const delivered = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 /** The events as `operation Model key`, in delivery order. */
 const summary = (events: ChangeEvent[]) =>
@@ -27,7 +25,7 @@ describe.each(testProviders())('change events after commit (%s)', (provider) => 
     const post = await client().post.create({ data: { title: 'one', authorId } });
     await client().post.update({ where: { id: post.id }, data: { title: 'two' } });
     await client().post.delete({ where: { id: post.id } });
-    await delivered();
+    await eventually(() => expect(events).toHaveLength(3));
     expect(summary(events)).toEqual([`create Post ${post.id}`, `update Post ${post.id}`, `delete Post ${post.id}`]);
     expect(events[0]).toMatchObject({ after: { title: 'one', authorId }, context: { user: { id: 7 } } });
     expect(events[0]).not.toHaveProperty('before');
@@ -47,7 +45,7 @@ describe.each(testProviders())('change events after commit (%s)', (provider) => 
     await client().post.updateMany({ where: { title: 'bulk' }, data: { published: true } });
     await client().post.upsert({ where: { id: ids[0] }, create: { title: 'x', authorId }, update: { rating: 2 } });
     await client().post.deleteMany({ where: { title: 'bulk' } });
-    await delivered();
+    await eventually(() => expect(events).toHaveLength(7));
     expect(summary(events)).toEqual([
       ...ids.map((id) => `create Post ${id}`),
       ...ids.map((id) => `update Post ${id}`),
@@ -66,7 +64,7 @@ describe.each(testProviders())('change events after commit (%s)', (provider) => 
       },
       include: { posts: { include: { comments: true } } },
     });
-    await delivered();
+    await eventually(() => expect(events).toHaveLength(5));
     const [p1, p2] = user.posts;
     expect(summary(events).sort()).toEqual(
       [
@@ -87,7 +85,7 @@ describe.each(testProviders())('change events after commit (%s)', (provider) => 
         },
       },
     });
-    await delivered();
+    await eventually(() => expect(events).toHaveLength(4));
     const p3 = await db.prisma.post.findFirstOrThrow({ where: { title: 'p3' } });
     expect(summary(events).sort()).toEqual(
       [`update Post ${p1.id}`, `delete Post ${p2.id}`, `create Post ${p3.id}`, `update User ${user.id}`].sort(),
@@ -110,9 +108,8 @@ describe.each(testProviders())('change events after commit (%s)', (provider) => 
       await new Promise((resolve) => setTimeout(resolve, 30));
       expect(events).toEqual([]);
     });
-    await delivered();
+    await eventually(() => expect(seenByListener).toMatchObject({ title: 'in tx 2' }));
     expect(events.map((event) => event.after?.title)).toEqual(['in tx', 'in tx 2']);
-    expect(seenByListener).toMatchObject({ title: 'in tx 2' });
     events = [];
     await expect(
       client().$transaction(async (tx: any) => {
@@ -123,7 +120,7 @@ describe.each(testProviders())('change events after commit (%s)', (provider) => 
     await expect(client().post.create({ data: { title: 'bad', authorId: 999_999 } })).rejects.toMatchObject({
       code: 'P2003',
     });
-    await delivered();
+    await settled();
     expect(events).toEqual([]);
     expect(await db.prisma.post.count({ where: { title: { in: ['rolled back', 'bad'] } } })).toBe(0);
   });
@@ -133,7 +130,6 @@ describe.each(testProviders())('change events after commit (%s)', (provider) => 
       throw new Error('listener down');
     });
     const post = await failing.post.create({ data: { title: 'survives', authorId } });
-    await delivered();
     expect(await db.prisma.post.findUnique({ where: { id: post.id } })).toMatchObject({ title: 'survives' });
   });
 });

@@ -79,6 +79,9 @@ function postData(slot: PostSlot, world: World): Record<string, unknown> {
   return { title: `post ${++counter}`, ...(slot.serverSet ? { authorId: world.other } : {}) };
 }
 
+/** A valid user create that the write does not use (the other branch of an upsert). */
+const validUser = () => userData({ kind: 'create', badEmail: false, password: false, internal: false });
+
 const userSlot = (kind: UserSlot['kind']) =>
   fc.record({ kind: fc.constant(kind), badEmail: fc.boolean(), password: fc.boolean(), internal: fc.boolean() });
 const postSlot = fc.record({ serverSet: fc.boolean() });
@@ -156,27 +159,26 @@ const TEMPLATES: { slots: fc.Arbitrary<Slot>[]; build: (slots: Slot[], world: Wo
       ),
   },
   {
-    // upsert, create branch (a new email) and update branch (the caller).
-    slots: [
-      tagged(userSlot('create'), 'User'),
-      tagged(userSlot('update'), 'User'),
-      fc.boolean().map((b) => ({ model: 'Post', serverSet: b }) as Slot),
-    ],
-    build: ([c, u, branch], world) => {
-      const existing = (branch as PostSlot).serverSet;
-      return tree(
+    // upsert, create branch (a new email).
+    slots: [tagged(userSlot('create'), 'User')],
+    build: ([c], world) =>
+      tree(
         'user',
         'upsert',
-        (put) => ({
-          where: existing ? { id: world.caller } : { email: nextEmail() },
-          create: existing
-            ? userData({ kind: 'create', badEmail: false, password: false, internal: false })
-            : put(['create'], c!),
-          update: existing ? put(['update'], u!) : {},
-        }),
+        (put) => ({ where: { email: nextEmail() }, create: put(['create'], c!), update: {} }),
         world,
-      );
-    },
+      ),
+  },
+  {
+    // upsert, update branch (the caller).
+    slots: [tagged(userSlot('update'), 'User')],
+    build: ([u], world) =>
+      tree(
+        'user',
+        'upsert',
+        (put) => ({ where: { id: world.caller }, create: validUser(), update: put(['update'], u!) }),
+        world,
+      ),
   },
   {
     // createMany of users.
@@ -209,7 +211,7 @@ const TEMPLATES: { slots: fc.Arbitrary<Slot>[]; build: (slots: Slot[], world: Wo
           data: {
             author: {
               upsert: {
-                create: userData({ kind: 'create', badEmail: false, password: false, internal: false }),
+                create: validUser(),
                 update: put(['data', 'author', 'upsert', 'update'], u!),
               },
             },
