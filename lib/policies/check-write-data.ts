@@ -2,6 +2,7 @@ import { idSelect } from '../metadata/id-select.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import { foreignKeyGuards } from './foreign-key-guards.js';
 import { expandUnique } from './plan-read.js';
 import { policyViolation } from './policy.error.js';
 import type { PolicyAction, PolicyWhere } from './policy.types.js';
@@ -213,10 +214,12 @@ async function restrictBulk(
   const read = readRule(scope, relation);
   const rule = set.rule(target.name, action);
   const tracked = action === 'update' && set.rule(target.name, 'postUpdate') !== true;
-  if (read === true && rule === true && !tracked) return { where: own ?? {} };
+  // A guarded foreign key turns `own` into a relation filter, which only the lookup can take.
+  const guarded = foreignKeyGuards(set, target).relations.length > 0;
+  if (read === true && rule === true && !tracked && !guarded) return { where: own ?? {} };
   const restricted = andWhere(andWhere(andWhere(own, read), rule), relation.linked ?? true);
   const rows: Row[] = await delegate(scope, target).findMany({ where: restricted ?? {}, select: idSelect(target) });
-  return { where: { AND: [own ?? {}, anyOfIds(target, rows)] }, rows };
+  return { where: anyOfIds(target, rows), rows };
 }
 
 const createData = (scope: WriteScope, relation: RelationWrite, value: unknown, op: string) => {

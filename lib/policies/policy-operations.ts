@@ -6,6 +6,7 @@ import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { RETURNING } from '../prisma/provider-capabilities.js';
 import { checkWriteData } from './check-write-data.js';
 import { finishRead } from './finish-read.js';
+import { bulkWriteWhere } from './foreign-key-guards.js';
 import { expandUnique, planRead } from './plan-read.js';
 import { isResultNotReadable, policyViolation, resultNotReadable } from './policy.error.js';
 import type { PolicyWhere } from './policy.types.js';
@@ -264,7 +265,7 @@ function bulkWhere(scope: OperationScope, model: ModelMeta, where: unknown, acti
 
 async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, returning: boolean): Promise<unknown> {
   return inTransaction(scope, async (tx) => {
-    let where = bulkWhere(scope, model, args.where, 'update');
+    let where = await bulkWriteWhere(tx, scope.set, model, bulkWhere(scope, model, args.where, 'update'));
     // Rows checked after the change are named before it: the change may move them out of `where`.
     const tracked = scope.set.rule(model.name, 'postUpdate') !== true;
     const before: Row[] = tracked ? await delegate(tx, model).findMany({ where, select: idSelect(model) }) : [];
@@ -293,7 +294,10 @@ async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, r
 }
 
 const deleteMany: Operation = (scope, model, args) =>
-  delegate(scope.client, model).deleteMany({ ...args, where: bulkWhere(scope, model, args?.where, 'delete') });
+  inTransaction(scope, async (tx) => {
+    const where = await bulkWriteWhere(tx, scope.set, model, bulkWhere(scope, model, args?.where, 'delete'));
+    return delegate(tx, model).deleteMany({ ...args, where });
+  });
 
 const reader =
   (operation: string): Operation =>
