@@ -2,6 +2,7 @@ import { idSelect } from '../metadata/id-select.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import { checkClientIds } from './client-ids.js';
 import { foreignKeyGuards } from './foreign-key-guards.js';
 import { expandUnique } from './plan-read.js';
 import { policyViolation } from './policy.error.js';
@@ -224,6 +225,7 @@ async function restrictBulk(
 
 const createData = (scope: WriteScope, relation: RelationWrite, value: unknown, op: string) => {
   requireUnconditional(scope, relation, 'create', op);
+  checkClientIds(scope.set, relation.target, value);
   return mapMany(value, (item) => checkWriteData(scope, relation.target, item));
 };
 

@@ -5,6 +5,7 @@ import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { RETURNING } from '../prisma/provider-capabilities.js';
 import { checkWriteData } from './check-write-data.js';
+import { checkClientIds } from './client-ids.js';
 import { finishRead } from './finish-read.js';
 import { bulkWriteWhere } from './foreign-key-guards.js';
 import { expandUnique, planRead } from './plan-read.js';
@@ -184,6 +185,7 @@ function assertMayCreate(scope: OperationScope, model: ModelMeta): void {
 
 async function create(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
   assertMayCreate(scope, model);
+  checkClientIds(scope.set, model, args.data);
   return inTransaction(scope, async (tx) => {
     const row: Row = await checkedWrite(scope, tx, model, args.data, (data) =>
       delegate(tx, model).create({ data, select: idSelect(model) }),
@@ -195,6 +197,7 @@ async function create(scope: OperationScope, model: ModelMeta, args: Args): Prom
 
 async function createMany(scope: OperationScope, model: ModelMeta, args: Args, returning: boolean): Promise<unknown> {
   assertMayCreate(scope, model);
+  checkClientIds(scope.set, model, args.data);
   const conditional = scope.set.rule(model.name, 'create') !== true;
   return inTransaction(scope, async (tx) => {
     const items = Array.isArray(args.data) ? args.data : [args.data];
