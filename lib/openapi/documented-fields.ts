@@ -1,6 +1,7 @@
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import type { ModelRegistry } from '../metadata/model-registry.js';
-import type { CrudApiPolicies } from '../policies/policy.types.js';
+import type { CrudApiPolicies, DefaultPolicy } from '../policies/policy.types.js';
+import { DEFAULT_POLICY } from '../policies/policy-set.js';
 import { attributeFields, relationshipFields } from '../rest/serialize/resource-members.js';
 
 /**
@@ -12,7 +13,25 @@ export class DocumentedFields {
   constructor(
     readonly registry: ModelRegistry,
     private readonly policies: CrudApiPolicies | undefined,
+    private readonly defaultPolicy: DefaultPolicy = DEFAULT_POLICY,
   ) {}
+
+  /**
+   * The field as answers give it: under access policies, a foreign key to a model not every caller
+   * reads in full answers null when the caller cannot read the related row.
+   */
+  answered(model: ModelMeta, field: FieldMeta): FieldMeta {
+    if (!this.policies || field.isOptional || !field.isForeignKey) return field;
+    const mayHide = Object.values(model.fields).some(
+      (relation) => relation.relation?.fields.includes(field.name) && !this.readsEveryRow(relation.relation.model),
+    );
+    return mayHide ? { ...field, isOptional: true } : field;
+  }
+
+  private readsEveryRow(model: string): boolean {
+    const rule: unknown = this.policies?.[model]?.read;
+    return rule === true || (rule === undefined && this.defaultPolicy === 'allow');
+  }
 
   /** Scalar, enum and relation fields (ids included): the RPC interface's view. */
   all(model: ModelMeta): FieldMeta[] {

@@ -98,7 +98,12 @@ function attributesSchema(
 ): JsonSchema {
   const enums = fields.registry.meta.enums;
   const properties = Object.fromEntries(
-    fields.attributes(model).map((field) => [field.name, fieldValueSchema(field, enums, direction)]),
+    fields
+      .attributes(model)
+      .map((field) => [
+        field.name,
+        fieldValueSchema(direction === 'response' ? fields.answered(model, field) : field, enums, direction),
+      ]),
   );
   return { type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) };
 }

@@ -55,7 +55,7 @@ function rowSchema(fields: DocumentedFields, model: ModelMeta): JsonSchema {
   for (const field of fields.all(model)) {
     const related = field.relation && ref(rpcNames(fields.related(field)).row);
     properties[field.name] = !related
-      ? fieldValueSchema(field, enums, 'response')
+      ? fieldValueSchema(fields.answered(model, field), enums, 'response')
       : field.isList
         ? { type: 'array', items: related }
         : nullable(related);

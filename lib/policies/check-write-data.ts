@@ -5,6 +5,8 @@ import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { applyDeleteRules, applyWriteRules, modelRules, type RuleRun } from '../rules/apply-write-rules.js';
 import { ChangeCapture, type RowHolder } from './change-capture.js';
+import { checkClientIds } from './client-ids.js';
+import { foreignKeyGuards } from './foreign-key-guards.js';
 import { expandUnique } from './plan-read.js';
 import { policyViolation } from './policy.error.js';
 import type { PolicyAction, PolicyWhere } from './policy.types.js';
@@ -283,10 +285,12 @@ async function restrictBulk(
   const read = readRule(scope, relation);
   const rule = set.rule(target.name, action);
   const tracked = action === 'update' && set.rule(target.name, 'postUpdate') !== true;
-  if (read === true && rule === true && !tracked) return { where: own ?? {} };
+  // A guarded foreign key turns `own` into a relation filter, which only the lookup can take.
+  const guarded = foreignKeyGuards(set, target).relations.length > 0;
+  if (read === true && rule === true && !tracked && !guarded) return { where: own ?? {} };
   const restricted = andWhere(andWhere(andWhere(own, read), rule), relation.linked ?? true);
   const rows: Row[] = await delegate(scope, target).findMany({ where: restricted ?? {}, select: idSelect(target) });
-  return { where: { AND: [own ?? {}, anyOfIds(target, rows)] }, rows };
+  return { where: anyOfIds(target, rows), rows };
 }
 
 /** The foreign key of the related rows that a nested create gets from its parent row. */
@@ -297,6 +301,7 @@ const impliedKeys = (relation: RelationWrite): ReadonlySet<string> => {
 
 const createData = (scope: WriteScope, relation: RelationWrite, value: unknown, op: string, path: Path) => {
   requireUnconditional(scope, relation, 'create', op);
+  checkClientIds(scope.set, relation.target, value);
   const implied = impliedKeys(relation);
   const self = relation.watch?.created;
   return mapMany(value, path, (item, itemPath) =>

@@ -1,5 +1,6 @@
 import { unknownField } from '../errors/unknown-field.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
+import { foreignKeyGuards, refuseGuardedForeignKey } from './foreign-key-guards.js';
 import { policyViolation } from './policy.error.js';
 import type { PolicyWhere } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
@@ -44,16 +45,19 @@ export function planRead(
   else out.where = andWhere(where, rule);
   if (out.where === undefined) delete out.where;
   checkOrderBy(set, model, args.orderBy);
-  checkFieldList(set, model, args.distinct);
+  checkValueFields(set, model, args.distinct);
   if (args.cursor !== undefined) checkUniqueKeys(set, model, args.cursor);
-  const cursor = args.cursor !== undefined && rule !== true ? expandUnique(model, args.cursor) : undefined;
+  // The cursor row must be readable, and a guarded foreign key in it must not name a hidden row.
+  const checkCursor = rule !== true || foreignKeyGuards(set, model).relations.length > 0;
+  const cursor =
+    args.cursor !== undefined && checkCursor ? transformWhere(set, model, expandUnique(model, args.cursor)) : undefined;
 
   if (operation === 'groupBy') {
-    checkFieldList(set, model, args.by);
+    checkValueFields(set, model, args.by);
     checkHaving(set, model, args.having);
   }
   if (operation === 'count' && isPlainObject(args.select))
-    checkFieldList(
+    checkValueFields(
       set,
       model,
       Object.keys(args.select).filter((k) => k !== '_all'),
@@ -61,7 +65,7 @@ export function planRead(
   if (operation === 'aggregate' || operation === 'groupBy') {
     for (const key of AGGREGATE_SELECTIONS) {
       if (isPlainObject(args[key]))
-        checkFieldList(
+        checkValueFields(
           set,
           model,
           Object.keys(args[key]).filter((k) => k !== '_all'),
@@ -129,11 +133,11 @@ export function planSelection(
         const where = andWhere(transformWhere(set, target, nested.where), rule);
         if (where) nested.where = where;
         checkOrderBy(set, target, nested.orderBy);
-        checkFieldList(set, target, nested.distinct);
+        checkValueFields(set, target, nested.distinct);
         if (nested.cursor !== undefined) {
           checkUniqueKeys(set, target, nested.cursor);
           // Prisma cannot restrict a nested cursor; an invisible cursor row must not anchor a page.
-          if (rule !== true)
+          if (rule !== true || foreignKeyGuards(set, target).relations.length > 0)
             throw policyViolation(`A cursor on ${model.name}.${key} cannot be checked against the access policy`);
         }
       } else {
@@ -153,7 +157,25 @@ export function planSelection(
     }
     out[kind] = planned;
   }
+  showWholeForeignKeys(set, model, out, shape);
   return out;
+}
+
+/**
+ * A guarded compound foreign key is checked as a whole: when the answer shows part of it, the
+ * other parts are fetched too (and dropped afterwards).
+ */
+function showWholeForeignKeys(set: PolicySet, model: ModelMeta, out: Record<string, any>, shape: ResultShape): void {
+  const shown = (key: string) =>
+    isPlainObject(out.select) ? Boolean(out.select[key]) : !(isPlainObject(out.omit) && out.omit[key]);
+  for (const { keys } of foreignKeyGuards(set, model).relations) {
+    if (!keys.some(shown)) continue;
+    for (const key of keys.filter((part) => !shown(part))) {
+      if (isPlainObject(out.select)) out.select = { ...out.select, [key]: true };
+      else out.omit = { ...out.omit, [key]: false };
+      shape.added.push(key);
+    }
+  }
 }
 
 /** `_count` of relations, counting only readable related rows. */
@@ -194,17 +216,18 @@ export function checkOrderBy(set: PolicySet, model: ModelMeta, orderBy: unknown)
   const hidden = set.hiddenFields(model.name);
   for (const [key, value] of Object.entries(orderBy)) {
     if (key === '_relevance') {
-      if (isPlainObject(value)) checkFieldList(set, model, value.fields);
+      if (isPlainObject(value)) checkValueFields(set, model, value.fields);
       continue;
     }
     // groupBy sorts by aggregates of fields (`{ _max: { passwordHash: 'asc' } }`): as revealing as the field.
     if ((AGGREGATE_SELECTIONS as readonly string[]).includes(key)) {
-      if (isPlainObject(value)) checkFieldList(set, model, Object.keys(value));
+      if (isPlainObject(value)) checkValueFields(set, model, Object.keys(value));
       continue;
     }
     const field = fieldOf(model, key);
     if (!field) continue;
     if (hidden.has(key)) throw unknownField(model.name, key);
+    refuseGuardedForeignKey(set, model, key);
     if (!field.relation) continue;
     if (set.rule(field.relation.model, 'read') !== true) {
       throw policyViolation(`Sorting by ${model.name}.${key} cannot be checked against the access policy`);
@@ -213,7 +236,7 @@ export function checkOrderBy(set: PolicySet, model: ModelMeta, orderBy: unknown)
   }
 }
 
-/** A field name or list of names (distinct, groupBy `by`, aggregate selections). */
+/** A field name or list of names (omit): hidden fields are unknown. */
 function checkFieldList(set: PolicySet, model: ModelMeta, fields: unknown): void {
   const hidden = set.hiddenFields(model.name);
   for (const name of Array.isArray(fields) ? fields : [fields]) {
@@ -221,12 +244,18 @@ function checkFieldList(set: PolicySet, model: ModelMeta, fields: unknown): void
   }
 }
 
+/** Fields whose values the answer reveals (distinct, groupBy `by`/`having`, aggregates): guarded foreign keys too are refused. */
+function checkValueFields(set: PolicySet, model: ModelMeta, fields: unknown): void {
+  checkFieldList(set, model, fields);
+  for (const name of Array.isArray(fields) ? fields : [fields]) refuseGuardedForeignKey(set, model, name);
+}
+
 function checkHaving(set: PolicySet, model: ModelMeta, having: unknown): void {
   if (Array.isArray(having)) return having.forEach((item) => checkHaving(set, model, item));
   if (!isPlainObject(having)) return;
   for (const [key, value] of Object.entries(having)) {
     if (key === 'AND' || key === 'OR' || key === 'NOT') checkHaving(set, model, value);
-    else checkFieldList(set, model, key);
+    else checkValueFields(set, model, key);
   }
 }
 

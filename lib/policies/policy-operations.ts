@@ -15,7 +15,9 @@ import { deliverChanges } from '../rules/change-delivery.js';
 import type { ChangeListener } from '../rules/rules.types.js';
 import { ChangeCapture, type RowHolder } from './change-capture.js';
 import { checkWriteData, type DataNode } from './check-write-data.js';
+import { checkClientIds } from './client-ids.js';
 import { finishRead } from './finish-read.js';
+import { bulkWriteWhere } from './foreign-key-guards.js';
 import { expandUnique, planRead } from './plan-read.js';
 import { isResultNotReadable, policyViolation, resultNotReadable } from './policy.error.js';
 import type { PolicyAction } from './policy.types.js';
@@ -250,6 +252,7 @@ function assertMayCreate(scope: OperationScope, model: ModelMeta): void {
 
 async function create(scope: OperationScope, model: ModelMeta, args: Args, path = ['data']): Promise<unknown> {
   assertMayCreate(scope, model);
+  checkClientIds(scope.set, model, args.data);
   return inTransaction(scope, async (tx, capture) => {
     const self: RowHolder = {};
     capture?.created(model, self);
@@ -285,6 +288,7 @@ async function createOneByOne(tx: PrismaClientLike, model: ModelMeta, items: unk
 
 async function createMany(scope: OperationScope, model: ModelMeta, args: Args, returning: boolean): Promise<unknown> {
   assertMayCreate(scope, model);
+  checkClientIds(scope.set, model, args.data);
   const conditional = scope.set.rule(model.name, 'create') !== true;
   return inTransaction(scope, async (tx, capture) => {
     const items = Array.isArray(args.data) ? args.data : [args.data];
@@ -377,7 +381,7 @@ function bulkWhere(scope: OperationScope, model: ModelMeta, where: unknown, acti
 
 async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, returning: boolean): Promise<unknown> {
   return inTransaction(scope, async (tx, capture) => {
-    let where = bulkWhere(scope, model, args.where, 'update');
+    let where = await bulkWriteWhere(tx, scope.set, model, bulkWhere(scope, model, args.where, 'update'));
     // Rows checked after the change, or reported to the listeners, are named before it: the change
     // may move them out of `where`.
     const tracked = scope.set.rule(model.name, 'postUpdate') !== true || capture !== undefined;
@@ -416,10 +420,10 @@ async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, r
 }
 
 async function deleteMany(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
-  const where = bulkWhere(scope, model, args.where, 'delete');
-  if (!modelRules(scope.set.writeRules, model.name)?.beforeDelete && !scope.listeners)
-    return delegate(scope.client, model).deleteMany({ ...args, where });
   return inTransaction(scope, async (tx, capture) => {
+    const where = await bulkWriteWhere(tx, scope.set, model, bulkWhere(scope, model, args.where, 'delete'));
+    if (!modelRules(scope.set.writeRules, model.name)?.beforeDelete && !capture)
+      return delegate(tx, model).deleteMany({ ...args, where });
     // The hook and the listeners see the rows the delete removes, and the delete removes exactly those.
     const rows = await storedRows(tx, model, where);
     const run = ruleRun(scope, tx);

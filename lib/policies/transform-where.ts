@@ -1,5 +1,6 @@
 import { unknownField } from '../errors/unknown-field.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
+import { foreignKeyGuards, guardForeignKeyCondition } from './foreign-key-guards.js';
 import type { PolicyWhere } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
 import { andWhere, isPlainObject, type ResolvedRule, ruleWhere } from './rule-where.js';
@@ -15,11 +16,14 @@ export function fieldOf(model: ModelMeta, name: string): FieldMeta | undefined {
  * A client's `where` rewritten so that it cannot see past the read rules: hidden fields are
  * refused as unknown, and every filter through a relation only considers related rows the
  * caller may read (`some`/`none`/`is` join the rule, `every` ignores invisible rows, and an
- * invisible to-one row counts as no row). The result is still a `where` of the same model.
+ * invisible to-one row counts as no row). A condition on a foreign key whose related row the
+ * caller cannot read sees that key as null (see `foreignKeyGuards`). The result is still a `where`
+ * of the same model, to be used with the model's read rule.
  */
 export function transformWhere(set: PolicySet, model: ModelMeta, where: unknown): any {
   if (!isPlainObject(where)) return where;
   const hidden = set.hiddenFields(model.name);
+  const guards = foreignKeyGuards(set, model).visible;
   const out: Record<string, unknown> = {};
   const extra: PolicyWhere[] = [];
   for (const [key, value] of Object.entries(where)) {
@@ -34,9 +38,16 @@ export function transformWhere(set: PolicySet, model: ModelMeta, where: unknown)
     const compound = model.uniqueConstraints.find(
       (constraint) => constraint.name === key && constraint.fields.length > 1,
     );
-    for (const part of compound?.fields ?? []) if (hidden.has(part)) throw unknownField(model.name, part);
+    for (const part of compound?.fields ?? []) {
+      if (hidden.has(part)) throw unknownField(model.name, part);
+      // A compound selector is an equality on non-null values: only rows whose related row is readable match.
+      extra.push(...(guards.get(part) ?? []));
+    }
     if (!field?.relation) {
-      out[key] = value;
+      const visible = value === undefined ? undefined : guards.get(key);
+      const guarded = visible ? guardForeignKeyCondition(key, value, visible) : { keep: true, extra: [] };
+      if (guarded.keep) out[key] = value;
+      extra.push(...guarded.extra);
       continue;
     }
     const target = set.model(field.relation.model);
