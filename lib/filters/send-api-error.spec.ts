@@ -1,5 +1,8 @@
 import { renderJsonApiError } from '../rest/rest-errors.js';
 import { renderRpcError } from '../rpc/rpc-errors.js';
+import { RuleError, validationFailed } from '../rules/rule.error.js';
+import { describeError } from './error-description.js';
+import { mergePrismaErrorMap } from './prisma-error-map.js';
 
 describe('error renderers', () => {
   const policy = {
@@ -78,6 +81,14 @@ describe('error renderers', () => {
       detail,
       ...(pointer ? { source: { pointer } } : {}),
       meta: { issue },
+    });
+
+    it('carries the issues of a rule refusal from the error to its description', () => {
+      const error = validationFailed(refusal.issues);
+      expect(describeError(error, mergePrismaErrorMap())).toEqual(refusal);
+      expect(describeError(new RuleError('No'), mergePrismaErrorMap()).issues).toEqual([
+        { path: [], message: 'No', code: 'invalid' },
+      ]);
     });
 
     it('renders one JSON:API error object per issue, at its pointer', () => {
