@@ -6,6 +6,7 @@ import { toRpcClientError } from './rpc-client.error.js';
 import type { RpcClient, RpcClientOptions } from './rpc-client.types.js';
 import { asRpcPromise, callResult, createRpcPromise, type RpcPromise, type RpcSend, wireArgs } from './rpc-promise.js';
 import { decodeRpcResult, encodeRpcCall, encodeTransaction, type RpcHttpRequest } from './rpc-wire.js';
+import type { NoRules } from './rules-data.types.js';
 
 async function resolveHeaders(headers: RpcClientOptions['headers']): Promise<Headers> {
   return new Headers(typeof headers === 'function' ? await headers() : headers);
@@ -44,8 +45,9 @@ function createDelegate(model: string, send: RpcSend): Record<string, (args?: un
 /**
  * A client of the RPC interface typed by the application's generated Prisma client (a type import
  * only: `createRpcClient<PrismaClient>(...)`). Each model is a property, as on the Prisma client.
+ * `createRpcClient<PrismaClient, typeof rules>(...)` types write data by the application's rules.
  */
-export function createRpcClient<Client>(options: RpcClientOptions): RpcClient<Client> {
+export function createRpcClient<Client, Rules = NoRules>(options: RpcClientOptions): RpcClient<Client, Rules> {
   const serializer = registerPrismaTypes(new SuperJSON(), options.decimal ?? null);
   const transport = createTransport(options, serializer);
   const send: RpcSend = (model, operation, args) => {
@@ -73,5 +75,5 @@ export function createRpcClient<Client>(options: RpcClientOptions): RpcClient<Cl
       if (!delegate) delegates.set(property, (delegate = createDelegate(property, send)));
       return delegate;
     },
-  }) as RpcClient<Client>;
+  }) as RpcClient<Client, Rules>;
 }

@@ -9,6 +9,8 @@ export interface RpcErrorBody {
   rejectedByPolicy?: boolean;
   reason?: string;
   meta?: Record<string, unknown>;
+  /** A write the application's rules refused: each problem, at its argument path (`data.posts.create[0].title`). */
+  issues?: { path: string; message: string; code: string }[];
 }
 
 /** A call the server answered with an error status: its status and the `error` body it sent. */

@@ -1,4 +1,5 @@
 import type { DecimalConstructor } from '../rpc/prisma-superjson-types.js';
+import type { ChangesWrites, NoRules, RuledOperationName, RuledWrites } from './rules-data.types.js';
 
 /** What `new Headers(...)` takes: an object, pairs or a Headers. */
 export type RpcHeaders = ConstructorParameters<typeof Headers>[0];
@@ -32,16 +33,32 @@ export type RpcModelName<Client> = {
 /**
  * A model's operations with the generated delegate's own signatures, so arguments, `select`/`include`
  * narrowing and results are exactly Prisma's (operations a provider lacks are absent there too).
+ * With the model's rules, the write operations take data as the rules let a client write it.
  */
-export type RpcModelClient<Delegate> = Pick<Delegate, RpcOperationName & keyof Delegate>;
+export type RpcModelClient<Delegate, ModelRules = NoRules> =
+  ChangesWrites<ModelRules> extends true
+    ? Pick<Delegate, Exclude<RpcOperationName, RuledOperationName> & keyof Delegate> & RuledWrites<Delegate, ModelRules>
+    : Pick<Delegate, RpcOperationName & keyof Delegate>;
+
+/** The rules of the model behind a client property (`post` → `rules.Post`). */
+type RulesOfModel<Rules, Key extends string> = string extends keyof Rules
+  ? NoRules
+  : Capitalize<Key> extends keyof Rules
+    ? Rules[Capitalize<Key>]
+    : NoRules;
 
 /** A batch's results, in order, as Prisma's `$transaction([...])` answers them. */
 export type RpcTransactionResult<Calls extends readonly unknown[]> = {
   -readonly [I in keyof Calls]: Awaited<Calls[I]>;
 };
 
-export type RpcClient<Client> = {
-  readonly [K in RpcModelName<Client>]: RpcModelClient<Client[K]>;
+/**
+ * The RPC client of a generated Prisma client's type, and optionally of the application's rules
+ * (`typeof rules`): then create and update data leave out server-set and internal columns and take
+ * the virtual fields. Types only: the server applies the rules whatever a client sends.
+ */
+export type RpcClient<Client, Rules = NoRules> = {
+  readonly [K in RpcModelName<Client>]: RpcModelClient<Client[K], RulesOfModel<Rules, K>>;
 } & {
   /**
    * Runs calls of this client in order in one database transaction (`POST $transaction/sequential`):

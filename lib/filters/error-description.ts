@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
 
 import { StepFailure } from '../data/step-failure.error.js';
-import { CrudApiError, type ErrorSource } from '../errors/crud-api.error.js';
+import { CrudApiError, type ErrorSource, type ValidationIssue } from '../errors/crud-api.error.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
 import {
   databaseErrorCode,
@@ -27,6 +27,8 @@ export interface ErrorDescription {
   reason?: string;
   /** The failing operation of a multi-operation request (RPC transaction, JSON:API atomic operations). */
   index?: number;
+  /** Every problem of a write refused by the application's rules (`validation-failed`). */
+  issues?: ValidationIssue[];
 }
 
 export const GENERIC_ERROR_MESSAGE = 'An unexpected error occurred.';
@@ -112,6 +114,7 @@ export function describeError(error: unknown, prismaErrorMap: PrismaErrorMap): E
       headers: error.options.headers,
       reason: error.options.reason,
       rejectedByPolicy: error.code === 'rejected-by-policy' || undefined,
+      issues: error.options.issues,
     });
   }
   const bodyParserError = bodyParserErrorOf(error);

@@ -1,5 +1,8 @@
 import { renderJsonApiError } from '../rest/rest-errors.js';
 import { renderRpcError } from '../rpc/rpc-errors.js';
+import { RuleError, validationFailed } from '../rules/rule.error.js';
+import { describeError } from './error-description.js';
+import { mergePrismaErrorMap } from './prisma-error-map.js';
 
 describe('error renderers', () => {
   const policy = {
@@ -58,5 +61,62 @@ describe('error renderers', () => {
       ],
     });
     expect(renderRpcError(plain)).toEqual({ error: { message: 'bad' } });
+  });
+
+  describe('a rule refusal (validation-failed) with issues', () => {
+    const refusal = {
+      status: 400,
+      code: 'validation-failed' as const,
+      title: 'Validation failed',
+      message: '2 validation issues',
+      issues: [
+        { path: ['data', 'email'], message: 'Not an email', code: 'invalid_format', pointer: '/data/attributes/email' },
+        { path: ['data', 'posts', 'create', 0, 'title'], message: 'Too short', code: 'too_small' },
+      ],
+    };
+    const object = (detail: string, issue: string, pointer?: string) => ({
+      status: '400',
+      code: 'validation-failed',
+      title: 'Validation failed',
+      detail,
+      ...(pointer ? { source: { pointer } } : {}),
+      meta: { issue },
+    });
+
+    it('carries the issues of a rule refusal from the error to its description', () => {
+      const error = validationFailed(refusal.issues);
+      expect(describeError(error, mergePrismaErrorMap())).toEqual(refusal);
+      expect(describeError(new RuleError('No'), mergePrismaErrorMap()).issues).toEqual([
+        { path: [], message: 'No', code: 'invalid' },
+      ]);
+    });
+
+    it('renders one JSON:API error object per issue, at its pointer', () => {
+      expect(renderJsonApiError(refusal)).toEqual({
+        errors: [object('Not an email', 'invalid_format', '/data/attributes/email'), object('Too short', 'too_small')],
+      });
+    });
+
+    it('points into the failing operation of an atomic request', () => {
+      expect(renderJsonApiError({ ...refusal, index: 2 })).toEqual({
+        errors: [
+          object('Not an email', 'invalid_format', '/atomic:operations/2/data/attributes/email'),
+          object('Too short', 'too_small', '/atomic:operations/2'),
+        ],
+      });
+    });
+
+    it('lists the issues in the RPC body with their argument paths', () => {
+      expect(renderRpcError({ ...refusal, index: 1 })).toEqual({
+        error: {
+          message: '2 validation issues',
+          meta: { index: 1 },
+          issues: [
+            { path: 'data.email', message: 'Not an email', code: 'invalid_format' },
+            { path: 'data.posts.create[0].title', message: 'Too short', code: 'too_small' },
+          ],
+        },
+      });
+    });
   });
 });

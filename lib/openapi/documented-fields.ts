@@ -3,17 +3,23 @@ import type { ModelRegistry } from '../metadata/model-registry.js';
 import type { CrudApiPolicies, DefaultPolicy } from '../policies/policy.types.js';
 import { DEFAULT_POLICY } from '../policies/policy-set.js';
 import { attributeFields, relationshipFields } from '../rest/serialize/resource-members.js';
+import { fieldModes, type ModelFieldModes, virtualFieldMeta, writeAccess } from '../rules/field-modes.js';
+import type { CrudApiRules } from '../rules/rules.types.js';
+import type { JsonSchema } from './openapi.types.js';
 
 /**
  * The fields of the exposed models that the documents show: every field a client can see, less
- * those an access policy hides from every caller (`fields.read: { f: false }`). A field hidden by a
- * function of the context exists for some callers, so it is documented (every attribute is optional).
+ * those an access policy hides from every caller (`fields.read: { f: false }`) and those the rules
+ * keep out of answers (write-only, internal). A field hidden by a function of the context exists
+ * for some callers, so it is documented (every attribute is optional). Request data follows the
+ * field modes: write-only and virtual fields are given, server-set and internal ones are not.
  */
 export class DocumentedFields {
   constructor(
     readonly registry: ModelRegistry,
     private readonly policies: CrudApiPolicies | undefined,
     private readonly defaultPolicy: DefaultPolicy = DEFAULT_POLICY,
+    private readonly rules?: CrudApiRules,
   ) {}
 
   /**
@@ -48,12 +54,62 @@ export class DocumentedFields {
     return relationshipFields(this.registry, model).filter((field) => this.shown(model, field));
   }
 
+  /** The fields RPC write data may give: writable columns and relations, write-only columns, virtual fields. */
+  writableFields(model: ModelMeta): FieldMeta[] {
+    return [...this.registry.fieldsOf(model).filter((field) => this.writes(model, field)), ...this.virtual(model)];
+  }
+
+  /** The attributes a REST create or update may give. */
+  writableAttributes(model: ModelMeta): FieldMeta[] {
+    return [
+      ...attributeFields(this.registry, model).filter((field) => this.writes(model, field)),
+      ...this.virtual(model),
+    ];
+  }
+
+  /** The relationships a REST create or update may give (not those through a server-set foreign key). */
+  writableRelationships(model: ModelMeta): FieldMeta[] {
+    return relationshipFields(this.registry, model).filter((field) => this.writes(model, field));
+  }
+
+  /** Whether the caller may give the field in a write (a relationship route changes it). */
+  writes(model: ModelMeta, field: FieldMeta): boolean {
+    return writeAccess(this.modes(model), this.hidden(model), field.name) === 'writable';
+  }
+
+  /**
+   * What a request schema adds to the value schema of a field a write gives: `writeOnly` for the
+   * fields answers never show (write-only and virtual ones).
+   */
+  requestExtras(model: ModelMeta, field: FieldMeta): JsonSchema {
+    return this.modes(model).unreadable.has(field.name) || this.isVirtual(model, field) ? { writeOnly: true } : {};
+  }
+
+  /** Whether the field exists on the wire only (a virtual field of the rules). */
+  isVirtual(model: ModelMeta, field: FieldMeta): boolean {
+    return this.modes(model).virtual.has(field.name);
+  }
+
   related(field: FieldMeta): ModelMeta {
     return this.registry.findByModelName(field.type)!;
   }
 
+  private modes(model: ModelMeta): ModelFieldModes {
+    return fieldModes(this.rules, model);
+  }
+
+  private virtual(model: ModelMeta): FieldMeta[] {
+    return [...this.modes(model).virtual].map(([name, field]) => virtualFieldMeta(name, field));
+  }
+
+  /** Fields hidden from every caller: by a policy's `false`, or by the rules (write-only, internal). */
+  private hidden(model: ModelMeta): ReadonlySet<string> {
+    const read = this.policies?.[model.name]?.fields?.read ?? {};
+    const denied = Object.keys(read).filter((name) => read[name] === false);
+    return new Set([...denied, ...this.modes(model).unreadable]);
+  }
+
   private shown(model: ModelMeta, field: FieldMeta): boolean {
-    const rule: unknown = this.policies?.[model.name]?.fields?.read?.[field.name];
-    return rule === undefined || rule === true || typeof rule === 'function';
+    return !this.hidden(model).has(field.name);
   }
 }

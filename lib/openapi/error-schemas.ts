@@ -45,6 +45,10 @@ export const JSON_API_ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         properties: {
           reason: { type: 'string', description: 'Why an access policy refused (docs/access-control.md).' },
           prismaCode: { type: 'string', description: 'The Prisma error code behind the error.' },
+          issue: {
+            type: 'string',
+            description: 'validation-failed: the code of this issue (`invalid`, or the validator’s own).',
+          },
         },
       },
     },
@@ -87,6 +91,20 @@ export const RPC_ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             additionalProperties: false,
             required: ['index'],
             properties: { index: { type: 'integer', minimum: 0, description: 'The failing step of a transaction.' } },
+          },
+          issues: {
+            type: 'array',
+            description: 'validation-failed: every problem the application’s rules found in the data.',
+            items: {
+              type: 'object',
+              required: ['path', 'message', 'code'],
+              additionalProperties: false,
+              properties: {
+                path: { type: 'string', description: 'The argument path (`data.posts.create[0].title`).' },
+                message: { type: 'string' },
+                code: { type: 'string', description: '`invalid`, or the validator’s own code.' },
+              },
+            },
           },
         },
       },

@@ -6,6 +6,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { samplePolicies } from '../../fixtures/blog/policies.js';
 import { modelMeta as postgresMeta } from '../../fixtures/generated/postgresql/crud-api/index.js';
 import { modelMeta as sqliteMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
+import { FIELD_MODE_RULES } from '../../test/support/field-mode-fixtures.js';
 import { buildModelMeta } from '../generator/build-model-meta.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
@@ -100,6 +101,7 @@ describe('OpenAPI documents', () => {
   it.each([
     ['the sample schema on SQLite', sqliteMeta, {}],
     ['the sample schema on PostgreSQL with its policies', postgresMeta, { policies: samplePolicies }],
+    ['the sample schema with field modes', sqliteMeta, { rules: FIELD_MODE_RULES }],
     [
       'a schema with every scalar type, compound ids and an implicit many-to-many',
       secondMeta,
@@ -148,6 +150,64 @@ describe('OpenAPI documents', () => {
     expect(schemas(rpc).UserWhereInput.properties).not.toHaveProperty('passwordHash');
     expect(JSON.stringify(parameters(rest).UserSort)).not.toContain('passwordHash');
     expect(schemas(documents(postgresMeta).rest).UserAttributes.properties).toHaveProperty('passwordHash');
+  });
+
+  describe('follow the field modes of the rules', () => {
+    const { rest, rpc } = documents(sqliteMeta, { rules: FIELD_MODE_RULES });
+    const restInput = (name: string) => schemas(rest)[name].properties.data.properties;
+
+    it('show neither write-only, internal nor virtual fields in answers, filters, sorts or selections', () => {
+      for (const name of ['passwordHash', 'createdAt', 'password']) {
+        expect(schemas(rest).UserAttributes.properties).not.toHaveProperty(name);
+        expect(schemas(rest).UserFilter.properties).not.toHaveProperty(name);
+        expect(JSON.stringify(parameters(rest).UserSort)).not.toContain(`"${name}"`);
+        for (const component of ['UserRow', 'UserWhereInput', 'UserSelect', 'UserOmit', 'UserOrderByInput'])
+          expect(schemas(rpc)[component].properties).not.toHaveProperty(name);
+      }
+      expect(schemas(rest).UserAttributes.properties).toHaveProperty('role');
+      expect(schemas(rest).PostAttributes.properties).toHaveProperty('authorId');
+      expect(schemas(rest).PostAttributes.properties).not.toHaveProperty('views');
+      expect(schemas(rest).PostRelationships.properties).toHaveProperty('author');
+    });
+
+    it('take write-only and virtual fields as writeOnly, and neither server-set nor internal ones', () => {
+      for (const document of ['UserCreateDocument', 'UserUpdateDocument']) {
+        const attributes = restInput(document).attributes.properties;
+        expect(attributes.passwordHash).toEqual({ type: 'string', writeOnly: true });
+        expect(attributes.password).toEqual({ type: 'string', writeOnly: true });
+        expect(attributes.inviteCode).toMatchObject({
+          anyOf: [{ type: 'integer' }, { type: 'null' }],
+          writeOnly: true,
+        });
+        expect(attributes.email).toEqual({ type: 'string' });
+        expect(attributes).not.toHaveProperty('role');
+        expect(attributes).not.toHaveProperty('createdAt');
+      }
+      expect(restInput('PostCreateDocument').attributes.properties).not.toHaveProperty('authorId');
+      expect(restInput('PostCreateDocument').relationships.properties).not.toHaveProperty('author');
+      expect(restInput('PostCreateDocument').relationships.properties).toHaveProperty('tags');
+      for (const data of ['UserCreateInput', 'UserUpdateInput']) {
+        expect(schemas(rpc)[data].properties).toHaveProperty('passwordHash');
+        expect(schemas(rpc)[data].properties.password).toEqual({ type: 'string', writeOnly: true });
+        expect(schemas(rpc)[data].properties).not.toHaveProperty('role');
+        expect(schemas(rpc)[data].properties).not.toHaveProperty('createdAt');
+      }
+      expect(schemas(rpc).PostCreateInput.properties).not.toHaveProperty('author');
+      expect(schemas(rpc).PostCreateInput.properties).not.toHaveProperty('authorId');
+    });
+
+    it('require required virtual fields on create only', () => {
+      expect(restInput('UserCreateDocument').attributes.required).toEqual(['email', 'name', 'password']);
+      expect(restInput('UserUpdateDocument').attributes).not.toHaveProperty('required');
+      expect(schemas(rpc).UserCreateInput.required).toEqual(['password']);
+      expect(schemas(rpc).UserUpdateInput).not.toHaveProperty('required');
+    });
+
+    it('offer no relationship route changing a relationship the server sets', () => {
+      expect(rest.paths['/api/rest/post/{id}/relationships/author']).not.toHaveProperty('patch');
+      expect(rest.paths['/api/rest/post/{id}/relationships/tags']).toHaveProperty('patch');
+      expect(rest.paths['/api/rest/post/{id}/relationships/author']).toHaveProperty('get');
+    });
   });
 
   it('have the routes of the exposed models and allowed operations only, under restPath and rpcPath', () => {

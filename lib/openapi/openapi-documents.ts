@@ -21,7 +21,7 @@ export function buildOpenApiDocuments(
   options: ResolvedCrudApiOptions,
   openapi: ResolvedOpenApiOptions,
 ): Readonly<Record<OpenApiInterface, OpenApiDocument>> {
-  const fields = new DocumentedFields(registry, options.policies, options.defaultPolicy);
+  const fields = new DocumentedFields(registry, options.policies, options.defaultPolicy, options.rules);
   const info = (kind: OpenApiInterface) => ({ title: `${openapi.title} — ${TITLES[kind]}`, version: openapi.version });
   const servers = openapi.servers ? { servers: openapi.servers } : {};
   return {

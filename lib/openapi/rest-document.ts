@@ -268,7 +268,7 @@ class RestPaths {
         responses: linkageResponse,
       }),
     };
-    if (canUpdate) {
+    if (canUpdate && this.fields.writes(model, field)) {
       const change = (verb: string, summary: string) =>
         this.operation(model, `${verb}_${name}_relationship`, summary, {
           requestBody: requestDocument(linkageInput(this.fields, field)),

@@ -2,7 +2,7 @@ import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { DocumentedFields } from './documented-fields.js';
 import { type JsonSchema, nullable, ref } from './openapi.types.js';
-import { type Direction, fieldValueSchema } from './wire-schemas.js';
+import { fieldValueSchema } from './wire-schemas.js';
 
 /** Component names of one model's REST schemas. */
 export const restNames = (model: ModelMeta) => ({
@@ -83,26 +83,33 @@ export function resourceIdSchema(model: ModelMeta, idDivider: string): JsonSchem
   return type === 'Int' ? { type: 'integer' } : type === 'BigInt' ? { type: 'string', pattern: '^-?\\d+$' } : STRING;
 }
 
-/** What create requires as attributes: non-optional plain fields without a default (foreign keys may come as relationships). */
+/** What create requires as attributes: non-optional plain fields without a default (foreign keys may come as relationships), required virtual fields. */
 function isRequiredOnCreate(field: FieldMeta): boolean {
   return (
     !field.isOptional && !field.hasDefault && !field.isUpdatedAt && !field.isForeignKey && !field.isId && !field.isList
   );
 }
 
-function attributesSchema(
-  fields: DocumentedFields,
-  model: ModelMeta,
-  direction: Direction,
-  required: string[] = [],
-): JsonSchema {
+/** The attributes an answer shows. */
+function attributesSchema(fields: DocumentedFields, model: ModelMeta): JsonSchema {
   const enums = fields.registry.meta.enums;
   const properties = Object.fromEntries(
     fields
       .attributes(model)
+      .map((field) => [field.name, fieldValueSchema(fields.answered(model, field), enums, 'response')]),
+  );
+  return { type: 'object', additionalProperties: false, properties };
+}
+
+/** The attributes a create or update may give (as the field modes let a client). */
+function attributesInput(fields: DocumentedFields, model: ModelMeta, required: string[]): JsonSchema {
+  const enums = fields.registry.meta.enums;
+  const properties = Object.fromEntries(
+    fields
+      .writableAttributes(model)
       .map((field) => [
         field.name,
-        fieldValueSchema(direction === 'response' ? fields.answered(model, field) : field, enums, direction),
+        { ...fieldValueSchema(field, enums, 'request'), ...fields.requestExtras(model, field) },
       ]),
   );
   return { type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) };
@@ -138,7 +145,7 @@ export function linkageInput(fields: DocumentedFields, field: FieldMeta): JsonSc
 
 function relationshipsInput(fields: DocumentedFields, model: ModelMeta): JsonSchema {
   const properties = Object.fromEntries(
-    fields.relationships(model).map((field) => [field.name, linkageInput(fields, field)]),
+    fields.writableRelationships(model).map((field) => [field.name, linkageInput(fields, field)]),
   );
   return { type: 'object', additionalProperties: false, properties };
 }
@@ -147,7 +154,7 @@ function writeDocument(fields: DocumentedFields, model: ModelMeta, kind: 'create
   const required =
     kind === 'create'
       ? fields
-          .attributes(model)
+          .writableAttributes(model)
           .filter(isRequiredOnCreate)
           .map((field) => field.name)
       : [];
@@ -164,7 +171,7 @@ function writeDocument(fields: DocumentedFields, model: ModelMeta, kind: 'create
             ? 'A client-generated id, where the model accepts one.'
             : 'When given, must equal the id in the URL.',
       },
-      attributes: attributesSchema(fields, model, 'request', required),
+      attributes: attributesInput(fields, model, required),
       relationships: relationshipsInput(fields, model),
       meta: { type: 'object' },
     },
@@ -209,7 +216,7 @@ export function modelRestSchemas(
       additionalProperties: false,
       properties: { type, id, meta: ref('ItemMeta') },
     },
-    [names.attributes]: attributesSchema(fields, model, 'response'),
+    [names.attributes]: attributesSchema(fields, model),
     [names.relationships]: {
       type: 'object',
       additionalProperties: false,

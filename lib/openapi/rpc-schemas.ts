@@ -286,12 +286,19 @@ const ARITHMETIC = ['increment', 'decrement', 'multiply', 'divide'];
 function dataSchema(fields: DocumentedFields, model: ModelMeta, kind: 'create' | 'update'): JsonSchema {
   const enums = fields.registry.meta.enums;
   const properties: Record<string, JsonSchema> = {};
-  for (const field of fields.all(model)) {
+  const required: string[] = [];
+  for (const field of fields.writableFields(model)) {
     if (field.relation) {
       properties[field.name] = { type: 'object', description: NESTED_WRITE };
       continue;
     }
-    const value = fieldValueSchema(field, enums, 'request');
+    const value = { ...fieldValueSchema(field, enums, 'request'), ...fields.requestExtras(model, field) };
+    if (fields.isVirtual(model, field)) {
+      // A value for a hook, never a column: no list or update operators.
+      properties[field.name] = value;
+      if (kind === 'create' && !field.isOptional) required.push(field.name);
+      continue;
+    }
     if (kind === 'create') {
       properties[field.name] = field.isList
         ? { anyOf: [value, { type: 'object', additionalProperties: false, properties: { set: value } }] }
@@ -308,6 +315,7 @@ function dataSchema(fields: DocumentedFields, model: ModelMeta, kind: 'create' |
     type: 'object',
     additionalProperties: false,
     properties,
+    ...(required.length ? { required } : {}),
     description: 'Field values in superjson `json` form (dates as ISO strings, BigInt/Decimal as strings with `meta`).',
   };
 }

@@ -6,32 +6,48 @@ import type { ErrorFormat } from '../filters/send-api-error.js';
 import { JSON_API_MEDIA_TYPE } from './json-api.constants.js';
 import { errorSelfUrl } from './serialize/resource-links.js';
 
-/** Where an error points; within an atomic request, into its failing operation. */
-function errorSource({ source, index }: ErrorDescription): ErrorDescription['source'] {
-  if (index === undefined) return source;
-  return { pointer: `/atomic:operations/${index}${source?.pointer ?? ''}` };
+/** A pointer as the client reads it: within an atomic request, into the failing operation. */
+function atOperation(index: number | undefined, pointer: string | undefined): string | undefined {
+  return index === undefined ? pointer : `/atomic:operations/${index}${pointer ?? ''}`;
 }
 
-/** JSON:API error document; `self` is the request URL (JSON:API: top-level `links.self` is always present). */
-export function renderJsonApiError(error: ErrorDescription, self?: string): object {
+/** Where an error points. */
+function errorSource({ source, index }: ErrorDescription): ErrorDescription['source'] {
+  return index === undefined ? source : { pointer: atOperation(index, source?.pointer) };
+}
+
+/** The error objects of a description: one per issue of a rule refusal, else one. */
+function errorObjects(error: ErrorDescription): object[] {
+  const common = { status: String(error.status), code: error.code, title: error.title };
+  if (error.code === 'validation-failed' && error.issues?.length) {
+    return error.issues.map((issue) => {
+      const pointer = atOperation(error.index, issue.pointer);
+      return {
+        ...common,
+        detail: issue.message,
+        ...(pointer === undefined ? {} : { source: { pointer } }),
+        meta: { issue: issue.code },
+      };
+    });
+  }
   const source = errorSource(error);
   const meta = {
     ...(error.reason ? { reason: error.reason } : {}),
     ...(error.ormCode ? { prismaCode: error.ormCode } : {}),
   };
-  return {
-    ...(self === undefined ? {} : { links: { self } }),
-    errors: [
-      {
-        status: String(error.status),
-        code: error.code,
-        title: error.title,
-        detail: error.message,
-        ...(source ? { source } : {}),
-        ...(Object.keys(meta).length > 0 ? { meta } : {}),
-      },
-    ],
-  };
+  return [
+    {
+      ...common,
+      detail: error.message,
+      ...(source ? { source } : {}),
+      ...(Object.keys(meta).length > 0 ? { meta } : {}),
+    },
+  ];
+}
+
+/** JSON:API error document; `self` is the request URL (JSON:API: top-level `links.self` is always present). */
+export function renderJsonApiError(error: ErrorDescription, self?: string): object {
+  return { ...(self === undefined ? {} : { links: { self } }), errors: errorObjects(error) };
 }
 
 /** The REST interface's error format: a JSON:API error document whose `links.self` is the request URL. */

@@ -40,8 +40,14 @@ import type { Selection } from './serialize/build-selection.js';
 import { CompoundDocument } from './serialize/compound-document.js';
 import { relationshipLinks, requestUrl, resourceUrl } from './serialize/resource-links.js';
 import { assertRequiredMembers } from './write/assert-required-members.js';
+import { withIssuePointers } from './write/issue-pointers.js';
 import { documentData, parseResourceDocument, type ResourceWrite } from './write/parse-resource-document.js';
-import { parseRelationshipWrite, type RelationshipChange, type RelationshipWrite } from './write/relationship-data.js';
+import {
+  parseRelationshipWrite,
+  type RelationshipChange,
+  type RelationshipWrite,
+  writableRelationship,
+} from './write/relationship-data.js';
 
 export type { RelationshipChange } from './write/relationship-data.js';
 
@@ -163,7 +169,14 @@ export class RestService {
       throw new CrudApiError('invalid-request', `"${relationship}" is a to-one relationship: replace it with PATCH.`);
     }
     const context = await this.context(req);
-    const write = parseRelationshipWrite(context.scope, field, change, documentData(context.scope, req.body), '/data');
+    const writable = writableRelationship(context.scope, target.model, field);
+    const write = parseRelationshipWrite(
+      context.scope,
+      writable,
+      change,
+      documentData(context.scope, req.body),
+      '/data',
+    );
     return context.client.$transaction(async (tx) => {
       await this.updateRelationship({ ...context, client: tx }, target, write);
       return this.linkage(req, tx, target, field);
@@ -181,7 +194,7 @@ export class RestService {
     write: ResourceWrite,
     selection: Selection,
   ): Promise<Row> {
-    assertRequiredMembers(model, write.data);
+    assertRequiredMembers(context.scope.fields, model, write.data);
     return runWrite(context, { model, clientId: write.clientId, references: write.references }, () =>
       modelDelegate(this.registry, context.client, model).create!({ data: write.data, ...selection }),
     );
@@ -226,11 +239,16 @@ export class RestService {
     if (context.explainFailures) {
       await assertReferencesExist(this.registry, this.options.idDivider, client, write.references);
     }
-    await modelDelegate(this.registry, client, target.model).update!({
-      where: uniqueWhere(target.model, target.id),
-      data: write.data,
-      select: idSelect(target.model),
-    });
+    try {
+      await modelDelegate(this.registry, client, target.model).update!({
+        where: uniqueWhere(target.model, target.id),
+        data: write.data,
+        select: idSelect(target.model),
+      });
+    } catch (error) {
+      // The request's data is the linkage itself.
+      throw withIssuePointers(error, () => '/data');
+    }
   }
 
   /** The relationship document: linkage of a to-one, or a paginated page of to-many linkage. */

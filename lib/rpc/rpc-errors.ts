@@ -3,6 +3,7 @@ import { Catch, Injectable } from '@nestjs/common';
 import { CrudApiExceptionFilter } from '../filters/crud-api-exception.filter.js';
 import type { ErrorDescription } from '../filters/error-description.js';
 import type { ErrorFormat } from '../filters/send-api-error.js';
+import { formatArgPath } from './args/arg-path.js';
 
 /** The RPC error body of the specification. */
 export function renderRpcError(error: ErrorDescription): object {
@@ -13,6 +14,9 @@ export function renderRpcError(error: ErrorDescription): object {
       ...(error.rejectedByPolicy ? { rejectedByPolicy: true } : {}),
       ...(error.reason ? { reason: error.reason } : {}),
       ...(error.index === undefined ? {} : { meta: { index: error.index } }),
+      ...(error.code === 'validation-failed' && error.issues?.length
+        ? { issues: error.issues.map(({ path, message, code }) => ({ path: formatArgPath(path), message, code })) }
+        : {}),
     },
   };
 }

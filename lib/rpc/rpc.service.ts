@@ -95,14 +95,15 @@ export class RpcService {
     origin: ArgsOrigin,
   ): (client: PrismaClientLike) => Promise<unknown> {
     const { registry, options } = this;
-    const hiddenFields = policiesOf(client)?.hiddenFields;
+    const policies = policiesOf(client);
     const valid = validateRpcArgs(parsed, {
       registry,
       model,
       operation: operationName,
       origin,
       limits: options.limits,
-      hiddenFields,
+      hiddenFields: policies?.hiddenFields,
+      fieldModes: policies?.fieldModes,
     });
     const args = applyMaxTake(valid, operation.take, options.maxTake, model, registry);
     // Both names come from the model metadata and the operation table, never from the URL as such.

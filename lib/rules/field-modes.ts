@@ -76,6 +76,26 @@ export function virtualFieldMeta(name: string, field: VirtualField): FieldMeta {
   };
 }
 
+/** The virtual field of this name, as a field the interfaces decode and check, if there is one. */
+export function virtualField(modes: ModelFieldModes, name: string): FieldMeta | undefined {
+  const field = modes.virtual.get(name);
+  return field && virtualFieldMeta(name, field);
+}
+
+/** How a caller may give a column or relation in a write's data. */
+export type WriteAccess = 'writable' | 'server-set' | 'unknown';
+
+/**
+ * The one decision of both interfaces on a field in a write's data, for a caller that cannot see
+ * `hidden` (its policies' hidden fields, which include the unreadable modes): write-only columns
+ * are writable though unreadable; server-set ones, and relations whose foreign key is server-set,
+ * are refused as such; internal ones and those the policies hide are unknown to the caller.
+ */
+export function writeAccess(modes: ModelFieldModes, hidden: ReadonlySet<string>, name: string): WriteAccess {
+  if (modes.internal.has(name) || (hidden.has(name) && !modes.unreadable.has(name))) return 'unknown';
+  return modes.unwritable.has(name) ? 'server-set' : 'writable';
+}
+
 /** Fails fast (at start-up) on rules naming a model or field the schema does not have. */
 export function validateRules(rules: CrudApiRules, models: Readonly<Record<string, ModelMeta>>): void {
   for (const [modelName, modelRules] of Object.entries(rules)) {

@@ -18,7 +18,7 @@ import { resourceDocument, resourceSelection } from '../resources/resource-docum
 import { relationshipField, resourceModel, type ResourceTarget, resourceTarget } from '../resources/resource-target.js';
 import { RestService } from '../rest.service.js';
 import { parseResourceDocument } from '../write/parse-resource-document.js';
-import { parseRelationshipWrite } from '../write/relationship-data.js';
+import { parseRelationshipWrite, writableRelationship } from '../write/relationship-data.js';
 import { ATOMIC_EXTENSION } from './atomic.constants.js';
 import { LocalIds } from './local-ids.js';
 import { type AtomicOperation, parseAtomicDocument } from './parse-atomic-document.js';
@@ -122,9 +122,12 @@ export class AtomicOperationsService {
     const ref = context.lids.resolve(operation.ref, '/ref') as Row;
     const model = this.model(ref, 'update', '/ref');
     const target = this.target(model, ref.id, '/ref/id');
-    const field = relationshipField(this.registry, model, ref.relationship as string, {
-      pointer: '/ref/relationship',
-    });
+    const field = writableRelationship(
+      context.resources.scope,
+      model,
+      relationshipField(this.registry, model, ref.relationship as string, { pointer: '/ref/relationship' }),
+      '/ref/relationship',
+    );
     const change = RELATIONSHIP_CHANGES[operation.op];
     if (change !== 'replace' && !field.isList)
       throw invalid(`"${field.name}" is a to-one relationship: replace it with "update".`, '/op');

@@ -4,6 +4,7 @@ import { idSelect } from '../../metadata/id-select.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import { toTypeName } from '../../metadata/model-registry.js';
 import { type IdValues, uniqueWhere } from '../resource-id.js';
+import { resourceIssuePointer, withIssuePointers } from '../write/issue-pointers.js';
 import type { RelatedReference } from '../write/relationship-data.js';
 import { assertReferencesExist, findResource } from './find-resource.js';
 import { modelDelegate } from './model-delegate.js';
@@ -28,14 +29,15 @@ const MISSING_RECORD_ERRORS: ReadonlySet<string> = new Set(['P2003', 'P2018', 'P
  * and, when the context explains failures, looks for the client-facing reason only when it fails:
  * a taken client id (409), a missing related resource (404 at its pointer), a missing target (404).
  * Checking first would need an interactive transaction around every write, which serializes
- * writers on SQLite. Any other failure is thrown as it is.
+ * writers on SQLite. A rule refusal gets the JSON:API pointer of each issue; any other failure is
+ * thrown as it is.
  */
 export async function runWrite<T>(context: ResourceContext, subject: WriteSubject, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (context.explainFailures && isPrismaKnownRequestError(error)) await explainFailure(context, subject, error.code);
-    throw error;
+    throw withIssuePointers(error, (path) => resourceIssuePointer(subject.model, path));
   }
 }
 

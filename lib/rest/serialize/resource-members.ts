@@ -36,3 +36,8 @@ export function foreignKeyForIds(field: FieldMeta, related: ModelMeta): string[]
   const keys = related.idFields.map((idField) => relation.fields[relation.references.indexOf(idField)]);
   return keys.every((key): key is string => key !== undefined) ? keys : undefined;
 }
+
+/** The relation whose foreign key (one of its key fields) is this column, if any. */
+export function relationOfForeignKey(model: ModelMeta, column: string): FieldMeta | undefined {
+  return Object.values(model.fields).find((field) => field.relation?.fields.includes(column));
+}

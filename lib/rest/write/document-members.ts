@@ -26,6 +26,13 @@ export function invalidMember(message: string, path: Path): CrudApiError {
   return new CrudApiError('invalid-payload', message, { source: { pointer: jsonPointer(path) } });
 }
 
+/** 400 for a member the server sets (`serverSet` by the rules, or a relationship through such a foreign key). */
+export function serverSetMember(kind: 'Attribute' | 'Relationship', name: string, pointer?: string): CrudApiError {
+  return new CrudApiError('invalid-payload', `${kind} "${name}" is set by the server and cannot be given.`, {
+    ...(pointer === undefined ? {} : { source: { pointer } }),
+  });
+}
+
 /**
  * Checks one object of a request document: an object, no member JSON:API does not define for it,
  * objects where objects belong and a string `lid`. What a member means is checked by its reader.

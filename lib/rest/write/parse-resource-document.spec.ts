@@ -1,9 +1,11 @@
 import { modelMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
+import { FIELD_MODE_RULES, fieldModeInspector } from '../../../test/support/field-mode-fixtures.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
 import type { PolicyInspector } from '../../policies/with-policies.js';
 import { NO_FIELD_MODES } from '../../rules/field-modes.js';
 import { VisibleFields } from '../visible-fields.js';
 import { documentData, parseResourceDocument } from './parse-resource-document.js';
+import { writableRelationship } from './relationship-data.js';
 
 const registry = new ModelRegistry(modelMeta);
 const hiding: PolicyInspector = {
@@ -104,5 +106,68 @@ describe('parseResourceDocument: hidden fields', () => {
     expect(
       parseUser({ data: { type: 'user', attributes: { email: 'a', name: 'b', passwordHash: 'x' } } })(),
     ).toMatchObject({ data: { passwordHash: 'x' } });
+  });
+});
+
+describe('parseResourceDocument: field modes', () => {
+  const modes = fieldModeInspector(FIELD_MODE_RULES);
+  const create =
+    (model: 'user' | 'post', resource: object, policies: PolicyInspector = modes) =>
+    () =>
+      parseResourceDocument(scope(policies), registry.findByTypeName(model)!, { data: { type: model, ...resource } });
+  const update = (resource: object) => () =>
+    parseResourceDocument(scope(modes), post, { data: { type: 'post', ...resource } }, { id: 1 });
+  const serverSet = (pointer: string) =>
+    expect.objectContaining({
+      code: 'invalid-payload',
+      message: expect.stringContaining('is set by the server'),
+      options: { source: { pointer } },
+    });
+
+  it('accepts write-only columns and virtual fields, decoded by their declared type', () => {
+    const attributes = { email: 'a@b', name: 'A', passwordHash: 'h', password: 'secret', inviteCode: 7 };
+    expect(create('user', { attributes })().data).toEqual(attributes);
+    expect(create('user', { attributes: { inviteCode: '7' } })).toThrow(refusal('/data/attributes/inviteCode'));
+    expect(create('user', { attributes: { password: 1 } })).toThrow(refusal('/data/attributes/password'));
+  });
+
+  it('refuses server-set attributes and relationships through a server-set key, on create and update', () => {
+    expect(create('user', { attributes: { role: 'ADMIN' } })).toThrow(serverSet('/data/attributes/role'));
+    expect(create('post', { attributes: { authorId: 1 } })).toThrow(serverSet('/data/attributes/authorId'));
+    const author = { author: { data: { type: 'user', id: '1' } } };
+    expect(create('post', { relationships: author })).toThrow(serverSet('/data/relationships/author'));
+    expect(update({ relationships: author })).toThrow(serverSet('/data/relationships/author'));
+    expect(update({ attributes: { authorId: 2 } })).toThrow(serverSet('/data/attributes/authorId'));
+    expect(update({ relationships: { tags: { data: [] } } })().data).toEqual({ tags: { set: [] } });
+  });
+
+  it('answers internal columns exactly like unknown attributes', () => {
+    const message = (name: string) => {
+      try {
+        create('user', { attributes: { [name]: '2020-01-01' } })();
+      } catch (error) {
+        return (error as Error).message.replace(name, 'NAME');
+      }
+    };
+    expect(message('createdAt')).toBe(message('createdAx'));
+    expect(create('user', { attributes: { createdAt: 'x' } })).toThrow(refusal('/data/attributes/createdAt'));
+  });
+
+  it('answers a server-set field the policies hide like an unknown one', () => {
+    const hidden = fieldModeInspector(FIELD_MODE_RULES, { User: { fields: { read: { role: false } } } });
+    expect(create('user', { attributes: { role: 'ADMIN' } }, hidden)).toThrow(
+      expect.objectContaining({ message: 'Unknown attribute "role".' }),
+    );
+  });
+
+  it('refuses a server-set relationship on the relationship routes and operations', () => {
+    const author = registry.findField(post, 'author')!;
+    const tags = registry.findField(post, 'tags')!;
+    expect(() => writableRelationship(scope(modes), post, author, '/ref/relationship')).toThrow(
+      serverSet('/ref/relationship'),
+    );
+    expect(() => writableRelationship(scope(modes), post, author)).toThrow(expect.objectContaining({ options: {} }));
+    expect(writableRelationship(scope(modes), post, tags)).toBe(tags);
+    expect(writableRelationship(scope(), post, author)).toBe(author);
   });
 });

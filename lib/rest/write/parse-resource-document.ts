@@ -7,7 +7,7 @@ import { jsonPointer } from '../../shared/json-pointer.js';
 import { findPrototypeKey } from '../../shared/prototype-keys.js';
 import { decodeAttribute } from '../attribute-codec.js';
 import { formatResourceId, type IdValues, tryParseResourceId } from '../resource-id.js';
-import { assertDocumentObject, invalidMember } from './document-members.js';
+import { assertDocumentObject, invalidMember, serverSetMember } from './document-members.js';
 import { parseRelationshipWrite, type RelatedReference, type WriteScope } from './relationship-data.js';
 
 /** What a create or update document asks for, as Prisma data. */
@@ -84,7 +84,8 @@ function clientId(model: ModelMeta, id: string | number, divider: string): IdVal
 
 /**
  * Prisma data of a create (`urlId` undefined) or partial update document: attributes converted by
- * field type, relationships turned into foreign keys or connect/set. Member names reach the data
+ * field type (virtual fields by their declared type), relationships turned into foreign keys or
+ * connect/set. Server-set members are refused, write-only ones accepted (docs/rest.md). Member names reach the data
  * only as the schema spells them (looked up, never copied from the body). Whether a create has
  * every required member is checked by the create itself (`RestService.createResource`), after an
  * extension had the chance to fill one.
@@ -103,14 +104,16 @@ export function parseResourceDocument(
   const data: Record<string, unknown> = { ...requestedId };
   for (const [name, value] of Object.entries((resource.attributes ?? {}) as Record<string, unknown>)) {
     const path = ['data', 'attributes', name];
-    const field = fields.attribute(model, name);
+    const field = fields.writeAttribute(model, name);
+    if (field === 'server-set') throw serverSetMember('Attribute', name, jsonPointer(path));
     if (!field) throw invalidMember(`Unknown attribute ${quoteInput(name)}.`, path);
     data[field.name] = decodeAttribute(field, value, fields.registry.meta.enums, jsonPointer(path));
   }
   const references: RelatedReference[] = [];
   for (const [name, value] of Object.entries((resource.relationships ?? {}) as Record<string, unknown>)) {
     const path = ['data', 'relationships', name];
-    const field = fields.relationship(model, name);
+    const field = fields.writeRelationship(model, name);
+    if (field === 'server-set') throw serverSetMember('Relationship', name, jsonPointer(path));
     if (!field) throw invalidMember(`Unknown relationship ${quoteInput(name)}.`, path);
     assertDocumentObject(value, 'relationship', `Relationship "${field.name}"`, path);
     if (!('data' in value)) throw invalidMember(`Relationship "${field.name}" needs "data".`, path);

@@ -5,7 +5,7 @@ import { toTypeName } from '../../metadata/model-registry.js';
 import { type IdValues, tryParseResourceId, uniqueWhere } from '../resource-id.js';
 import { foreignKeyForIds } from '../serialize/resource-members.js';
 import type { VisibleFields } from '../visible-fields.js';
-import { DOCUMENT_MEMBERS, isObject } from './document-members.js';
+import { DOCUMENT_MEMBERS, isObject, serverSetMember } from './document-members.js';
 
 export interface WriteScope {
   /** The fields the caller can name: a hidden one is an unknown attribute. */
@@ -123,6 +123,21 @@ export function relationshipData(
     );
   }
   return { [field.name]: { disconnect: true } };
+}
+
+/**
+ * The relationship a relationship route or operation changes, unless the server sets it (its
+ * foreign key is server-set): 400, at `pointer` where the request names it.
+ */
+export function writableRelationship(
+  scope: WriteScope,
+  model: ModelMeta,
+  field: FieldMeta,
+  pointer?: string,
+): FieldMeta {
+  if (scope.fields.writeAccess(model, field.name) === 'server-set')
+    throw serverSetMember('Relationship', field.name, pointer);
+  return field;
 }
 
 /** A relationship's linkage (`data` of a relationship object, at `pointer`) parsed into a change of it. */

@@ -21,3 +21,11 @@ export function toPointer(path: ArgPath | undefined): string {
   for (let node = path; node; node = node.up) keys.push(node.key);
   return jsonPointer(keys.reverse());
 }
+
+/** An argument path as a client reads it: keys joined by dots, array indices in brackets (`data.posts.create[0].title`). */
+export function formatArgPath(keys: readonly (string | number)[]): string {
+  return keys.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${key}` : key),
+    '',
+  );
+}

@@ -1,5 +1,6 @@
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import type { ModelRegistry } from '../../metadata/model-registry.js';
+import { type ModelFieldModes, NO_FIELD_MODES, virtualField, writeAccess } from '../../rules/field-modes.js';
 import { type ArgPath, child } from './arg-path.js';
 import { argsError, type ArgsOrigin, unknownKey } from './args.error.js';
 
@@ -11,6 +12,8 @@ export interface ArgsContext {
   readonly maxSelectionDepth: number;
   /** Fields the caller's policies hide, by Prisma model name. */
   readonly hiddenFields?: (modelName: string) => ReadonlySet<string>;
+  /** How the caller may use each model's fields, by the rules (write-only, server-set, internal, virtual). */
+  readonly fieldModes?: (modelName: string) => ModelFieldModes;
 }
 
 export type Value = unknown;
@@ -29,6 +32,31 @@ export function visibleField(ctx: ArgsContext, model: ModelMeta, name: string): 
   const field = ctx.registry.findField(model, name);
   if (!field || ctx.hiddenFields?.(model.name).has(name)) return undefined;
   return field;
+}
+
+/** A field a write's data may give, as the rules let the caller: a column or relation, a virtual field, or one the server sets. */
+export interface WriteField {
+  readonly field: FieldMeta;
+  readonly mode: 'column' | 'virtual' | 'server-set';
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * The write-side lookup: write-only columns (hidden for reads) are given, virtual fields as a scalar
+ * of their type, server-set ones found so they can be refused as such. Internal columns, hidden
+ * fields and anything else the caller may not name are undefined (answered as unknown keys).
+ */
+export function writeField(ctx: ArgsContext, model: ModelMeta, name: string): WriteField | undefined {
+  const modes = ctx.fieldModes?.(model.name) ?? NO_FIELD_MODES;
+  const field = ctx.registry.findField(model, name);
+  if (!field) {
+    const virtual = virtualField(modes, name);
+    return virtual && { field: virtual, mode: 'virtual' };
+  }
+  const access = writeAccess(modes, ctx.hiddenFields?.(model.name) ?? NONE, name);
+  if (access === 'unknown') return undefined;
+  return { field, mode: access === 'server-set' ? 'server-set' : 'column' };
 }
 
 /** The related model of a visible relation field (exposed by construction). */

@@ -2,10 +2,12 @@ import { Decimal } from '@prisma/client/runtime/client';
 
 import { modelMeta as postgresMeta } from '../../../fixtures/generated/postgresql/crud-api/index.js';
 import { modelMeta as sqliteMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
+import { FIELD_MODE_RULES, fieldModeInspector } from '../../../test/support/field-mode-fixtures.js';
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import type { DataModelMeta, FieldMeta } from '../../metadata/model-meta.types.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
 import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
+import type { PolicyInspector } from '../../policies/with-policies.js';
 import { type RpcArgsValidation, validateRpcArgs } from './validate-rpc-args.js';
 
 const sqlite = new ModelRegistry(sqliteMeta as DataModelMeta);
@@ -16,6 +18,8 @@ interface Call {
   operation?: string;
   registry?: ModelRegistry;
   hidden?: Record<string, string[]>;
+  /** A caller with rules (its hidden fields included). */
+  modes?: PolicyInspector;
   limits?: Partial<RpcArgsValidation['limits']>;
   origin?: 'query' | 'body';
 }
@@ -29,7 +33,8 @@ function validate(args: Record<string, unknown>, call: Call = {}) {
     operation: call.operation ?? 'findMany',
     origin: call.origin ?? 'query',
     limits: { ...DEFAULT_LIMITS, ...call.limits },
-    hiddenFields: hidden ? (model) => new Set(hidden[model] ?? []) : undefined,
+    hiddenFields: hidden ? (model) => new Set(hidden[model] ?? []) : call.modes?.hiddenFields,
+    fieldModes: call.modes?.fieldModes,
   });
 }
 
@@ -544,6 +549,142 @@ describe('validateRpcArgs', () => {
         message: missingAnswer.message.replaceAll('doesNotExist', 'passwordHash'),
       });
       expect(() => validate(args, { model: 'User', operation })).not.toThrow();
+    });
+  });
+
+  describe('field modes', () => {
+    const modes = fieldModeInspector(FIELD_MODE_RULES);
+    const user = (operation: string) => ({ model: 'User', operation, modes });
+    const serverSet = (pointer: string) => ({
+      status: 400,
+      code: 'invalid-argument',
+      message: `Invalid argument at "${pointer}": "${pointer.split('/').at(-1)}" is set by the server and cannot be given.`,
+      source: { parameter: 'q' },
+    });
+
+    it('accepts write-only columns in create, update and batch data, top-level and nested', () => {
+      const data = { email: 'a', name: 'b', passwordHash: 'h', password: 'p' };
+      expect(() => validate({ data }, user('create'))).not.toThrow();
+      expect(() => validate({ data: [data] }, user('createMany'))).not.toThrow();
+      expect(() => validate({ where: { id: 1 }, data: { passwordHash: 'h' } }, user('update'))).not.toThrow();
+      expect(() => validate({ data: { passwordHash: { set: 'h' } } }, user('updateMany'))).not.toThrow();
+      const nested = { user: { create: data } };
+      expect(() => validate({ data: nested }, { model: 'Profile', operation: 'create', modes })).not.toThrow();
+    });
+
+    it('keeps write-only and internal columns out of where, select and orderBy', () => {
+      for (const name of ['passwordHash', 'createdAt']) {
+        expect(rejection({ where: { [name]: 'x' } }, user('findMany'))).toEqual(at(`/where/${name}`));
+        expect(rejection({ select: { [name]: true } }, user('findMany'))).toEqual(at(`/select/${name}`));
+        expect(rejection({ orderBy: { [name]: 'asc' } }, user('findMany'))).toEqual(at(`/orderBy/${name}`));
+        expect(rejection({ where: { id: 1 }, data: { name: 'x' }, select: { [name]: true } }, user('update'))).toEqual(
+          at(`/select/${name}`),
+        );
+      }
+      expect(rejection({ where: { password: 'x' } }, user('findMany'))).toEqual(at('/where/password'));
+    });
+
+    it('accepts virtual fields with a value of their type, without update operators', () => {
+      expect(() =>
+        validate({ data: { email: 'a', name: 'b', password: 'p', inviteCode: 3 } }, user('create')),
+      ).not.toThrow();
+      expect(() => validate({ where: { id: 1 }, data: { password: 'p' } }, user('update'))).not.toThrow();
+      expect(rejection({ data: { email: 'a', name: 'b', password: 1 } }, user('create'))).toEqual(at('/data/password'));
+      expect(rejection({ data: { email: 'a', name: 'b', inviteCode: 'x' } }, user('create'))).toEqual(
+        at('/data/inviteCode'),
+      );
+      expect(rejection({ where: { id: 1 }, data: { password: { set: 'p' } } }, user('update'))).toEqual(
+        at('/data/password'),
+      );
+      expect(rejection({ where: { id: 1 }, data: { inviteCode: { increment: 1 } } }, user('update'))).toEqual(
+        at('/data/inviteCode'),
+      );
+    });
+
+    it.each([
+      [
+        'a server-set column on create',
+        'User',
+        'create',
+        { data: { email: 'a', name: 'b', role: 'ADMIN' } },
+        '/data/role',
+      ],
+      ['a server-set column on update', 'User', 'update', { where: { id: 1 }, data: { role: 'ADMIN' } }, '/data/role'],
+      ['a server-set column on updateMany', 'User', 'updateMany', { data: { role: { set: 'ADMIN' } } }, '/data/role'],
+      ['a server-set foreign key', 'Post', 'create', { data: { title: 't', authorId: 1 } }, '/data/authorId'],
+      [
+        'a relation through it',
+        'Post',
+        'create',
+        { data: { title: 't', author: { connect: { id: 1 } } } },
+        '/data/author',
+      ],
+      [
+        'the relation on update',
+        'Post',
+        'update',
+        { where: { id: 1 }, data: { author: { connect: { id: 1 } } } },
+        '/data/author',
+      ],
+      [
+        'a nested create',
+        'Post',
+        'create',
+        { data: { title: 't', comments: { create: [{ body: 'b', authorId: 1 }] } } },
+        '/data/comments/create/0/authorId',
+      ],
+      [
+        'a nested create of another model',
+        'Profile',
+        'create',
+        { data: { user: { create: { email: 'a', name: 'b', role: 'ADMIN' } } } },
+        '/data/user/create/role',
+      ],
+      [
+        'a nested update',
+        'Comment',
+        'update',
+        { where: { id: 'c' }, data: { post: { update: { title: 't', author: { connect: { id: 1 } } } } } },
+        '/data/post/update/author',
+      ],
+      [
+        'createMany',
+        'Comment',
+        'createMany',
+        {
+          data: [
+            { body: 'b', postId: 1 },
+            { body: 'b', postId: 1, authorId: 1 },
+          ],
+        },
+        '/data/1/authorId',
+      ],
+      [
+        'a nested createMany',
+        'Post',
+        'update',
+        { where: { id: 1 }, data: { comments: { createMany: { data: [{ body: 'b', authorId: 1 }] } } } },
+        '/data/comments/createMany/data/0/authorId',
+      ],
+    ])('refuses %s as set by the server', (_name, model, operation, args, pointer) => {
+      expect(rejection(args, { model, operation, modes })).toEqual(serverSet(pointer));
+      expect(() => validate(args, { model, operation })).not.toThrow();
+    });
+
+    it('answers internal columns (and server-set ones the policies hide) exactly like unknown fields', () => {
+      const asUnknown = (args: Record<string, unknown>, name: string, call: Call) => {
+        const answer = rejection(args, call);
+        const missing = rejection(JSON.parse(JSON.stringify(args).replaceAll(name, 'doesNotExist')), call);
+        expect(answer).toEqual({ ...missing, message: missing.message.replaceAll('doesNotExist', name) });
+      };
+      asUnknown({ data: { email: 'a', name: 'b', createdAt: new Date(0).toISOString() } }, 'createdAt', user('create'));
+      asUnknown({ data: { title: 't', views: 1 } }, 'views', { model: 'Post', operation: 'createMany', modes });
+      const hiding = fieldModeInspector(FIELD_MODE_RULES, { User: { fields: { read: { role: false } } } });
+      asUnknown({ data: { email: 'a', name: 'b', role: 'ADMIN' } }, 'role', {
+        model: 'User',
+        operation: 'create',
+        modes: hiding,
+      });
     });
   });
 

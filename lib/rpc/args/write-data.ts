@@ -2,6 +2,7 @@ import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import type { ArgPath } from './arg-path.js';
 import {
   type ArgsContext,
+  fail,
   isRecord,
   mapMembers,
   objectOf,
@@ -10,7 +11,8 @@ import {
   type Rule,
   UNKNOWN,
   type Value,
-  visibleField,
+  type WriteField,
+  writeField,
 } from './args-context.js';
 import { fieldValue, storedValue } from './field-values.js';
 import { boolean } from './paging.js';
@@ -39,10 +41,13 @@ function nestedShape(ctx: ArgsContext, field: FieldMeta, scalarsOnly = false): D
   return { model, scalarsOnly, without };
 }
 
-function shapeField(ctx: ArgsContext, shape: DataShape, key: string): FieldMeta | undefined {
+/** A field the data may set (refused at `path` when the server sets it), or undefined for an unknown key. */
+function shapeField(ctx: ArgsContext, shape: DataShape, key: string, path: ArgPath): WriteField | undefined {
   if (shape.without.has(key)) return undefined;
-  const field = visibleField(ctx, shape.model, key);
-  return field && shape.scalarsOnly && field.relation ? undefined : field;
+  const found = writeField(ctx, shape.model, key);
+  if (!found || (shape.scalarsOnly && found.field.relation)) return undefined;
+  if (found.mode === 'server-set') fail(ctx, path, `"${key}" is set by the server and cannot be given`);
+  return found;
 }
 
 const unique =
@@ -127,8 +132,9 @@ export function createData(ctx: ArgsContext, shape: DataShape, value: Value, pat
     value,
     path,
     (key, member, memberPath) => {
-      const field = shapeField(ctx, shape, key);
-      if (!field) return UNKNOWN;
+      const found = shapeField(ctx, shape, key, memberPath);
+      if (!found) return UNKNOWN;
+      const { field } = found;
       if (field.relation) return objectOf(nestedCreateRules(ctx, field))(ctx, member, memberPath);
       return field.isList ? listOnCreate(ctx, field, member, memberPath) : storedValue(ctx, field, member, memberPath);
     },
@@ -156,11 +162,14 @@ export function updateData(ctx: ArgsContext, shape: DataShape, value: Value, pat
     value,
     path,
     (key, member, memberPath) => {
-      const field = shapeField(ctx, shape, key);
-      if (!field) return UNKNOWN;
+      const found = shapeField(ctx, shape, key, memberPath);
+      if (!found) return UNKNOWN;
+      const { field } = found;
       if (field.relation) return objectOf(nestedUpdateRules(ctx, field))(ctx, member, memberPath);
-      // A Json value may itself be an object; other scalars use an object for operators only.
-      if (field.type === 'Json' || !isRecord(member)) return storedValue(ctx, field, member, memberPath);
+      // A Json value may itself be an object; other scalars use an object for operators only, which
+      // a virtual field (a value for a hook, never a column) does not take.
+      if (field.type === 'Json' || found.mode === 'virtual' || !isRecord(member))
+        return storedValue(ctx, field, member, memberPath);
       return objectOf(scalarUpdateRules(field))(ctx, member, memberPath);
     },
     'a data object',
