@@ -1,3 +1,6 @@
+import type { CrudApiOptions } from '../lib/index.js';
+import { postCreateSchema, preparePostCreate } from './post-create-rules.js';
+
 /** One benchmarked request, sent identically to our module and to its hand-written baseline. */
 export interface Scenario {
   id: string;
@@ -13,6 +16,8 @@ export interface Scenario {
   status: number;
   /** Writes change the data: responses are compared by shape, and they run after the reads. */
   write: boolean;
+  /** Options our module gets in this scenario only (what it measures the cost of); the others run without them. */
+  oursOptions?: Pick<CrudApiOptions, 'rules'>;
 }
 
 const JSON_API = 'application/vnd.api+json';
@@ -150,6 +155,21 @@ export const SCENARIOS: readonly Scenario[] = [
     }),
     status: 201,
     write: true,
+  },
+  {
+    id: 'rpc-create-rules',
+    title: 'RPC post.create, hook + zod validation',
+    method: 'POST',
+    path: '/api/rpc/post/create',
+    contentType: 'application/json',
+    body: JSON.stringify({ data: { title: '  Benchmark post  ', rating: 3.5, authorId: 7 } }),
+    status: 201,
+    write: true,
+    oursOptions: {
+      rules: {
+        Post: { beforeCreate: ({ data }) => preparePostCreate(data), validate: { create: postCreateSchema } },
+      },
+    },
   },
   {
     id: 'rpc-update',

@@ -11,6 +11,7 @@ import { RestCreateBaseline, RestUpdateBaseline } from './rest-write.controllers
 import {
   RpcAggregateBaseline,
   RpcCreateBaseline,
+  RpcCreateRulesBaseline,
   RpcFindManyBaseline,
   RpcFindUniqueBaseline,
   RpcGroupByBaseline,
@@ -32,6 +33,7 @@ export const BASELINE_CONTROLLERS: Readonly<Record<string, Type>> = {
   'rpc-aggregate': RpcAggregateBaseline,
   'rpc-group-by': RpcGroupByBaseline,
   'rpc-create': RpcCreateBaseline,
+  'rpc-create-rules': RpcCreateRulesBaseline,
   'rpc-update': RpcUpdateBaseline,
   'rpc-transaction': RpcTransactionBaseline,
 };

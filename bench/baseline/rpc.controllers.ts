@@ -1,7 +1,8 @@
-import { Body, Controller, Get, Patch, Post, Query, Res } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, Patch, Post, Query, Res } from '@nestjs/common';
 import { Decimal } from '@prisma/client/runtime/client';
 import { SuperJSON } from 'superjson';
 
+import { postCreateSchema, preparePostCreate } from '../post-create-rules.js';
 import { BaselineController } from './baseline.controller.js';
 import { type BaselineResponse, sendBytes } from './baseline-response.js';
 
@@ -70,6 +71,21 @@ export class RpcCreateBaseline extends BaselineController {
     @Res() res: BaselineResponse,
     @Body() body: { data: { title: string; content: string; rating: number; authorId: number } },
   ) {
+    send(res, 201, await this.db.prisma.post.create({ data: body.data }));
+  }
+}
+
+/** Hand-written `POST /post/create` of `rpc-create-rules`: the same clean-up and zod schema, then the create. */
+@Controller('api/rpc')
+export class RpcCreateRulesBaseline extends BaselineController {
+  @Post('post/create')
+  async create(
+    @Res() res: BaselineResponse,
+    @Body() body: { data: { title: string; content?: string; rating: number; authorId: number } },
+  ) {
+    preparePostCreate(body.data);
+    const parsed = postCreateSchema.safeParse(body.data);
+    if (!parsed.success) throw new BadRequestException(parsed.error.issues);
     send(res, 201, await this.db.prisma.post.create({ data: body.data }));
   }
 }

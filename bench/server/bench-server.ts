@@ -11,6 +11,7 @@ import { createSampleDatabase, type SampleDatabase } from '../../fixtures/blog/d
 import { CrudApiModule } from '../../lib/index.js';
 import { BENCH_DATABASE, BENCH_ENDPOINT } from '../baseline/baseline.tokens.js';
 import { BASELINE_CONTROLLERS } from '../baseline/baseline-controllers.js';
+import { SCENARIOS } from '../scenarios.js';
 import { replayingClient } from './replaying-client.js';
 import {
   decodeServerArgs,
@@ -20,8 +21,9 @@ import {
   type ServerStats,
 } from './server-protocol.js';
 
-// One benchmarked server: `ours` (the module over the sample client) or the hand-written baseline
-// of one scenario. Started by the runner with `fork`; answers stats requests over IPC.
+// One benchmarked server: `ours` (the module over the sample client, with the scenario's own
+// options if it has any) or the hand-written baseline of one scenario. Started by the runner with
+// `fork`; answers stats requests over IPC.
 
 const args = decodeServerArgs(process.argv.slice(2));
 const endpoint = endpointOf(args.port);
@@ -39,8 +41,9 @@ const logSql = process.env.BENCH_LOG_SQL === '1';
   },
 );
 
-function oursModule(db: SampleDatabase): Type {
-  @Module({ imports: [CrudApiModule.forRoot({ endpoint, prisma: db.prisma, modelMeta: db.modelMeta })] })
+function oursModule(db: SampleDatabase, scenario: string): Type {
+  const options = SCENARIOS.find((s) => s.id === scenario)?.oursOptions;
+  @Module({ imports: [CrudApiModule.forRoot({ endpoint, prisma: db.prisma, modelMeta: db.modelMeta, ...options })] })
   class OursModule {}
   return OursModule;
 }
@@ -85,7 +88,9 @@ async function createApp(root: Type | DynamicModule): Promise<INestApplication> 
 const served: SampleDatabase = args.replay
   ? { ...database, prisma: replayingClient(database.prisma, () => stats.queries++) }
   : database;
-const app = await createApp(args.side === 'ours' ? oursModule(served) : baselineModule(served, args.scenario));
+const app = await createApp(
+  args.side === 'ours' ? oursModule(served, args.scenario) : baselineModule(served, args.scenario),
+);
 if (process.env.BENCH_LOG_ERRORS === '1') app.getHttpServer().prependListener('request', logErrorResponse);
 await app.listen(args.port, '127.0.0.1');
 app.getHttpServer().on('request', () => {

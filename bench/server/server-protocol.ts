@@ -6,7 +6,7 @@ export type BenchPlatform = 'express' | 'fastify';
 
 export interface ServerArgs {
   side: Side;
-  /** The scenario whose baseline controller to mount (ignored by `ours`, which serves everything). */
+  /** The scenario whose baseline controller to mount; `ours` serves everything, with the scenario's `oursOptions`. */
   scenario: string;
   databaseUrl: string;
   port: number;
