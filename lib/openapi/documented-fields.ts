@@ -5,6 +5,7 @@ import { DEFAULT_POLICY } from '../policies/policy-set.js';
 import { attributeFields, relationshipFields } from '../rest/serialize/resource-members.js';
 import { fieldModes, type ModelFieldModes, virtualFieldMeta, writeAccess } from '../rules/field-modes.js';
 import type { CrudApiRules } from '../rules/rules.types.js';
+import { jsonSchemaOf } from '../rules/validate-schema.js';
 import type { JsonSchema } from './openapi.types.js';
 
 /**
@@ -79,10 +80,15 @@ export class DocumentedFields {
 
   /**
    * What a request schema adds to the value schema of a field a write gives: `writeOnly` for the
-   * fields answers never show (write-only and virtual ones).
+   * fields answers never show (write-only and virtual ones), and the constraints of the model's
+   * validator for this kind of write, where the validator describes itself as JSON Schema.
    */
-  requestExtras(model: ModelMeta, field: FieldMeta): JsonSchema {
-    return this.modes(model).unreadable.has(field.name) || this.isVirtual(model, field) ? { writeOnly: true } : {};
+  requestExtras(model: ModelMeta, field: FieldMeta, kind: 'create' | 'update'): JsonSchema {
+    const writeOnly = this.modes(model).unreadable.has(field.name) || this.isVirtual(model, field);
+    const validator =
+      this.rules && Object.hasOwn(this.rules, model.name) ? this.rules[model.name]!.validate?.[kind] : undefined;
+    const constraints = validator && jsonSchemaOf(validator, kind)?.properties[field.name];
+    return { ...(writeOnly ? { writeOnly: true } : {}), ...(constraints ? { allOf: [constraints] } : {}) };
   }
 
   /** Whether the field exists on the wire only (a virtual field of the rules). */

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 
 import type { DMMF } from '@prisma/generator-helper';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { z } from 'zod';
 
 import { samplePolicies } from '../../fixtures/blog/policies.js';
 import { modelMeta as postgresMeta } from '../../fixtures/generated/postgresql/crud-api/index.js';
@@ -194,6 +195,31 @@ describe('OpenAPI documents', () => {
       }
       expect(schemas(rpc).PostCreateInput.properties).not.toHaveProperty('author');
       expect(schemas(rpc).PostCreateInput.properties).not.toHaveProperty('authorId');
+    });
+
+    it("carry the validators' constraints for each kind of write", () => {
+      const validated = documents(sqliteMeta, {
+        rules: {
+          User: {
+            validate: {
+              create: z.object({ email: z.email().max(254) }),
+              update: z.object({ name: z.string().min(2) }),
+            },
+          },
+        },
+      });
+      const attributes = (name: string) =>
+        schemas(validated.rest)[name].properties.data.properties.attributes.properties;
+      expect(attributes('UserCreateDocument').email).toEqual({
+        type: 'string',
+        allOf: [expect.objectContaining({ type: 'string', format: 'email', maxLength: 254 })],
+      });
+      expect(attributes('UserCreateDocument').name).toEqual({ type: 'string' });
+      expect(attributes('UserUpdateDocument').email).toEqual({ type: 'string' });
+      expect(attributes('UserUpdateDocument').name.allOf).toEqual([expect.objectContaining({ minLength: 2 })]);
+      expect(schemas(validated.rpc).UserCreateInput.properties.email.allOf).toEqual([
+        expect.objectContaining({ format: 'email', maxLength: 254 }),
+      ]);
     });
 
     it('require required virtual fields on create only', () => {

@@ -102,14 +102,19 @@ function attributesSchema(fields: DocumentedFields, model: ModelMeta): JsonSchem
 }
 
 /** The attributes a create or update may give (as the field modes let a client). */
-function attributesInput(fields: DocumentedFields, model: ModelMeta, required: string[]): JsonSchema {
+function attributesInput(
+  fields: DocumentedFields,
+  model: ModelMeta,
+  kind: 'create' | 'update',
+  required: string[],
+): JsonSchema {
   const enums = fields.registry.meta.enums;
   const properties = Object.fromEntries(
     fields
       .writableAttributes(model)
       .map((field) => [
         field.name,
-        { ...fieldValueSchema(field, enums, 'request'), ...fields.requestExtras(model, field) },
+        { ...fieldValueSchema(field, enums, 'request'), ...fields.requestExtras(model, field, kind) },
       ]),
   );
   return { type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) };
@@ -171,7 +176,7 @@ function writeDocument(fields: DocumentedFields, model: ModelMeta, kind: 'create
             ? 'A client-generated id, where the model accepts one.'
             : 'When given, must equal the id in the URL.',
       },
-      attributes: attributesInput(fields, model, required),
+      attributes: attributesInput(fields, model, kind, required),
       relationships: relationshipsInput(fields, model),
       meta: { type: 'object' },
     },

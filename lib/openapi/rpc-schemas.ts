@@ -292,7 +292,7 @@ function dataSchema(fields: DocumentedFields, model: ModelMeta, kind: 'create' |
       properties[field.name] = { type: 'object', description: NESTED_WRITE };
       continue;
     }
-    const value = { ...fieldValueSchema(field, enums, 'request'), ...fields.requestExtras(model, field) };
+    const value = { ...fieldValueSchema(field, enums, 'request'), ...fields.requestExtras(model, field, kind) };
     if (fields.isVirtual(model, field)) {
       // A value for a hook, never a column: no list or update operators.
       properties[field.name] = value;
