@@ -184,6 +184,16 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
     written.Like = await prisma.like.create({
       data: { userId: bob.id, postId: post.id, createdAt: new Date('2026-01-01T00:00:00Z') },
     });
+    const audit = await prisma.auditEntry.create({
+      data: {
+        at: new Date('2026-01-01T00:00:00.001Z'),
+        actorId: alice.id,
+        model: 'M'.repeat(191),
+        operation: 'update',
+        recordId: '1_2',
+      },
+    });
+    written.AuditEntry = audit;
 
     // Every scalar field of every model was written (so a field added to the schema fails here until the DDL has it).
     for (const model of dmmf.models) {
@@ -200,6 +210,7 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
       Post: await prisma.post.findUniqueOrThrow({ where: { id: post.id } }),
       Comment: await prisma.comment.findUniqueOrThrow({ where: { id: 'c2' } }),
       Like: await prisma.like.findUniqueOrThrow({ where: { userId_postId: { userId: bob.id, postId: post.id } } }),
+      AuditEntry: await prisma.auditEntry.findUniqueOrThrow({ where: { id: audit.id } }),
     };
     expect(read).toEqual(written);
     expect(read.Post.price.toFixed(30)).toBe('12345678901234567890.123456789012345678901234567890');

@@ -263,6 +263,26 @@ describe.each(testProviders())('write rules on generated write trees (%s)', (pro
   });
   afterAll(() => db.drop());
 
+  it('refuses a prototype key smuggling a server-set or internal column into any slot, changing nothing', async () => {
+    const template = fc
+      .nat({ max: TEMPLATES.length - 1 })
+      .chain((index) => fc.tuple(fc.constant(index), fc.tuple(...TEMPLATES[index]!.slots), fc.nat()));
+    await fc.assert(
+      fc.asyncProperty(template, fc.constantFrom('__proto__', 'constructor'), async ([index, slots, at], key) => {
+        const { model, op, args, slots: placed } = TEMPLATES[index]!.build(slots, world);
+        const { data } = placed[at % placed.length]!;
+        const payload = { authorId: world.other, passwordHash: 'smuggled' };
+        Object.defineProperty(data, key, { value: payload, enumerable: true, configurable: true, writable: true });
+        // As a body parser hands it over: JSON text parsed, the key an own property.
+        const parsed = JSON.parse(JSON.stringify(args));
+        const before = await snapshotDatabase(db);
+        await expect(client()[model][op](parsed)).rejects.toMatchObject({ status: 400 });
+        expect(await snapshotDatabase(db)).toBe(before);
+      }),
+      { seed: SEED, numRuns: Math.ceil(RUNS / 2) },
+    );
+  });
+
   it('refuses exactly what the rules refuse, at its path, and stores exactly what they say', async () => {
     const template = fc
       .nat({ max: TEMPLATES.length - 1 })
