@@ -1,33 +1,20 @@
-import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import request from 'supertest';
 
-import { AppModule } from '../../sample-app/app.module.js';
-import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
+import { testProviders } from '../support/test-database.js';
+import { useSampleApp } from './sample-app-harness.js';
 
 describe.each(testProviders())('sample app: demo authentication and policies (%s)', (provider) => {
-  let db: TestDatabase;
-  let app: INestApplication;
+  const sample = useSampleApp(provider);
   let ids: { alice: number; bob: number; draft: number };
 
   beforeAll(async () => {
-    db = await createTestDatabase(provider);
-    process.env.DATABASE_URL = db.url;
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    await app.init();
-    const users = await db.prisma.user.findMany({ orderBy: { id: 'asc' } });
-    const draft = await db.prisma.post.findFirstOrThrow({ where: { published: false } });
+    const users = await sample.db.prisma.user.findMany({ orderBy: { id: 'asc' } });
+    const draft = await sample.db.prisma.post.findFirstOrThrow({ where: { published: false } });
     ids = { alice: users[0]!.id, bob: users[1]!.id, draft: draft.id };
-  });
-  afterAll(async () => {
-    delete process.env.DATABASE_URL;
-    await app.close();
-    await db.drop();
   });
 
   const http = (user?: number) => {
-    const agent = request(app.getHttpServer());
+    const agent = request(sample.app.getHttpServer());
     const as = <T extends { set(name: string, value: string): T }>(req: T) =>
       user === undefined ? req : req.set('x-user-id', String(user));
     return { get: (url: string) => as(agent.get(url)), patch: (url: string) => as(agent.patch(url)) };
@@ -46,7 +33,7 @@ describe.each(testProviders())('sample app: demo authentication and policies (%s
   it('never returns passwordHash and lets only authors edit their posts', async () => {
     const users = await http(ids.bob).get('/api/rpc/user/findMany').expect(200);
     expect(users.body.data.every((user: object) => !('passwordHash' in user))).toBe(true);
-    const hello = await db.prisma.post.findFirstOrThrow({ where: { title: 'Hello, world' } });
+    const hello = await sample.db.prisma.post.findFirstOrThrow({ where: { title: 'Hello, world' } });
     const res = await http(ids.bob)
       .patch('/api/rpc/post/update')
       .send({ where: { id: hello.id }, data: { title: 'Mine now' } })

@@ -1,39 +1,26 @@
-import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import bcrypt from 'bcryptjs';
 import request from 'supertest';
 
-import { AppModule } from '../../sample-app/app.module.js';
 import { eventually, settled } from '../support/eventually.js';
-import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
+import { testProviders } from '../support/test-database.js';
+import { useSampleApp } from './sample-app-harness.js';
 
 const JSON_API = 'application/vnd.api+json';
 const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
 
 describe.each(testProviders())('sample app: write rules and the audit trail (%s)', (provider) => {
-  let db: TestDatabase;
-  let app: INestApplication;
+  const sample = useSampleApp(provider);
   let admin: number, bob: number;
   let counter = 0;
   const email = () => `user${++counter}@example.test`;
 
   beforeAll(async () => {
-    db = await createTestDatabase(provider);
-    process.env.DATABASE_URL = db.url;
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    await app.init();
-    admin = (await db.prisma.user.findFirstOrThrow({ where: { role: 'ADMIN' } })).id;
-    bob = (await db.prisma.user.findFirstOrThrow({ where: { role: 'USER' } })).id;
-  });
-  afterAll(async () => {
-    delete process.env.DATABASE_URL;
-    await app.close();
-    await db.drop();
+    admin = (await sample.db.prisma.user.findFirstOrThrow({ where: { role: 'ADMIN' } })).id;
+    bob = (await sample.db.prisma.user.findFirstOrThrow({ where: { role: 'USER' } })).id;
   });
 
   const as = (user: number) => {
-    const agent = request(app.getHttpServer());
+    const agent = request(sample.app.getHttpServer());
     const set = <T extends { set(name: string, value: string): T }>(req: T) => req.set('x-user-id', String(user));
     return {
       rest: (method: 'post' | 'patch', url: string, body: unknown, type = JSON_API) =>
@@ -49,7 +36,7 @@ describe.each(testProviders())('sample app: write rules and the audit trail (%s)
   const userDocument = (attributes: object, id?: number) => ({
     data: { type: 'user', ...(id === undefined ? {} : { id: String(id) }), attributes },
   });
-  const stored = (address: string) => db.prisma.user.findUniqueOrThrow({ where: { email: address } });
+  const stored = (address: string) => sample.db.prisma.user.findUniqueOrThrow({ where: { email: address } });
 
   it('lets an admin create a user with a password on both interfaces, stored only as a bcrypt hash', async () => {
     const viaRest = email();
@@ -122,7 +109,7 @@ describe.each(testProviders())('sample app: write rules and the audit trail (%s)
         },
       }),
     ).toEqual(['data.following.create[1].email']);
-    expect(await db.prisma.user.count({ where: { name: { in: ['Bad', 'Atomic', 'B'] } } })).toBe(0);
+    expect(await sample.db.prisma.user.count({ where: { name: { in: ['Bad', 'Atomic', 'B'] } } })).toBe(0);
   });
 
   it('makes the caller the author of a post and refuses naming another', async () => {
@@ -150,7 +137,7 @@ describe.each(testProviders())('sample app: write rules and the audit trail (%s)
     await as(bob)
       .rpc('post', '/api/rpc/post/create', { data: { title: 'as admin', author: { connect: { id: admin } } } })
       .expect(400);
-    expect(await db.prisma.post.count({ where: { title: 'as admin' } })).toBe(0);
+    expect(await sample.db.prisma.post.count({ where: { title: 'as admin' } })).toBe(0);
   });
 
   it('audits every committed write with who, what and when, and nothing of a rolled-back one', async () => {
@@ -170,11 +157,11 @@ describe.each(testProviders())('sample app: write rules and the audit trail (%s)
     ]);
     // The second step is refused by the policies once the first has run: the transaction rolls back.
     expect(failed.status).toBe(403);
-    expect(await db.prisma.post.findUnique({ where: { id } })).toMatchObject({ title: 'audited 2' });
+    expect(await sample.db.prisma.post.findUnique({ where: { id } })).toMatchObject({ title: 'audited 2' });
     await settled();
     await eventually(async () =>
       expect(
-        await db.prisma.auditEntry.findMany({
+        await sample.db.prisma.auditEntry.findMany({
           where: { model: 'Post', recordId: String(id) },
           orderBy: { id: 'asc' },
           select: { actorId: true, operation: true, at: true },
@@ -184,7 +171,7 @@ describe.each(testProviders())('sample app: write rules and the audit trail (%s)
         { actorId: bob, operation: 'update', at: expect.any(Date) },
       ]),
     );
-    const entries = await db.prisma.auditEntry.findMany({ where: { recordId: String(id) } });
+    const entries = await sample.db.prisma.auditEntry.findMany({ where: { recordId: String(id) } });
     expect(entries.every((entry) => entry.at >= since)).toBe(true);
     expect((await as(admin).get('/api/rest/auditEntry').expect(200)).body.data.length).toBeGreaterThan(0);
     await as(bob)
