@@ -2,6 +2,7 @@ import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { type ModelFieldModes, validateRules } from '../rules/field-modes.js';
+import { reachesRules } from '../rules/reaches-rules.js';
 import type { ChangeListener } from '../rules/rules.types.js';
 import { findPrototypeKey } from '../shared/prototype-keys.js';
 import { prototypeKey } from './policy.error.js';
@@ -124,6 +125,17 @@ function policyClient(scope: OperationScope): PrismaClientLike {
   return self;
 }
 
+/**
+ * A client with rules only (no policies, no change listeners) leaves an operation to Prisma as it is
+ * when its arguments reach no model with rules: a model without rules costs nothing.
+ */
+function passesThrough(scope: OperationScope, model: ModelMeta, args: unknown): boolean {
+  const { set } = scope;
+  const rules = set.writeRules;
+  if (set.hasPolicies || scope.listeners || !rules) return false;
+  return !reachesRules(rules, model, args, (name) => set.model(name));
+}
+
 /** The model operations of POLICY_OPERATIONS the underlying delegate has (createManyAndReturn is not everywhere). */
 function policyDelegate(scope: OperationScope, model: ModelMeta, base: Record<string, unknown>): object {
   const delegate: Record<string, unknown> = { fields: base.fields };
@@ -132,6 +144,7 @@ function policyDelegate(scope: OperationScope, model: ModelMeta, base: Record<st
     delegate[name] = async (args?: Record<string, any>) => {
       const prototypePath = findPrototypeKey(args);
       if (prototypePath) throw prototypeKey(prototypePath);
+      if (passesThrough(scope, model, args)) return (base[name] as (args?: object) => Promise<unknown>)(args);
       return operation(scope, model, args ?? {});
     };
   }

@@ -196,6 +196,27 @@ describe.each(testProviders())('write rules on the Prisma client (%s)', (provide
     expect((await db.prisma.post.findUnique({ where: { id: post.id } }))?.rating).toBe(3);
   });
 
+  it('leaves an operation that reaches no model with rules to Prisma as it is', async () => {
+    const userRulesOnly = withPolicies(db.prisma, {
+      rules: { User: rules.User! },
+      modelMeta: db.modelMeta,
+      context: {},
+    }) as any;
+    const count = async (run: () => Promise<unknown>) => {
+      db.queries.length = 0;
+      await run();
+      return db.queries.length;
+    };
+    const plain = await count(() => db.prisma.post.create({ data: { title: 'plain', authorId: alice.id } }));
+    expect(await count(() => userRulesOnly.post.create({ data: { title: 'plain', authorId: alice.id } }))).toBe(plain);
+    // Reaching User (an include, a filter, a nested write) brings the rules back.
+    const included = await userRulesOnly.post.findFirst({ where: { title: 'plain' }, include: { author: true } });
+    expect(included.author).not.toHaveProperty('passwordHash');
+    await expect(
+      userRulesOnly.post.findMany({ where: { author: { passwordHash: { startsWith: 'hashed' } } } }),
+    ).rejects.toMatchObject({ code: 'invalid-argument' });
+  });
+
   it('lets the policies judge the row the hooks made', async () => {
     const policies = samplePolicies as CrudApiPolicies;
     const post = await as(alice, policies).post.create({ data: { title: 'judged' } });
