@@ -53,6 +53,8 @@ export { ModelRegistry } from './metadata/model-registry.js';
 export { PrismaClientResolver } from './data/prisma-client.resolver.js';
 /** What the module needs of a Prisma client. */
 export type { PrismaClientLike } from './prisma/prisma-client-like.js';
+/** SQLite: wait for another connection's lock without blocking the process (docs/databases.md). */
+export { type AsyncBusyTimeoutOptions, withAsyncBusyTimeout } from './prisma/async-busy-timeout.js';
 /** The shape of the `modelMeta` export written by `nestjs-crud-api-generator`. */
 export type { DataModelMeta, FieldMeta, ModelMeta } from './metadata/model-meta.types.js';
 

@@ -1,0 +1,120 @@
+/**
+ * better-sqlite3 waits for a lock held by another connection synchronously (its busy timeout):
+ * the whole Node process stops, timers and health checks included. This wraps the SQLite driver
+ * adapter factory so that a statement finding the database locked is retried after an
+ * asynchronous pause instead, until a deadline, while the rest of the process keeps running.
+ */
+
+/** The parts of Prisma's SQL driver adapter interfaces (`@prisma/driver-adapter-utils`) this wrapper touches. */
+interface SqlQueryable {
+  queryRaw(query: unknown): Promise<unknown>;
+  executeRaw(query: unknown): Promise<number>;
+}
+
+interface SqlDriverAdapter extends SqlQueryable {
+  executeScript(script: string): Promise<void>;
+  startTransaction(isolationLevel?: never): Promise<SqlQueryable>;
+}
+
+interface SqlDriverAdapterFactory {
+  readonly provider: string;
+  connect(): Promise<SqlDriverAdapter>;
+}
+
+export interface AsyncBusyTimeoutOptions {
+  /**
+   * Longest a statement waits for a lock another connection holds, in milliseconds, before it
+   * fails with the database's busy error (answered 503 with `Retry-After`). Default 5000.
+   */
+  timeout?: number;
+}
+
+/** The longest the driver itself may block the process on one attempt. */
+const SYNCHRONOUS_SLICE_MS = 5;
+const FIRST_PAUSE_MS = 2;
+const LONGEST_PAUSE_MS = 25;
+const DEFAULT_TIMEOUT_MS = 5000;
+
+/** Methods that run one statement (or script), which may find the database locked. */
+const STATEMENT_METHODS = new Set<PropertyKey>([
+  'queryRaw',
+  'executeRaw',
+  'executeScript',
+  'createSavepoint',
+  'rollbackToSavepoint',
+  'releaseSavepoint',
+]);
+
+/**
+ * A SQLite driver adapter factory whose connections never block the process for longer than a few
+ * milliseconds on a locked database:
+ *
+ * ```ts
+ * const adapter = withAsyncBusyTimeout(new PrismaBetterSqlite3({ url }), { timeout: 5000 });
+ * const prisma = new PrismaClient({ adapter });
+ * ```
+ *
+ * Retrying a statement that failed busy is what SQLite's own busy handler does: such a statement
+ * had no effect. A stale WAL snapshot (`SQLITE_BUSY_SNAPSHOT`) cannot succeed by waiting and fails
+ * at once. Factories of other providers are returned unchanged.
+ */
+export function withAsyncBusyTimeout<Factory extends SqlDriverAdapterFactory>(
+  factory: Factory,
+  options: AsyncBusyTimeoutOptions = {},
+): Factory {
+  if (factory.provider !== 'sqlite') return factory;
+  const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isFinite(timeout) || timeout < 0) {
+    throw new RangeError(`withAsyncBusyTimeout: timeout must be a number of milliseconds >= 0 (got ${timeout}).`);
+  }
+  return new Proxy(factory, {
+    get(target, property) {
+      const value = Reflect.get(target, property) as unknown;
+      if (typeof value !== 'function') return value;
+      if (property !== 'connect') return value.bind(target);
+      return async () => {
+        const adapter = (await value.call(target)) as SqlDriverAdapter;
+        // The driver's own wait becomes a short slice; the rest of the wait is ours, asynchronous.
+        await adapter.executeScript(`PRAGMA busy_timeout = ${SYNCHRONOUS_SLICE_MS}`);
+        return retryingBusy(adapter, timeout);
+      };
+    },
+  });
+}
+
+/** The adapter (or transaction) with its statements retried while the database is busy; its transactions too. */
+function retryingBusy<Target extends object>(target: Target, timeout: number): Target {
+  return new Proxy(target, {
+    // Methods run on the adapter itself, not the proxy: the adapters keep state in private fields.
+    get(object, property) {
+      const value = Reflect.get(object, property) as unknown;
+      if (typeof value !== 'function') return value;
+      if (STATEMENT_METHODS.has(property)) {
+        return (...args: unknown[]) => whileBusy(() => value.apply(object, args) as Promise<unknown>, timeout);
+      }
+      if (property === 'startTransaction') {
+        return async (...args: unknown[]) => retryingBusy((await value.apply(object, args)) as object, timeout);
+      }
+      return value.bind(object);
+    },
+  });
+}
+
+async function whileBusy<T>(attempt: () => Promise<T>, timeout: number): Promise<T> {
+  const deadline = Date.now() + timeout;
+  for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_PAUSE_MS)) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const remaining = deadline - Date.now();
+      if (!isRetryableBusy(error) || remaining <= 0) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, remaining)));
+    }
+  }
+}
+
+/** The adapter's error for SQLITE_BUSY and its extended codes, except a stale snapshot. */
+function isRetryableBusy(error: unknown): boolean {
+  const code = (error as { cause?: { originalCode?: unknown } } | undefined)?.cause?.originalCode;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY') && code !== 'SQLITE_BUSY_SNAPSHOT';
+}
