@@ -81,6 +81,7 @@ export type {
   PolicyContext,
   PolicyRule,
   PolicyWhere,
+  TransactionBounds,
 } from './policies/policy.types.js';
 
 /** Teaches a client's superjson instance the RPC interface's Prisma types (Decimal, bytes). */

@@ -8,6 +8,7 @@ import { withPolicies } from '../policies/with-policies.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ChangeEvent, ChangeListener } from '../rules/rules.types.js';
 import type { ApiRequest, PlatformRequest } from '../shared/api-request.js';
+import { transactionBounds } from './run-in-transaction.js';
 
 /** What the module uses of `@nestjs/event-emitter`'s EventEmitter2. */
 interface EventEmitterLike {
@@ -91,6 +92,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     const onChange = this.changeListeners();
     if (!policies && !rules && !onChange) return client;
     const context = await (this.options.context ?? defaultPolicyContext)(request);
-    return withPolicies(client, { policies, rules, onChange, defaultPolicy, modelMeta, context });
+    const transactionOptions = transactionBounds(this.options.transactions);
+    return withPolicies(client, { policies, rules, onChange, defaultPolicy, modelMeta, context, transactionOptions });
   }
 }

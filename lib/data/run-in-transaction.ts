@@ -4,8 +4,17 @@ import { atStep, StepFailure } from './step-failure.error.js';
 
 type TransactionSettings = ResolvedCrudApiOptions['transactions'];
 
-function transactionOptions({ timeout, maxWait, isolationLevel }: TransactionSettings) {
-  return { timeout, maxWait, ...(isolationLevel ? { isolationLevel } : {}) };
+function transactionOptions(settings: TransactionSettings) {
+  const { isolationLevel } = settings;
+  return { ...transactionBounds(settings), ...(isolationLevel ? { isolationLevel } : {}) };
+}
+
+/**
+ * The `transactions` option's bounds, for every interactive transaction the module opens: `maxWait`
+ * also bounds the wait for a pooled connection, `timeout` rolls back a transaction that runs too long.
+ */
+export function transactionBounds({ timeout, maxWait }: TransactionSettings): { timeout: number; maxWait: number } {
+  return { timeout, maxWait };
 }
 
 /**

@@ -27,6 +27,8 @@ export const ERROR_CODES = {
   'http-error': { status: 500, title: 'HTTP error' },
   'internal-error': { status: 500, title: 'Internal server error' },
   'service-unavailable': { status: 503, title: 'Service temporarily unavailable' },
+  'database-read-only': { status: 503, title: 'Database read-only' },
+  'database-timeout': { status: 504, title: 'Database timeout' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

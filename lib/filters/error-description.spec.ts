@@ -1,4 +1,7 @@
 import { BadRequestException, ForbiddenException, HttpException, InternalServerErrorException } from '@nestjs/common';
+import { DriverAdapterError } from '@prisma/driver-adapter-utils';
+import mariadb from 'mariadb';
+import pg from 'pg';
 
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
@@ -326,16 +329,6 @@ describe("describeError: values the database cannot store are the client's fault
     });
   });
 
-  it.each([['08006'], ['53300'], ['57014'], ['40P01'], ['SQLITE_BUSY']])(
-    'the database state %s is 503',
-    (originalCode) => {
-      expect(describeError(driverError('P2039', originalCode), defaults)).toMatchObject({
-        status: 503,
-        code: 'service-unavailable',
-      });
-    },
-  );
-
   it('keeps an unknown database code to the title only', () => {
     expect(describeError(driverError('P2039', 'XX000'), defaults)).toMatchObject({
       status: 400,
@@ -352,5 +345,160 @@ describe("describeError: values the database cannot store are the client's fault
       status: 500,
       message: GENERIC_ERROR_MESSAGE,
     });
+  });
+});
+
+describe('describeError: the database cannot serve the request now', () => {
+  /** A Prisma error as Prisma 7 builds it from a driver adapter's error (`meta.driverAdapterError`). */
+  const adapterError = (code: string, cause: ConstructorParameters<typeof DriverAdapterError>[0]) =>
+    knownError(code, 'Database error. Code: `N/A`. Message: `secret detail`', {
+      driverAdapterError: new DriverAdapterError(cause),
+    });
+  /** The cause the pg adapter gives an error it has no kind for (`mapDriverError`'s default). */
+  const postgres = (code: string) =>
+    adapterError('P2039', {
+      kind: 'postgres',
+      originalCode: code,
+      originalMessage: 'secret detail',
+      code,
+      severity: 'ERROR',
+      message: 'secret detail',
+      detail: undefined,
+      column: undefined,
+      hint: undefined,
+    });
+  /** The same of the mariadb adapter, from the server's or the driver's error number. */
+  const mysql = (errno: number, state = 'HY000', cause?: string) =>
+    adapterError('P2039', {
+      kind: 'mysql',
+      originalCode: String(errno),
+      originalMessage: 'secret detail',
+      code: errno,
+      message: 'secret detail',
+      state,
+      cause,
+    });
+
+  const rows: Array<[string, Error, number, string, string]> = [
+    // Captured on PostgreSQL 15 through @prisma/adapter-pg 7 (test/e2e/database-faults.e2e-spec.ts).
+    ['pg_terminate_backend (57P01)', postgres('57P01'), 503, 'service-unavailable', 'closed the connection'],
+    ['a crash shutdown (57P02)', postgres('57P02'), 503, 'service-unavailable', 'closed the connection'],
+    ['a server starting up (57P03)', postgres('57P03'), 503, 'service-unavailable', 'cannot be reached'],
+    ['a connection failure (08006)', postgres('08006'), 503, 'service-unavailable', 'cannot be reached'],
+    ['a read-only transaction (25006)', postgres('25006'), 503, 'database-read-only', 'no writes'],
+    ['a statement timeout (57014)', postgres('57014'), 504, 'database-timeout', 'nothing was written'],
+    ['a lock timeout (55P03)', postgres('55P03'), 504, 'database-timeout', 'nothing was written'],
+    ['a deadlock (40P01)', postgres('40P01'), 503, 'service-unavailable', 'concurrent'],
+    ['out of memory (53200)', postgres('53200'), 503, 'service-unavailable', 'out of resources'],
+    [
+      'a connection limit (P2037, 53300)',
+      adapterError('P2037', { kind: 'TooManyConnections', cause: 'too many connections for role "app"' }),
+      503,
+      'service-unavailable',
+      'no more connections',
+    ],
+    [
+      'a stopped server (P1001)',
+      adapterError('P1001', { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 }),
+      503,
+      'service-unavailable',
+      'cannot be reached',
+    ],
+    [
+      'a closed connection (P1017)',
+      adapterError('P1017', { kind: 'ConnectionClosed' }),
+      503,
+      'service-unavailable',
+      'closed the connection',
+    ],
+    // Captured on MariaDB 10.11 through @prisma/adapter-mariadb 7.
+    ['KILL QUERY (1317)', mysql(1317, '70100'), 503, 'service-unavailable', 'closed the connection'],
+    ['KILL during a query (45009)', mysql(45009, '08S01'), 503, 'service-unavailable', 'closed the connection'],
+    ['a killed connection (1927)', mysql(1927, '70100'), 503, 'service-unavailable', 'closed the connection'],
+    ['another connection error (08S01)', mysql(2013, '08S01'), 503, 'service-unavailable', 'closed the connection'],
+    ['max_statement_time (1969)', mysql(1969, '70100'), 504, 'database-timeout', 'nothing was written'],
+    ['a lock wait timeout (1205)', mysql(1205), 504, 'database-timeout', 'nothing was written'],
+    ['--read-only (1290)', mysql(1290), 503, 'database-read-only', 'no writes'],
+    ['a READ ONLY transaction (1792)', mysql(1792, '25006'), 503, 'database-read-only', 'no writes'],
+    ['max_user_connections (1226)', mysql(1226, '42000'), 503, 'service-unavailable', 'no more connections'],
+    [
+      'a pool timeout (45028)',
+      mysql(45028, 'HY000', 'pool timeout: failed to retrieve a connection from pool after 701ms'),
+      503,
+      'service-unavailable',
+      'became free',
+    ],
+    [
+      'a pool timeout of a refused connection (45028)',
+      mysql(45028, 'HY000', 'connect ECONNREFUSED 127.0.0.1:3306'),
+      503,
+      'service-unavailable',
+      'cannot be reached',
+    ],
+    // pg and pg-pool errors the pg adapter passes on as they are, and drivers' own errors.
+    [
+      'pg: Connection terminated unexpectedly',
+      new Error('Connection terminated unexpectedly'),
+      503,
+      'service-unavailable',
+      'closed the connection',
+    ],
+    [
+      'pg-pool: connectionTimeoutMillis',
+      new Error('timeout exceeded when trying to connect'),
+      503,
+      'service-unavailable',
+      'became free',
+    ],
+    [
+      'pg: a DatabaseError thrown by the driver',
+      Object.assign(new pg.DatabaseError('terminating connection', 0, 'error'), { code: '57P01', severity: 'FATAL' }),
+      503,
+      'service-unavailable',
+      'closed the connection',
+    ],
+    [
+      'mariadb: a SqlError thrown by the driver',
+      new mariadb.SqlError('Lock wait timeout exceeded', undefined, false, undefined, 'HY000', 1205),
+      504,
+      'database-timeout',
+      'nothing was written',
+    ],
+  ];
+
+  it.each(rows)('%s: status, code, message and Retry-After', (_name, error, status, code, message) => {
+    const description = describeError(error, defaults);
+    expect(description).toMatchObject({ status, code });
+    expect(description.message).toContain(message);
+    expectClientSafe(description.message);
+    expect(description.headers?.['Retry-After']).toBe(status === 503 ? '1' : undefined);
+  });
+
+  it('is never 500 for a database fault, and never 503 for an error of the application', () => {
+    for (const [, error, status] of rows) expect(describeError(error, defaults).status).toBe(status);
+    const own = [
+      new Error('Connection terminated unexpectedly, said the payment service'),
+      Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), {
+        code: 'ECONNREFUSED',
+        syscall: 'connect',
+        errno: -111,
+      }),
+      new TypeError('timeout exceeded when trying to connect'),
+      Object.assign(new Error('not a database'), { code: '57P01' }),
+      new mariadb.SqlError('Duplicate entry', undefined, false, undefined, '23000', 1062),
+    ];
+    for (const error of own)
+      expect(describeError(error, defaults)).toMatchObject({ status: 500, code: 'internal-error' });
+  });
+
+  it("keeps an application's row over the default, with Retry-After on its 503", () => {
+    const map = mergePrismaErrorMap({
+      P2034: { status: 409, code: 'conflict' },
+      P2024: { status: 503, code: 'service-unavailable' },
+    });
+    const conflict = describeError(knownError('P2034', 'conflict'), map);
+    expect(conflict.status).toBe(409);
+    expect(conflict.headers).toBeUndefined();
+    expect(describeError(knownError('P2024', 'pool'), map).headers).toEqual({ 'Retry-After': '1' });
   });
 });

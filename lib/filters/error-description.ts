@@ -5,11 +5,13 @@ import { HttpException } from '@nestjs/common';
 import { StepFailure } from '../data/step-failure.error.js';
 import { CrudApiError, type ErrorSource, type ValidationIssue } from '../errors/crud-api.error.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
+import type { PrismaErrorMapping } from '../options/crud-api-options.interface.js';
 import {
-  databaseErrorCode,
   databaseErrorMapping,
-  DRIVER_VALUE_ERRORS,
+  databaseErrorOf,
+  DRIVER_ERRORS,
   type PrismaErrorMap,
+  rawDatabaseErrorOf,
   UNMAPPED_KNOWN_REQUEST_ERROR,
 } from './prisma-error-map.js';
 
@@ -32,6 +34,9 @@ export interface ErrorDescription {
 }
 
 export const GENERIC_ERROR_MESSAGE = 'An unexpected error occurred.';
+
+/** Seconds a client waits before retrying a request the database could not serve (503). */
+export const DATABASE_RETRY_AFTER_SECONDS = 1;
 const GENERIC_VALIDATION_MESSAGE = 'Invalid query arguments.';
 
 interface PrismaKnownError extends Error {
@@ -125,35 +130,54 @@ export function describeError(error: unknown, prismaErrorMap: PrismaErrorMap): E
   if (error instanceof HttpException) return describeHttpException(error);
   if (isPrismaKnownRequestError(error)) return describePrismaKnownError(error, prismaErrorMap);
   if (isPrismaValidationError(error)) return describe('invalid-argument', summarizeValidationMessage(error.message));
-  const driverError =
-    error instanceof Error
-      ? DRIVER_VALUE_ERRORS.find((row) => row.name === error.name && row.message.test(error.message))
-      : undefined;
-  if (driverError)
-    return describe(
-      driverError.mapping.code,
-      driverError.mapping.message ?? ERROR_CODES[driverError.mapping.code].title,
-    );
+  const driverMapping = error instanceof Error ? driverErrorMapping(error) : undefined;
+  if (driverMapping)
+    return describeMapping(driverMapping, driverMapping.message ?? ERROR_CODES[driverMapping.code].title);
   return describe('internal-error', GENERIC_ERROR_MESSAGE);
+}
+
+/**
+ * A driver's own error that says the database cannot serve the request now (or a value it cannot
+ * bind). Its other errors stay unexpected: they may be the application's own.
+ */
+function driverErrorMapping(error: Error): PrismaErrorMapping | undefined {
+  const row = DRIVER_ERRORS.find(
+    ({ name, message }) => error.name === name && error.constructor.name === name && message.test(error.message),
+  );
+  if (row) return row.mapping;
+  const database = databaseErrorMapping(rawDatabaseErrorOf(error));
+  return database && database.status >= 500 ? database : undefined;
+}
+
+/** A data-layer failure as its row says; a 503 tells the client when to retry. */
+function describeMapping(
+  mapping: PrismaErrorMapping,
+  message: string,
+  extra: Partial<ErrorDescription> = {},
+): ErrorDescription {
+  return {
+    status: mapping.status,
+    code: mapping.code,
+    title: ERROR_CODES[mapping.code].title,
+    message,
+    ...(mapping.status === 503 ? { headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } } : {}),
+    ...extra,
+  };
 }
 
 function describePrismaKnownError(error: PrismaKnownError, prismaErrorMap: PrismaErrorMap): ErrorDescription {
   const reason = typeof error.meta?.reason === 'string' ? error.meta.reason : undefined;
   // The application's and the default rows first; a generic code is explained by the database's own.
-  const row = prismaErrorMap.get(error.code) ?? databaseErrorMapping(databaseErrorCode(error.meta));
+  const row = prismaErrorMap.get(error.code) ?? databaseErrorMapping(databaseErrorOf(error.meta));
   const mapping = row && (!row.requiresReason || reason) ? row : UNMAPPED_KNOWN_REQUEST_ERROR;
   const { title } = ERROR_CODES[mapping.code];
   // Unmapped codes (raw queries, driver failures...) carry database messages: only the title is shown.
   const message = mapping.message ?? (row === mapping ? (clientSafeSummary(error.message) ?? title) : title);
   const rejectedByPolicy = mapping.code === 'rejected-by-policy';
-  return {
-    status: mapping.status,
-    code: mapping.code,
-    title,
-    message,
+  return describeMapping(mapping, message, {
     ormCode: error.code,
     ...(rejectedByPolicy ? { rejectedByPolicy, reason } : {}),
-  };
+  });
 }
 
 function describeHttpException(error: HttpException): ErrorDescription {

@@ -1,9 +1,34 @@
 import type { PrismaErrorMapping } from '../options/crud-api-options.interface.js';
 
-const TEMPORARILY_UNAVAILABLE: PrismaErrorMapping = {
+/**
+ * The database's state, not the client's fault: the same request may succeed when retried
+ * (503 answers carry `Retry-After`). One message per cause, so that the client and the operator
+ * read what happened.
+ */
+function unavailable(message: string): PrismaErrorMapping {
+  return { status: 503, code: 'service-unavailable', message };
+}
+
+const UNREACHABLE = unavailable('The database cannot be reached or is restarting; retry shortly.');
+const CONNECTION_CLOSED = unavailable('The database closed the connection; retry the request.');
+const NO_CONNECTION_SLOT = unavailable('The database accepts no more connections at the moment; retry shortly.');
+const POOL_WAIT_EXCEEDED = unavailable('No database connection became free in time; retry shortly.');
+const NOT_ANSWERING = unavailable('The database did not answer in time; retry the request.');
+const WRITE_CONFLICT = unavailable('The request conflicted with a concurrent one; retry it.');
+const BUSY = unavailable('The database is busy; retry shortly.');
+const OUT_OF_RESOURCES = unavailable('The database is out of resources at the moment; retry shortly.');
+const TRANSACTION_TIME = unavailable('The transaction could not start or finish in time; retry it.');
+/** Writes refused by a read-only database (a replica, a maintenance switch): reads keep working. */
+const READ_ONLY: PrismaErrorMapping = {
   status: 503,
-  code: 'service-unavailable',
-  message: 'The database could not complete the request in time; retry it.',
+  code: 'database-read-only',
+  message: 'The database accepts no writes at the moment; retry later.',
+};
+/** A statement or lock timeout: the database cancelled the statement, and its transaction wrote nothing. */
+const TIMED_OUT: PrismaErrorMapping = {
+  status: 504,
+  code: 'database-timeout',
+  message: 'The database cancelled the request (statement or lock timeout); nothing was written.',
 };
 
 /** A value the client sent that the database cannot store or compare: the client's fault, 400. */
@@ -45,72 +70,168 @@ export const DEFAULT_PRISMA_ERROR_MAP: Readonly<Record<string, PrismaErrorMappin
   P2030: invalidValue('Full-text search needs a FULLTEXT index on the searched field, and this field has none.'),
   // Access-policy-enhanced clients (ZenStack) reject with P2004 and a `meta.reason`.
   P2004: { status: 403, code: 'rejected-by-policy', requiresReason: true },
-  // Timeouts, exhausted pools and write conflicts are the server's state, not the client's fault:
-  // the same request may succeed when retried.
-  P1001: TEMPORARILY_UNAVAILABLE,
-  P1002: TEMPORARILY_UNAVAILABLE,
-  P1008: TEMPORARILY_UNAVAILABLE,
-  P1017: TEMPORARILY_UNAVAILABLE,
-  P2024: TEMPORARILY_UNAVAILABLE,
-  P2028: TEMPORARILY_UNAVAILABLE,
-  P2034: TEMPORARILY_UNAVAILABLE,
+  // Unreachable or closed connections, exhausted pools and write conflicts: retry.
+  P1001: UNREACHABLE,
+  P1002: UNREACHABLE,
+  P1008: NOT_ANSWERING,
+  P1017: CONNECTION_CLOSED,
+  P2024: POOL_WAIT_EXCEEDED,
+  // Prisma's `maxWait` (no connection to start the transaction) or `timeout` (rolled back).
+  P2028: TRANSACTION_TIME,
+  P2034: WRITE_CONFLICT,
+  P2037: NO_CONNECTION_SLOT,
 };
 
 /**
  * The database's own error codes, read from a driver adapter error when Prisma reports a generic
- * one (P2039 "database error"...): PostgreSQL SQLSTATEs (exact, else their two-character class)
- * and SQLite result codes. Class 22 (data exception) is a value the client sent.
+ * one (P2039 "database error"...), per kind of database: PostgreSQL SQLSTATEs (exact, else their
+ * two-character class), MySQL/MariaDB error numbers (the server's, and the mariadb driver's 45xxx;
+ * else the SQLSTATE class `08`, connection errors) and SQLite result codes.
+ * Class 22 (data exception) is a value the client sent.
  */
-export const DEFAULT_DATABASE_ERROR_MAP: Readonly<Record<string, PrismaErrorMapping>> = {
-  '22': invalidValue('A value cannot be stored in its field.'),
-  '22001': { status: 400, code: 'constraint-violation', message: 'A value is too long for its field.' },
-  '22003': OUT_OF_RANGE,
-  '22007': invalidValue('A date-time value is not valid.'),
-  '22008': DATE_OUT_OF_RANGE,
-  '22009': DATE_OUT_OF_RANGE,
-  '22021': UNSTORABLE_CHARACTER,
-  '22P05': UNSTORABLE_CHARACTER,
-  '54': invalidValue('The request is too complex for the database.'),
-  '08': TEMPORARILY_UNAVAILABLE,
-  '40001': TEMPORARILY_UNAVAILABLE,
-  '40P01': TEMPORARILY_UNAVAILABLE,
-  '53': TEMPORARILY_UNAVAILABLE,
-  '57014': TEMPORARILY_UNAVAILABLE,
-  '57P03': TEMPORARILY_UNAVAILABLE,
-  SQLITE_TOOBIG: invalidValue('A value is too large for the database.'),
-  SQLITE_MISMATCH: invalidValue('A value does not have the type of its field.'),
-  SQLITE_BUSY: TEMPORARILY_UNAVAILABLE,
-  SQLITE_LOCKED: TEMPORARILY_UNAVAILABLE,
-};
+const DATABASE_ERROR_MAPS = {
+  postgres: {
+    '22': invalidValue('A value cannot be stored in its field.'),
+    '22001': { status: 400, code: 'constraint-violation', message: 'A value is too long for its field.' },
+    '22003': OUT_OF_RANGE,
+    '22007': invalidValue('A date-time value is not valid.'),
+    '22008': DATE_OUT_OF_RANGE,
+    '22009': DATE_OUT_OF_RANGE,
+    '22021': UNSTORABLE_CHARACTER,
+    '22P05': UNSTORABLE_CHARACTER,
+    '54': invalidValue('The request is too complex for the database.'),
+    '08': UNREACHABLE,
+    '25006': READ_ONLY,
+    '40001': WRITE_CONFLICT,
+    '40P01': WRITE_CONFLICT,
+    '53': OUT_OF_RESOURCES,
+    '53300': NO_CONNECTION_SLOT,
+    '55P03': TIMED_OUT,
+    // Class 57, operator intervention: a cancelled statement (statement_timeout, pg_cancel_backend),
+    // a terminated session (pg_terminate_backend, shutdown, idle timeouts), a server starting up.
+    '57': CONNECTION_CLOSED,
+    '57014': TIMED_OUT,
+    '57P03': UNREACHABLE,
+  },
+  mysql: {
+    '08': CONNECTION_CLOSED,
+    '1040': NO_CONNECTION_SLOT,
+    '1053': UNREACHABLE,
+    '1203': NO_CONNECTION_SLOT,
+    '1205': TIMED_OUT,
+    '1213': WRITE_CONFLICT,
+    '1226': NO_CONNECTION_SLOT,
+    '1290': READ_ONLY,
+    '1317': CONNECTION_CLOSED,
+    '1792': READ_ONLY,
+    '1836': READ_ONLY,
+    '1927': CONNECTION_CLOSED,
+    '1969': TIMED_OUT,
+    '3024': TIMED_OUT,
+    '45001': CONNECTION_CLOSED,
+    '45009': CONNECTION_CLOSED,
+    '45012': UNREACHABLE,
+    '45013': CONNECTION_CLOSED,
+    '45026': NOT_ANSWERING,
+    '45028': POOL_WAIT_EXCEEDED,
+  },
+  sqlite: {
+    SQLITE_TOOBIG: invalidValue('A value is too large for the database.'),
+    SQLITE_MISMATCH: invalidValue('A value does not have the type of its field.'),
+    SQLITE_BUSY: BUSY,
+    SQLITE_LOCKED: BUSY,
+  },
+} as const satisfies Record<string, Readonly<Record<string, PrismaErrorMapping>>>;
 
-/** The database's code carried by a Prisma error from a driver adapter, if any. */
-export function databaseErrorCode(meta: Record<string, unknown> | undefined): string | undefined {
-  const cause = (meta?.driverAdapterError as { cause?: { originalCode?: unknown; code?: unknown } } | undefined)?.cause;
-  const code = cause?.originalCode ?? cause?.code;
-  return typeof code === 'string' ? code : undefined;
+/** Every row of the database codes, for the statuses the OpenAPI documents list. */
+export const DATABASE_ERROR_MAPPINGS: readonly PrismaErrorMapping[] = Object.values(DATABASE_ERROR_MAPS).flatMap(
+  (rows) => Object.values(rows),
+);
+
+/** A database's own error, as a driver adapter error's `cause` (or a driver's error) carries it. */
+export interface DatabaseError {
+  kind: keyof typeof DATABASE_ERROR_MAPS;
+  code: string;
+  /** MySQL's SQLSTATE. */
+  state?: string;
+  /** The mariadb driver's underlying failure, for a pool timeout (`connect ECONNREFUSED ...`). */
+  cause?: string;
 }
 
-/** The row of a database code: the exact code, else its SQLSTATE class. */
-export function databaseErrorMapping(code: string | undefined): PrismaErrorMapping | undefined {
-  if (code === undefined) return undefined;
-  if (Object.hasOwn(DEFAULT_DATABASE_ERROR_MAP, code)) return DEFAULT_DATABASE_ERROR_MAP[code];
-  const sqlClass = /^[0-9A-Z]{5}$/.test(code) ? code.slice(0, 2) : undefined;
-  return sqlClass && Object.hasOwn(DEFAULT_DATABASE_ERROR_MAP, sqlClass)
-    ? DEFAULT_DATABASE_ERROR_MAP[sqlClass]
-    : undefined;
+/** The database's error carried by a Prisma error from a driver adapter, if any. */
+export function databaseErrorOf(meta: Record<string, unknown> | undefined): DatabaseError | undefined {
+  const cause = (meta?.driverAdapterError as { cause?: Record<string, unknown> } | undefined)?.cause;
+  const code = cause?.originalCode ?? cause?.code;
+  if (typeof code !== 'string' && typeof code !== 'number') return undefined;
+  const kind = cause?.kind === 'mysql' || cause?.kind === 'sqlite' ? cause.kind : kindOfCode(String(code));
+  return {
+    kind,
+    code: String(code),
+    state: typeof cause?.state === 'string' ? cause.state : undefined,
+    cause: typeof cause?.cause === 'string' ? cause.cause : undefined,
+  };
+}
+
+/** Adapters map some codes to kinds of their own (`TooManyConnections`...): the code tells the database. */
+function kindOfCode(code: string): DatabaseError['kind'] {
+  if (code.startsWith('SQLITE_')) return 'sqlite';
+  return /^\d{4}$|^45\d{3}$/.test(code) ? 'mysql' : 'postgres';
+}
+
+/** A mariadb pool timeout whose attempts failed to connect at all: the server is unreachable. */
+const UNREACHABLE_CAUSE = /\b(ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|ETIMEDOUT)\b/;
+
+/** The row of a database error: the exact code, else its SQLSTATE class. */
+export function databaseErrorMapping(error: DatabaseError | undefined): PrismaErrorMapping | undefined {
+  if (error === undefined) return undefined;
+  const rows: Readonly<Record<string, PrismaErrorMapping>> = DATABASE_ERROR_MAPS[error.kind];
+  if (error.kind === 'mysql' && error.code === '45028' && UNREACHABLE_CAUSE.test(error.cause ?? '')) {
+    return UNREACHABLE;
+  }
+  if (Object.hasOwn(rows, error.code)) return rows[error.code];
+  const sqlState = error.kind === 'postgres' ? error.code : error.state;
+  if (sqlState === undefined || !/^[0-9A-Z]{5}$/.test(sqlState)) return undefined;
+  const sqlClass = sqlState.slice(0, 2);
+  return Object.hasOwn(rows, sqlClass) ? rows[sqlClass] : undefined;
 }
 
 /**
- * Errors a database driver throws itself, past Prisma's error classes, for a value it cannot bind
- * (better-sqlite3's "The bound string, buffer, or bigint is too big").
+ * Errors a driver throws itself, past Prisma's error classes and the adapter's codes, recognised by
+ * class and exact message (they carry nothing else): better-sqlite3's refusal to bind a value
+ * ("The bound string, buffer, or bigint is too big"), and pg's and pg-pool's connection failures,
+ * which the pg adapter passes on as they are.
  */
-export const DRIVER_VALUE_ERRORS: ReadonlyArray<{ name: string; message: RegExp; mapping: PrismaErrorMapping }> = [
+export const DRIVER_ERRORS: ReadonlyArray<{ name: string; message: RegExp; mapping: PrismaErrorMapping }> = [
   {
     name: 'RangeError',
     message: /^The bound (string, buffer, or bigint|value) is too big/,
     mapping: invalidValue('A value is too large for the database.'),
   },
+  {
+    name: 'Error',
+    message: /^(Connection terminated( unexpectedly)?|Client has encountered a connection error and is not queryable)$/,
+    mapping: CONNECTION_CLOSED,
+  },
+  { name: 'Error', message: /^Connection terminated due to connection timeout$/, mapping: UNREACHABLE },
+  { name: 'Error', message: /^timeout exceeded when trying to connect$/, mapping: POOL_WAIT_EXCEEDED },
+  { name: 'Error', message: /^Query read timeout$/, mapping: NOT_ANSWERING },
 ];
+
+/**
+ * A database error thrown by the driver itself rather than through Prisma (an application's own
+ * query on the pg or mariadb driver): pg's `DatabaseError` carries a SQLSTATE `code` and a
+ * `severity`, mariadb's `SqlError` an `errno` and a `sqlState`.
+ */
+export function rawDatabaseErrorOf(error: Error): DatabaseError | undefined {
+  const { code, severity, errno, sqlState } = error as Error & Record<string, unknown>;
+  if (error.constructor.name === 'DatabaseError' && typeof code === 'string' && typeof severity === 'string') {
+    return { kind: 'postgres', code };
+  }
+  if (error.name === 'SqlError' && typeof errno === 'number') {
+    return { kind: 'mysql', code: String(errno), state: typeof sqlState === 'string' ? sqlState : undefined };
+  }
+  return undefined;
+}
 
 export const UNMAPPED_KNOWN_REQUEST_ERROR: PrismaErrorMapping = { status: 400, code: 'data-layer-error' };
 

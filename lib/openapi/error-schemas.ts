@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '../errors/error-codes.js';
-import { DEFAULT_DATABASE_ERROR_MAP, DEFAULT_PRISMA_ERROR_MAP } from '../filters/prisma-error-map.js';
+import { DATABASE_ERROR_MAPPINGS, DEFAULT_PRISMA_ERROR_MAP } from '../filters/prisma-error-map.js';
 import type { PrismaErrorMapping } from '../options/crud-api-options.interface.js';
 import type { JsonSchema } from './openapi.types.js';
 
@@ -8,7 +8,7 @@ export function errorStatuses(prismaErrorMap: Readonly<Record<string, PrismaErro
   const statuses = [
     ...Object.values(ERROR_CODES),
     ...Object.values(DEFAULT_PRISMA_ERROR_MAP),
-    ...Object.values(DEFAULT_DATABASE_ERROR_MAP),
+    ...DATABASE_ERROR_MAPPINGS,
     ...Object.values(prismaErrorMap),
   ].map((entry) => entry.status);
   return [...new Set(statuses)].sort((a, b) => a - b);
@@ -123,7 +123,8 @@ const REASONS: Readonly<Record<number, string>> = {
   415: 'Unsupported media type',
   422: 'Unprocessable content',
   500: 'Internal error',
-  503: 'Service unavailable',
+  503: 'Service unavailable (the database cannot serve the request now; see Retry-After)',
+  504: 'Database timeout (a statement or lock timeout; nothing was written)',
 };
 
 /** The error responses as components (`JsonApiError400`...: `name` and the status), all with the body `schema`. */

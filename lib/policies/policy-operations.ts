@@ -20,7 +20,7 @@ import { finishRead } from './finish-read.js';
 import { bulkWriteWhere } from './foreign-key-guards.js';
 import { expandUnique, planRead } from './plan-read.js';
 import { isResultNotReadable, policyViolation, resultNotReadable } from './policy.error.js';
-import type { PolicyAction } from './policy.types.js';
+import type { PolicyAction, TransactionBounds } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
 import { andUniqueWhere, andWhere, anyOfIds, idWhere, noRows } from './rule-where.js';
 import { transformWhere } from './transform-where.js';
@@ -35,6 +35,8 @@ export interface OperationScope {
   listeners?: readonly ChangeListener[];
   /** The changes of the transaction the scope runs in (with listeners only). */
   capture?: ChangeCapture;
+  /** Prisma's options (`maxWait`, `timeout`) for the transactions the scope opens. */
+  transactionOptions?: TransactionBounds;
 }
 
 type Args = Record<string, any>;
@@ -81,7 +83,7 @@ async function inTransaction<T>(
   scope: OperationScope,
   fn: (tx: PrismaClientLike, capture?: ChangeCapture) => Promise<T>,
 ): Promise<T> {
-  if (!scope.inTransaction) return runTransaction(scope.client, fn, undefined, scope);
+  if (!scope.inTransaction) return runTransaction(scope.client, fn, scope.transactionOptions, scope);
   try {
     const value = await fn(scope.client, scope.capture);
     await scope.capture?.settle(scope.client);

@@ -74,3 +74,9 @@ export type PoliciesFor<Client, Ctx = PolicyContext> = {
     Key in keyof Client as Key extends `$${string}` ? never : Key extends string ? Capitalize<Key> : never
   ]?: ModelPolicy<WhereOf<Client[Key]>, Ctx>;
 };
+
+/** How long a transaction may wait for a connection and run, in milliseconds (Prisma's defaults: 2000, 5000). */
+export interface TransactionBounds {
+  maxWait?: number;
+  timeout?: number;
+}

@@ -6,7 +6,7 @@ import { reachesRules } from '../rules/reaches-rules.js';
 import type { ChangeListener } from '../rules/rules.types.js';
 import { findPrototypeKey } from '../shared/prototype-keys.js';
 import { prototypeKey } from './policy.error.js';
-import type { PolicyContext } from './policy.types.js';
+import type { PolicyContext, TransactionBounds } from './policy.types.js';
 import { type OperationScope, POLICY_OPERATIONS, runTransaction } from './policy-operations.js';
 import { type PolicyConfig, PolicySet, validatePolicies } from './policy-set.js';
 
@@ -32,6 +32,11 @@ export interface WithPoliciesOptions extends PolicyConfig {
   context: PolicyContext;
   /** Listeners of committed changes (one event per changed row, delivered after the commit). */
   onChange?: ChangeListener<any> | ChangeListener<any>[];
+  /**
+   * Prisma's interactive transaction options (`{ maxWait, timeout }`) for the transactions the
+   * client opens itself: each write and its checks, and `$transaction` calls given no options.
+   */
+  transactionOptions?: TransactionBounds;
 }
 
 /**
@@ -52,6 +57,7 @@ export function withPolicies<Client extends object>(client: Client, options: Wit
     client: client as PrismaClientLike,
     set: new PolicySet(options, options.context),
     inTransaction: false,
+    transactionOptions: options.transactionOptions,
   };
   return policyClient(listeners && listeners.length > 0 ? { ...scope, listeners } : scope) as Client;
 }
@@ -118,7 +124,7 @@ function policyClient(scope: OperationScope): PrismaClientLike {
     return runTransaction(
       client,
       (tx, capture) => fn(policyClient({ ...scope, client: tx, inTransaction: true, capture })),
-      options,
+      options ?? scope.transactionOptions,
       scope,
     );
   }

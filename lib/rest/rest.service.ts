@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 
 import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
+import { transactionBounds } from '../data/run-in-transaction.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
 import { quoteInput } from '../errors/quote-input.js';
 import { idSelect } from '../metadata/id-select.js';
@@ -180,7 +181,7 @@ export class RestService {
     return context.client.$transaction(async (tx) => {
       await this.updateRelationship({ ...context, client: tx }, target, write);
       return this.linkage(req, tx, target, field);
-    });
+    }, transactionBounds(this.options.transactions));
   }
 
   /**

@@ -1,6 +1,10 @@
 import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 
-import { createSampleDatabase, type SampleDatabase } from '../../fixtures/blog/database/create-prisma-client.js';
+import {
+  createSampleDatabase,
+  SAMPLE_DATABASE_BOUNDS,
+  type SampleDatabase,
+} from '../../fixtures/blog/database/create-prisma-client.js';
 import { pushSchemaIfEmpty } from '../../fixtures/blog/database/prepare-database.js';
 import { seedIfEmpty } from '../../fixtures/blog/seed.js';
 import { DEFAULT_DATABASE_URL } from './default-database-url.js';
@@ -17,7 +21,8 @@ export const SAMPLE_DATABASE = Symbol('SAMPLE_DATABASE');
         const logger = new Logger('Database');
         const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
         if (await pushSchemaIfEmpty(url)) logger.log(`Created the sample schema in ${url}`);
-        const database = createSampleDatabase(url);
+        // Every wait bounded: pool, statements, locks (docs/databases.md#timeouts-and-pools).
+        const database = createSampleDatabase(url, { bounds: SAMPLE_DATABASE_BOUNDS });
         if (await seedIfEmpty(database.prisma)) logger.log('Seeded demo data');
         return database;
       },

@@ -7,7 +7,11 @@ import { Test } from '@nestjs/testing';
 import Database from 'better-sqlite3';
 import request from 'supertest';
 
-import { createSampleDatabase, type SampleDatabase } from '../../fixtures/blog/database/create-prisma-client.js';
+import {
+  createSampleDatabase,
+  SAMPLE_DATABASE_BOUNDS,
+  type SampleDatabase,
+} from '../../fixtures/blog/database/create-prisma-client.js';
 import { pushSchemaIfEmpty } from '../../fixtures/blog/database/prepare-database.js';
 import { CrudApiModule } from '../../lib/index.js';
 import { longestStall } from '../support/longest-stall.js';
@@ -31,7 +35,7 @@ describe('SQLite locked by another connection', () => {
   beforeAll(async () => {
     const url = `file:${file}`;
     await pushSchemaIfEmpty(url);
-    database = createSampleDatabase(url, { sqliteBusyTimeout: BUSY_TIMEOUT_MS });
+    database = createSampleDatabase(url, { bounds: { ...SAMPLE_DATABASE_BOUNDS, lockMs: BUSY_TIMEOUT_MS } });
     authorId = (await database.prisma.user.create({ data: { email: 'a@example.com', name: 'A' } })).id;
     const moduleRef = await Test.createTestingModule({
       imports: [
@@ -83,8 +87,10 @@ describe('SQLite locked by another connection', () => {
     expect(stallMs).toBeLessThan(300);
     expect(Date.now() - started).toBeGreaterThanOrEqual(BUSY_TIMEOUT_MS - 50);
     expect(written.status).toBe(503);
+    expect(written.headers['retry-after']).toBe('1');
     expect(written.body.error).toMatchObject({ orm: true, code: 'P1008' });
     expect(readBack.status).toBe(503);
+    expect(readBack.headers['retry-after']).toBe('1');
     expect(readBack.body.errors[0].code).toBe('service-unavailable');
     locker.exec('COMMIT');
     expect(await titles()).not.toContain('never written');
