@@ -151,6 +151,10 @@ class CrudApiOptionsSchema {
   @IsOptional()
   @ValidateNested()
   transactions?: CrudApiTransactionsSchema;
+
+  @IsOptional()
+  @IsInstance(Function, { message: 'onServerError must be a function (error, info) => void' })
+  onServerError?: unknown;
 }
 
 /** One message per problem, nested options named by their path (`limits.maxFilters`). */
