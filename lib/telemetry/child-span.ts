@@ -1,7 +1,7 @@
 import { type Span, trace } from '@opentelemetry/api';
 
 import { ATTRIBUTES } from './telemetry.constants.js';
-import { recordFailure, tracer } from './tracer.js';
+import { moduleTracer, recordFailure } from './tracer.js';
 
 /**
  * Runs `run` in a span named `name`, active for what it calls (Prisma's spans nest under it), ended
@@ -10,7 +10,7 @@ import { recordFailure, tracer } from './tracer.js';
  */
 export function inChildSpan<T>(name: string, run: () => T, model?: string, operation?: string): T {
   if (!trace.getActiveSpan()?.isRecording()) return run();
-  return tracer.startActiveSpan(name, (span) => {
+  return moduleTracer().startActiveSpan(name, (span) => {
     if (model !== undefined) span.setAttribute(ATTRIBUTES.model, model);
     if (operation !== undefined) span.setAttribute(ATTRIBUTES.operation, operation);
     let result: T;

@@ -6,7 +6,7 @@ import type { PlatformRequest } from '../shared/api-request.js';
 import { requestIdOf } from './request-id.js';
 import { requestInstruments } from './request-metrics.js';
 import { ATTRIBUTES, SPANS } from './telemetry.constants.js';
-import { recordFailure, tracer } from './tracer.js';
+import { moduleTracer, recordFailure } from './tracer.js';
 
 /** The module's two interfaces. */
 export type ApiInterface = 'rest' | 'rpc';
@@ -60,7 +60,7 @@ export function requestCallOf(raw: PlatformRequest): RequestCall | undefined {
  */
 export function beginRequest(raw: PlatformRequest, scope: RequestScope): RequestCall {
   const carrier = raw as CarrierRequest;
-  const span = tracer.startSpan(SPANS.request);
+  const span = moduleTracer().startSpan(SPANS.request);
   const call: RequestCall = {
     interface: scope.interface,
     operation: scope.operation,
