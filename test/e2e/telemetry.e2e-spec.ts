@@ -50,6 +50,13 @@ function isUnder(spans: ReadableSpan[], span: ReadableSpan, ancestor: ReadableSp
   return false;
 }
 
+/** The attributes naming what a request was. */
+const scope = (api: string, model: string, operation: string) => ({
+  'crud_api.interface': api,
+  'crud_api.model': model,
+  'crud_api.operation': operation,
+});
+
 async function metricPoint(telemetry: CollectedTelemetry, name: string, attributes: Record<string, unknown>) {
   const points = await telemetry.metrics();
   return points.find(
@@ -75,9 +82,7 @@ describe.each(testProviders())('OpenTelemetry traces and metrics (%s)', (provide
     const spans = telemetry.spans();
     const request = spanNamed(spans, 'rest list Post');
     expect(request.attributes).toMatchObject({
-      'crud_api.interface': 'rest',
-      'crud_api.model': 'Post',
-      'crud_api.operation': 'list',
+      ...scope('rest', 'Post', 'list'),
       'crud_api.request.id': res.headers['x-request-id'],
       'http.request.method': 'GET',
       'http.route': '/api/rest/:type',
@@ -104,9 +109,7 @@ describe.each(testProviders())('OpenTelemetry traces and metrics (%s)', (provide
     const spans = telemetry.spans();
     const request = spanNamed(spans, 'rpc create Post');
     expect(request.attributes).toMatchObject({
-      'crud_api.interface': 'rpc',
-      'crud_api.model': 'Post',
-      'crud_api.operation': 'create',
+      ...scope('rpc', 'Post', 'create'),
       'http.route': '/api/rpc/:model/:operation',
       'http.response.status_code': 201,
     });
@@ -153,12 +156,7 @@ describe.each(testProviders())('OpenTelemetry traces and metrics (%s)', (provide
 
   it('counts requests by interface, model, operation and status, with their duration', async () => {
     await t.http().get('/api/rest/post').expect(200);
-    const attributes = {
-      'crud_api.interface': 'rest',
-      'crud_api.model': 'Post',
-      'crud_api.operation': 'list',
-      'http.response.status_code': 200,
-    };
+    const attributes = { ...scope('rest', 'Post', 'list'), 'http.response.status_code': 200 };
     expect((await metricPoint(telemetry, 'crud_api.requests', attributes))?.value).toBeGreaterThanOrEqual(2);
     const duration = await metricPoint(telemetry, 'crud_api.request.duration', attributes);
     expect((duration?.value as { count: number }).count).toBeGreaterThanOrEqual(2);
@@ -176,9 +174,7 @@ describe.each(testProviders())('OpenTelemetry traces and metrics (%s)', (provide
     const duplicate = { data: { email: 'ada@example.com', name: 'Ada again' } };
     await t.http().post('/api/rpc/user/create').send(duplicate).expect(400);
     const point = await metricPoint(telemetry, 'crud_api.database.errors', {
-      'crud_api.interface': 'rpc',
-      'crud_api.model': 'User',
-      'crud_api.operation': 'create',
+      ...scope('rpc', 'User', 'create'),
       'crud_api.error.code': 'constraint-violation',
     });
     expect(point?.value).toBe(1);
