@@ -3,6 +3,7 @@
 const LAYERS = [
   'errors',
   'shared',
+  'telemetry',
   'metadata',
   'prisma',
   'rules',

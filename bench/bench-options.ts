@@ -36,6 +36,8 @@ export interface BenchOptions {
   soakDuration: number;
   /** Both servers' Prisma model operations answered from memory after their first call: the layers' own cost, without the database. */
   noDb: boolean;
+  /** Our server runs with an OpenTelemetry SDK registered (spans and metrics recorded, then dropped). */
+  tracing: boolean;
 }
 
 export const DEFAULT_POSTGRES_URL = 'postgresql://postgres@127.0.0.1:5432/test';
@@ -68,7 +70,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --soak                mixed read/write load on both interfaces instead of the scenarios; writes verified afterwards
   --soak-duration <s>   seconds of measured soak load after a 15 s warm-up (default 180)
   --no-db               both servers answer each Prisma model operation with its first result, from memory:
-                        what the module costs over the hand-written code without the database (no scaling table)`;
+                        what the module costs over the hand-written code without the database (no scaling table)
+  --tracing             our server records its OpenTelemetry spans and metrics (an SDK that drops them):
+                        what tracing costs; the baseline runs without`;
 
 /** Reads the command line; throws a message with the usage on anything it does not understand. */
 export function parseBenchOptions(argv: string[], env: Record<string, string | undefined> = {}): BenchOptions {
@@ -92,6 +96,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
       soak: { type: 'boolean', default: false },
       'soak-duration': { type: 'string', default: '180' },
       'no-db': { type: 'boolean', default: false },
+      tracing: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -122,6 +127,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     soak: values.soak,
     soakDuration: positiveNumber('soak-duration', values['soak-duration']),
     noDb: values['no-db'],
+    tracing: values.tracing,
   };
 }
 

@@ -109,14 +109,14 @@ async function main(): Promise<void> {
   };
   const file = path.join(
     options.out,
-    `${options.db}-${options.platform}${options.noDb ? '-no-db' : ''}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`,
+    `${options.db}-${options.platform}${options.noDb ? '-no-db' : ''}${options.tracing ? '-tracing' : ''}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`,
   );
   await mkdir(options.out, { recursive: true });
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
 
   const database = options.noDb ? `no database (Prisma answers from memory, recorded on ${options.db})` : options.db;
   console.log(
-    `\n## ${database} on ${options.platform}: ${options.duration} s x ${options.rounds} rounds per side, ${options.connections} connections`,
+    `\n## ${database} on ${options.platform}${options.tracing ? ', ours traced' : ''}: ${options.duration} s x ${options.rounds} rounds per side, ${options.connections} connections`,
   );
   console.log(
     `${report.machine.cores} x ${report.machine.cpu}, ${report.machine.memoryGb} GB, Node ${process.version}, ` +
@@ -147,7 +147,14 @@ async function runScenario(
 ): Promise<ScenarioResult> {
   const [ours, baseline] = await Promise.all([
     ServerProcess.start(
-      { side: 'ours', scenario: scenario.id, databaseUrl, platform: options.platform, replay: options.noDb },
+      {
+        side: 'ours',
+        scenario: scenario.id,
+        databaseUrl,
+        platform: options.platform,
+        replay: options.noDb,
+        tracing: options.tracing,
+      },
       placement,
     ),
     ServerProcess.start(
@@ -185,7 +192,13 @@ async function runScaling(options: BenchOptions, placement: ServerPlacement): Pr
     await seedDataset(handle, { users, posts: 0, commentsPerPost: 0, tags: 0 });
     const [ours, baseline] = await Promise.all([
       ServerProcess.start(
-        { side: 'ours', scenario: scenario.id, databaseUrl: handle.url, platform: options.platform },
+        {
+          side: 'ours',
+          scenario: scenario.id,
+          databaseUrl: handle.url,
+          platform: options.platform,
+          tracing: options.tracing,
+        },
         { cpu: placement.cpu },
       ),
       ServerProcess.start(

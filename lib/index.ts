@@ -27,6 +27,8 @@ export type {
 } from './module/crud-api-module-options.interface.js';
 /** One model's entry of the `operations` option. */
 export type { ModelOperationsOption } from './metadata/model-meta.types.js';
+/** The `onServerError` option: unexpected (5xx) errors with their request id, for Sentry and the like. */
+export type { ServerErrorInfo, ServerErrorListener } from './telemetry/server-error-report.js';
 /** The platform's request (Express or Fastify) handed to `getPrisma` and `context`. */
 export type { PlatformRequest } from './shared/api-request.js';
 

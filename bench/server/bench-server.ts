@@ -12,6 +12,7 @@ import { CrudApiModule } from '../../lib/index.js';
 import { BENCH_DATABASE, BENCH_ENDPOINT } from '../baseline/baseline.tokens.js';
 import { BASELINE_CONTROLLERS } from '../baseline/baseline-controllers.js';
 import { SCENARIOS } from '../scenarios.js';
+import { registerBenchTelemetry } from './bench-telemetry.js';
 import { replayingClient } from './replaying-client.js';
 import {
   decodeServerArgs,
@@ -85,6 +86,7 @@ async function createApp(root: Type | DynamicModule): Promise<INestApplication> 
   return express;
 }
 
+if (args.tracing) registerBenchTelemetry();
 const served: SampleDatabase = args.replay
   ? { ...database, prisma: replayingClient(database.prisma, () => stats.queries++) }
   : database;

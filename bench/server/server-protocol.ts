@@ -14,6 +14,8 @@ export interface ServerArgs {
   platform?: BenchPlatform;
   /** Prisma's model operations answered from memory after their first call (`--no-db`, see `replayingClient`). */
   replay?: boolean;
+  /** An OpenTelemetry SDK recording (then dropping) the module's spans and metrics (`--tracing`, ours only). */
+  tracing?: boolean;
 }
 
 export type RunnerMessage = { type: 'reset' } | { type: 'stats' } | { type: 'memory' } | { type: 'stop' };
@@ -49,24 +51,34 @@ export function encodeServerArgs(args: ServerArgs): string[] {
     String(args.port),
     args.platform ?? 'express',
     args.replay ? 'replay' : 'live',
+    args.tracing ? 'traced' : 'untraced',
   ];
 }
 
 export function decodeServerArgs(argv: string[]): ServerArgs {
-  const [side, scenario, databaseUrl, port, platform, database] = argv;
+  const [side, scenario, databaseUrl, port, platform, database, tracing] = argv;
   if (
     (side !== 'ours' && side !== 'baseline') ||
     !scenario ||
     !databaseUrl ||
     !port ||
     (platform !== 'express' && platform !== 'fastify') ||
-    (database !== 'live' && database !== 'replay')
+    (database !== 'live' && database !== 'replay') ||
+    (tracing !== 'traced' && tracing !== 'untraced')
   ) {
     throw new Error(
-      'usage: bench-server <ours|baseline> <scenario> <database-url> <port> <express|fastify> <live|replay>',
+      'usage: bench-server <ours|baseline> <scenario> <database-url> <port> <express|fastify> <live|replay> <traced|untraced>',
     );
   }
-  return { side, scenario, databaseUrl, port: Number(port), platform, replay: database === 'replay' };
+  return {
+    side,
+    scenario,
+    databaseUrl,
+    port: Number(port),
+    platform,
+    replay: database === 'replay',
+    tracing: tracing === 'traced',
+  };
 }
 
 /** The REST endpoint both servers of a scenario build their links from. */

@@ -165,6 +165,20 @@ function describeMapping(
   };
 }
 
+/**
+ * Whether the database, its driver or Prisma's engine failed the request, rather than the caller
+ * (Prisma's argument validation) or the module's own checks: what `crud_api.database.errors` counts.
+ */
+export function isDatabaseError(error: unknown): boolean {
+  const cause = error instanceof StepFailure ? error.cause : error;
+  if (!(cause instanceof Error)) return false;
+  return (
+    (cause.name.startsWith('PrismaClient') && !isPrismaValidationError(cause)) ||
+    cause.name === 'DriverAdapterError' ||
+    driverErrorMapping(cause) !== undefined
+  );
+}
+
 function describePrismaKnownError(error: PrismaKnownError, prismaErrorMap: PrismaErrorMap): ErrorDescription {
   const reason = typeof error.meta?.reason === 'string' ? error.meta.reason : undefined;
   // The application's and the default rows first; a generic code is explained by the database's own.

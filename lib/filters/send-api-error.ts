@@ -3,11 +3,15 @@ import { Logger } from '@nestjs/common';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { ApiRequest } from '../shared/api-request.js';
 import { isResponseSent, type PlatformResponse, sendApiResponse } from '../shared/api-response.js';
-import { describeError, type ErrorDescription } from './error-description.js';
+import { type ApiInterface, beginRequest, finishRequest, requestCallOf } from '../telemetry/request-telemetry.js';
+import { reportServerError, type ServerErrorListener } from '../telemetry/server-error-report.js';
+import { REQUEST_ID_HEADER } from '../telemetry/telemetry.constants.js';
+import { describeError, type ErrorDescription, isDatabaseError } from './error-description.js';
 import { mergePrismaErrorMap, type PrismaErrorMap } from './prisma-error-map.js';
 
 /** How one interface writes its errors: each interface hands its own to the filter and body parsing. */
 export interface ErrorFormat {
+  interface: ApiInterface;
   contentType: string;
   render(error: ErrorDescription, request: Pick<ApiRequest, 'path' | 'query'>, rendering: ErrorRendering): object;
 }
@@ -18,39 +22,64 @@ export interface ErrorRendering {
   /** The REST `endpoint` and mount path, for the error document's `links.self`. */
   endpoint: string;
   restPath: string;
+  onServerError?: ServerErrorListener;
 }
 
 export function errorRendering(
-  options: Pick<ResolvedCrudApiOptions, 'prismaErrorMap' | 'endpoint' | 'restPath'>,
+  options: Pick<ResolvedCrudApiOptions, 'prismaErrorMap' | 'endpoint' | 'restPath' | 'onServerError'>,
 ): ErrorRendering {
   return {
     prismaErrorMap: mergePrismaErrorMap(options.prismaErrorMap),
     endpoint: options.endpoint,
     restPath: options.restPath,
+    onServerError: options.onServerError,
   };
 }
 
 const logger = new Logger('CrudApi');
 
 /**
- * Answers a failed request of one interface in that interface's error format. Used by the
- * filters bound to the module's controllers and by its body parsing, which runs before routing.
+ * Answers a failed request of one interface in that interface's error format, with its request
+ * id, and ends its telemetry. Used by the filters bound to the module's controllers and by its body
+ * parsing, which runs before routing (the request then begins here).
  */
 export function sendApiError(
   format: ErrorFormat,
   exception: unknown,
-  exchange: { request: Pick<ApiRequest, 'method' | 'path' | 'query'>; response: PlatformResponse },
+  exchange: { request: Pick<ApiRequest, 'method' | 'path' | 'query' | 'raw'>; response: PlatformResponse },
   rendering: ErrorRendering,
 ): void {
+  const { request, response } = exchange;
   const error = describeError(exception, rendering.prismaErrorMap);
+  const call = requestCallOf(request.raw) ?? beginRequest(request.raw, { interface: format.interface });
   if (error.status >= 500) {
     // The client gets a generic message; the real error goes to the application's log.
     logger.error(
-      `${exchange.request.method} ${exchange.request.path} failed: ${String(exception)}`,
+      `${request.method} ${request.path} failed (request ${call.id}): ${String(exception)}`,
       (exception as Error)?.stack,
     );
   }
-  if (isResponseSent(exchange.response)) return;
-  const body = format.render(error, exchange.request, rendering);
-  sendApiResponse(exchange.response, { status: error.status, body, headers: error.headers }, format.contentType);
+  if (!isResponseSent(response)) {
+    const body = format.render(error, request, rendering);
+    sendApiResponse(response, { status: error.status, body, headers: error.headers }, format.contentType, {
+      [REQUEST_ID_HEADER]: call.id,
+    });
+  }
+  finishRequest(call, error.status, {
+    exception,
+    code: error.code,
+    database: isDatabaseError(exception),
+    prismaCode: error.ormCode,
+  });
+  if (error.status >= 500 && rendering.onServerError) {
+    reportServerError(rendering.onServerError, exception, {
+      requestId: call.id,
+      interface: call.interface,
+      model: call.model,
+      operation: call.operation,
+      status: error.status,
+      code: error.code,
+      request: request.raw,
+    });
+  }
 }

@@ -151,6 +151,17 @@ class CrudApiOptionsSchema {
   @IsOptional()
   @ValidateNested()
   transactions?: CrudApiTransactionsSchema;
+
+  @IsOptional()
+  @ValidateBy({
+    name: 'isFunction',
+    validator: {
+      // `typeof`, not `instanceof Function`: a function from another realm (a test framework's mock) is one too.
+      validate: (value) => typeof value === 'function',
+      defaultMessage: () => 'onServerError must be a function (error, info) => void',
+    },
+  })
+  onServerError?: unknown;
 }
 
 /** One message per problem, nested options named by their path (`limits.maxFilters`). */

@@ -4,6 +4,7 @@ import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from '../policies/
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ChangeListener, CrudApiRules } from '../rules/rules.types.js';
 import type { PlatformRequest } from '../shared/api-request.js';
+import type { ServerErrorListener } from '../telemetry/server-error-report.js';
 import type { COUNT_STRATEGIES } from './crud-api.constants.js';
 
 /** The options of one module instance (what `forRootAsync`'s factory returns). */
@@ -59,6 +60,12 @@ export interface CrudApiOptions {
   context?: (request: PlatformRequest) => PolicyContext | Promise<PolicyContext>;
   /** Multi-operation requests: RPC `$transaction/sequential` and JSON:API Atomic Operations. */
   transactions?: CrudApiTransactions;
+  /**
+   * Called with every error answered with a 5xx, and the request's id (its `X-Request-Id`), interface,
+   * model and operation: report it to Sentry or the like (docs/observability.md). Not awaited; a
+   * listener that throws is logged and changes nothing of the answer.
+   */
+  onServerError?: ServerErrorListener;
 }
 
 /** How the multi-operation requests run; each request is one interactive transaction. */

@@ -5,6 +5,8 @@ import { type ModelFieldModes, validateRules } from '../rules/field-modes.js';
 import { reachesRules } from '../rules/reaches-rules.js';
 import type { ChangeListener } from '../rules/rules.types.js';
 import { findPrototypeKey } from '../shared/prototype-keys.js';
+import { inChildSpan } from '../telemetry/child-span.js';
+import { SPANS } from '../telemetry/telemetry.constants.js';
 import { prototypeKey } from './policy.error.js';
 import type { PolicyContext, TransactionBounds } from './policy.types.js';
 import { type OperationScope, POLICY_OPERATIONS, runTransaction } from './policy-operations.js';
@@ -151,7 +153,7 @@ function policyDelegate(scope: OperationScope, model: ModelMeta, base: Record<st
       const prototypePath = findPrototypeKey(args);
       if (prototypePath) throw prototypeKey(prototypePath);
       if (passesThrough(scope, model, args)) return (base[name] as (args?: object) => Promise<unknown>)(args);
-      return operation(scope, model, args ?? {});
+      return inChildSpan(SPANS.policy, () => operation(scope, model, args ?? {}), model.name, name);
     };
   }
   return delegate;

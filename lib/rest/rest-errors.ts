@@ -52,6 +52,7 @@ export function renderJsonApiError(error: ErrorDescription, self?: string): obje
 
 /** The REST interface's error format: a JSON:API error document whose `links.self` is the request URL. */
 export const JSON_API_ERROR_FORMAT: ErrorFormat = {
+  interface: 'rest',
   contentType: JSON_API_MEDIA_TYPE,
   render: (error, request, { endpoint, restPath }) =>
     renderJsonApiError(error, errorSelfUrl(endpoint, restPath, request)),

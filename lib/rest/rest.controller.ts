@@ -1,7 +1,9 @@
 import { Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 
-import { type ApiRequest, toApiRequest } from '../shared/api-request.js';
-import { type ApiResponse, type PlatformResponse, sendApiResponse } from '../shared/api-response.js';
+import { ModelRegistry } from '../metadata/model-registry.js';
+import type { ApiRequest } from '../shared/api-request.js';
+import type { ApiResponse, PlatformResponse } from '../shared/api-response.js';
+import { serveRequest } from '../telemetry/serve-request.js';
 import { ATOMIC_MEDIA_TYPE, ATOMIC_ROUTE } from './atomic/atomic.constants.js';
 import { negotiateAtomic } from './atomic/atomic-negotiation.js';
 import { AtomicOperationsService } from './atomic/atomic-operations.service.js';
@@ -20,89 +22,111 @@ export class RestController {
   constructor(
     @Inject(RestService) private readonly rest: RestService,
     @Inject(AtomicOperationsService) private readonly atomic: AtomicOperationsService,
+    @Inject(ModelRegistry) private readonly registry: ModelRegistry,
   ) {}
 
   /** JSON:API Atomic Operations; declared before `POST :type`, so no resource type can be called `operations`. */
   @Post(ATOMIC_ROUTE)
-  async operations(@Req() req: any, @Res() res: PlatformResponse): Promise<void> {
-    const request = toApiRequest(req);
-    negotiateAtomic(request);
-    sendApiResponse(res, await this.atomic.run(request), ATOMIC_MEDIA_TYPE);
+  operations(@Req() req: any, @Res() res: PlatformResponse): Promise<void> {
+    const run = (request: ApiRequest) => {
+      negotiateAtomic(request);
+      return this.atomic.run(request);
+    };
+    return serveRequest(req, res, { interface: 'rest', operation: 'atomic' }, run, ATOMIC_MEDIA_TYPE);
   }
 
   @Get(':type/:id/relationships/:relationship/:relatedId')
   fetchToOneRelationship(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, (api) => this.rest.fetchRelationship(api, p.type!, p.id!, p.relationship!, p.relatedId));
+    return this.send(req, res, 'relationship', p.type!, (api) =>
+      this.rest.fetchRelationship(api, p.type!, p.id!, p.relationship!, p.relatedId),
+    );
   }
 
   @Get(':type/:id/relationships/:relationship')
   fetchRelationship(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, (api) => this.rest.fetchRelationship(api, p.type!, p.id!, p.relationship!));
+    return this.send(req, res, 'relationship', p.type!, (api) =>
+      this.rest.fetchRelationship(api, p.type!, p.id!, p.relationship!),
+    );
   }
 
   @Post(':type/:id/relationships/:relationship')
   addToRelationship(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, (api) => this.rest.changeRelationship(api, 'add', p.type!, p.id!, p.relationship!));
+    return this.send(req, res, 'relationship.add', p.type!, (api) =>
+      this.rest.changeRelationship(api, 'add', p.type!, p.id!, p.relationship!),
+    );
   }
 
   @Patch(':type/:id/relationships/:relationship')
   replaceRelationship(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, (api) => this.rest.changeRelationship(api, 'replace', p.type!, p.id!, p.relationship!));
+    return this.send(req, res, 'relationship.replace', p.type!, (api) =>
+      this.rest.changeRelationship(api, 'replace', p.type!, p.id!, p.relationship!),
+    );
   }
 
   @Delete(':type/:id/relationships/:relationship')
   removeFromRelationship(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, (api) => this.rest.changeRelationship(api, 'remove', p.type!, p.id!, p.relationship!));
+    return this.send(req, res, 'relationship.remove', p.type!, (api) =>
+      this.rest.changeRelationship(api, 'remove', p.type!, p.id!, p.relationship!),
+    );
   }
 
   @Get(':type/:id/:relationship/:relatedId')
   fetchToOneRelated(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, (api) => this.rest.fetchRelated(api, p.type!, p.id!, p.relationship!, p.relatedId));
+    return this.send(req, res, 'related', p.type!, (api) =>
+      this.rest.fetchRelated(api, p.type!, p.id!, p.relationship!, p.relatedId),
+    );
   }
 
   @Get(':type/:id/:relationship')
   fetchRelated(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, (api) => this.rest.fetchRelated(api, p.type!, p.id!, p.relationship!));
+    return this.send(req, res, 'related', p.type!, (api) =>
+      this.rest.fetchRelated(api, p.type!, p.id!, p.relationship!),
+    );
   }
 
   @Get(':type/:id')
   fetch(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, (api) => this.rest.fetch(api, p.type!, p.id!));
+    return this.send(req, res, 'fetch', p.type!, (api) => this.rest.fetch(api, p.type!, p.id!));
   }
 
   @Get(':type')
   list(@Req() req: any, @Res() res: PlatformResponse, @Param('type') type: string) {
-    return this.send(req, res, (api) => this.rest.list(api, type));
+    return this.send(req, res, 'list', type, (api) => this.rest.list(api, type));
   }
 
   @Post(':type')
   create(@Req() req: any, @Res() res: PlatformResponse, @Param('type') type: string) {
-    return this.send(req, res, (api) => this.rest.create(api, type));
+    return this.send(req, res, 'create', type, (api) => this.rest.create(api, type));
   }
 
   @Patch(':type/:id')
   patch(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, (api) => this.rest.update(api, p.type!, p.id!));
+    return this.send(req, res, 'update', p.type!, (api) => this.rest.update(api, p.type!, p.id!));
   }
 
   @Put(':type/:id')
   put(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, (api) => this.rest.update(api, p.type!, p.id!));
+    return this.send(req, res, 'update', p.type!, (api) => this.rest.update(api, p.type!, p.id!));
   }
 
   @Delete(':type/:id')
   delete(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, (api) => this.rest.delete(api, p.type!, p.id!));
+    return this.send(req, res, 'delete', p.type!, (api) => this.rest.delete(api, p.type!, p.id!));
   }
 
-  /** Negotiates the media types before the service runs, then writes its response. */
-  private async send(
+  /** Serves one route of `type`: negotiates the media types before the service runs, then writes its response. */
+  private send(
     req: any,
     res: PlatformResponse,
+    operation: string,
+    type: string,
     run: (request: ApiRequest) => Promise<ApiResponse>,
   ): Promise<void> {
-    const request = toApiRequest(req);
-    negotiate(request);
-    sendApiResponse(res, await run(request), JSON_API_MEDIA_TYPE);
+    const scope = { interface: 'rest' as const, operation, model: this.registry.findByTypeName(type)?.name };
+    const negotiated = (request: ApiRequest) => {
+      negotiate(request);
+      return run(request);
+    };
+    return serveRequest(req, res, scope, negotiated, JSON_API_MEDIA_TYPE);
   }
 }

@@ -13,6 +13,8 @@ import { policiesOf } from '../policies/with-policies.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ApiRequest } from '../shared/api-request.js';
 import type { ApiResponse } from '../shared/api-response.js';
+import { inChildSpan } from '../telemetry/child-span.js';
+import { SPANS } from '../telemetry/telemetry.constants.js';
 import {
   collectionHeaders,
   collectionMeta,
@@ -104,12 +106,12 @@ export class RestService {
       );
     }
     const row = await this.loadToOne(client, target, field, relatedId, this.selection(client, related, query));
-    const document = this.compound(query);
-    const data = row ? document.primaryResource(related, row, query.include) : null;
-    return {
-      status: 200,
-      body: document.document(data, { self: requestUrl(this.options.endpoint, path, query.search) }, query.include),
-    };
+    return inChildSpan(SPANS.serialize, () => {
+      const document = this.compound(query);
+      const data = row ? document.primaryResource(related, row, query.include) : null;
+      const self = requestUrl(this.options.endpoint, path, query.search);
+      return { status: 200, body: document.document(data, { self }, query.include) };
+    });
   }
 
   async fetchRelationship(
@@ -128,22 +130,26 @@ export class RestService {
     const model = resourceModel(this.registry, type, 'create');
     const context = await this.context(req);
     const query = this.query(req, context.client, model, false);
-    const write = parseResourceDocument(context.scope, model, req.body);
+    const write = inChildSpan(SPANS.parse, () => parseResourceDocument(context.scope, model, req.body));
     const row = await this.createResource(context, model, write, this.selection(context.client, model, query));
-    const document = this.compound(query);
-    const data = document.primaryResource(model, row, query.include);
-    return {
-      status: 201,
-      headers: { Location: data.links.self },
-      body: document.document(data, { self: data.links.self }, query.include),
-    };
+    return inChildSpan(SPANS.serialize, () => {
+      const document = this.compound(query);
+      const data = document.primaryResource(model, row, query.include);
+      return {
+        status: 201,
+        headers: { Location: data.links.self },
+        body: document.document(data, { self: data.links.self }, query.include),
+      };
+    });
   }
 
   async update(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'update');
     const context = await this.context(req);
     const query = this.query(req, context.client, target.model, false);
-    const write = parseResourceDocument(context.scope, target.model, req.body, target.id);
+    const write = inChildSpan(SPANS.parse, () =>
+      parseResourceDocument(context.scope, target.model, req.body, target.id),
+    );
     const selection = this.selection(context.client, target.model, query);
     const row = await this.updateResource(context, target, write, selection);
     return this.resourceResponse(target.model, row, query, `${type}/${id}`);
@@ -171,12 +177,8 @@ export class RestService {
     }
     const context = await this.context(req);
     const writable = writableRelationship(context.scope, target.model, field);
-    const write = parseRelationshipWrite(
-      context.scope,
-      writable,
-      change,
-      documentData(context.scope, req.body),
-      '/data',
+    const write = inChildSpan(SPANS.parse, () =>
+      parseRelationshipWrite(context.scope, writable, change, documentData(context.scope, req.body), '/data'),
     );
     return context.client.$transaction(async (tx) => {
       await this.updateRelationship({ ...context, client: tx }, target, write);
@@ -295,21 +297,25 @@ export class RestService {
         { select: withKeysetFields(idSelect(related), query.keyset) },
         path,
       );
-      const data = withItemCursors(
-        page.rows.map((row) => document.identifier(related, row)),
-        page.cursors,
-      );
-      const links = { self, related: relationshipLinks(resourceSelf, field.name).related, ...page.links };
-      return {
-        status: 200,
-        headers: collectionHeaders(page, page.choice),
-        body: document.document(data, links, query.include, collectionMeta(page, page.choice)),
-      };
+      return inChildSpan(SPANS.serialize, () => {
+        const data = withItemCursors(
+          page.rows.map((row) => document.identifier(related, row)),
+          page.cursors,
+        );
+        const links = { self, related: relationshipLinks(resourceSelf, field.name).related, ...page.links };
+        return {
+          status: 200,
+          headers: collectionHeaders(page, page.choice),
+          body: document.document(data, links, query.include, collectionMeta(page, page.choice)),
+        };
+      });
     }
     const row = await this.loadToOne(client, target, field, relatedId, { select: idSelect(related) });
-    const data = row ? document.identifier(related, row) : null;
-    const links = { self, related: relationshipLinks(resourceSelf, field.name, data?.id).related };
-    return { status: 200, body: document.document(data, links, query.include) };
+    return inChildSpan(SPANS.serialize, () => {
+      const data = row ? document.identifier(related, row) : null;
+      const links = { self, related: relationshipLinks(resourceSelf, field.name, data?.id).related };
+      return { status: 200, body: document.document(data, links, query.include) };
+    });
   }
 
   /** One page of a to-many relationship's related resources, plus their total. */
@@ -394,25 +400,29 @@ export class RestService {
     query: ReadQuery,
     path: string,
   ): ApiResponse {
-    const document = this.compound(query);
-    const data = withItemCursors(
-      page.rows.map((row) => document.primaryResource(model, row, query.include)),
-      page.cursors,
-    );
-    const links = { self: requestUrl(this.options.endpoint, path, query.search), ...page.links };
-    return {
-      status: 200,
-      headers: collectionHeaders(page, page.choice),
-      body: document.document(data, links, query.include, collectionMeta(page, page.choice)),
-    };
+    return inChildSpan(SPANS.serialize, () => {
+      const document = this.compound(query);
+      const data = withItemCursors(
+        page.rows.map((row) => document.primaryResource(model, row, query.include)),
+        page.cursors,
+      );
+      const links = { self: requestUrl(this.options.endpoint, path, query.search), ...page.links };
+      return {
+        status: 200,
+        headers: collectionHeaders(page, page.choice),
+        body: document.document(data, links, query.include, collectionMeta(page, page.choice)),
+      };
+    });
   }
 
   /** One resource's document, linked to the URL it was asked at (`type/id`, with the query). */
   private resourceResponse(model: ModelMeta, row: Row, query: ReadQuery, path: string): ApiResponse {
-    const document = this.compound(query);
-    const data = document.primaryResource(model, row, query.include);
-    const self = requestUrl(this.options.endpoint, path, query.search);
-    return { status: 200, body: document.document(data, { self }, query.include) };
+    return inChildSpan(SPANS.serialize, () => {
+      const document = this.compound(query);
+      const data = document.primaryResource(model, row, query.include);
+      const self = requestUrl(this.options.endpoint, path, query.search);
+      return { status: 200, body: document.document(data, { self }, query.include) };
+    });
   }
 
   /** What the resource operations of this request run with: its client, explaining failures. */
@@ -432,7 +442,9 @@ export class RestService {
 
   /** The query parameters, parsed against the fields the caller's policies let it name. */
   private query(req: ApiRequest, client: PrismaClientLike, model: ModelMeta, collection: boolean): ReadQuery {
-    return readQuery(visibleFields(this.registry, client), this.options, model, req.query, collection);
+    return inChildSpan(SPANS.parse, () =>
+      readQuery(visibleFields(this.registry, client), this.options, model, req.query, collection),
+    );
   }
 
   /** What a resource document needs, less what the client's access policies hide. */

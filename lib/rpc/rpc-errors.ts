@@ -22,7 +22,11 @@ export function renderRpcError(error: ErrorDescription): object {
 }
 
 /** The RPC interface's error format. */
-export const RPC_ERROR_FORMAT: ErrorFormat = { contentType: 'application/json', render: renderRpcError };
+export const RPC_ERROR_FORMAT: ErrorFormat = {
+  interface: 'rpc',
+  contentType: 'application/json',
+  render: renderRpcError,
+};
 
 /** `{ error: { message, … } }` on the RPC routes. */
 @Catch()

@@ -1,8 +1,10 @@
 import { All, Inject, Param, Post, Req, Res } from '@nestjs/common';
 
-import { toApiRequest } from '../shared/api-request.js';
-import { type PlatformResponse, sendApiResponse } from '../shared/api-response.js';
+import { ModelRegistry } from '../metadata/model-registry.js';
+import type { PlatformResponse } from '../shared/api-response.js';
+import { serveRequest } from '../telemetry/serve-request.js';
 import { RpcService } from './rpc.service.js';
+import { RPC_OPERATIONS } from './rpc-operations.js';
 import { RPC_TRANSACTION_ROUTE } from './transaction/transaction-route.js';
 
 /** The RPC route, relative to the mount path. */
@@ -13,21 +15,31 @@ export const RPC_ROUTE = ':model/:operation';
  * operation and method. Mounted per module instance by `mountController`.
  */
 export class RpcController {
-  constructor(@Inject(RpcService) private readonly rpc: RpcService) {}
+  constructor(
+    @Inject(RpcService) private readonly rpc: RpcService,
+    @Inject(ModelRegistry) private readonly registry: ModelRegistry,
+  ) {}
 
   /** Declared first: `$transaction/sequential` would otherwise match `:model/:operation`. */
   @Post(RPC_TRANSACTION_ROUTE)
-  async transaction(@Req() req: any, @Res() res: PlatformResponse): Promise<void> {
-    sendApiResponse(res, await this.rpc.transaction(toApiRequest(req)), 'application/json');
+  transaction(@Req() req: any, @Res() res: PlatformResponse): Promise<void> {
+    const scope = { interface: 'rpc' as const, operation: '$transaction' };
+    return serveRequest(req, res, scope, (request) => this.rpc.transaction(request), 'application/json');
   }
 
   @All(RPC_ROUTE)
-  async handle(
+  handle(
     @Req() req: any,
     @Res() res: PlatformResponse,
     @Param('model') model: string,
     @Param('operation') operation: string,
   ): Promise<void> {
-    sendApiResponse(res, await this.rpc.handle(toApiRequest(req), model, operation), 'application/json');
+    // Only names the module knows become attributes: metrics stay bounded whatever the URL says.
+    const scope = {
+      interface: 'rpc' as const,
+      model: this.registry.findByTypeName(model)?.name,
+      operation: RPC_OPERATIONS.has(operation) ? operation : undefined,
+    };
+    return serveRequest(req, res, scope, (request) => this.rpc.handle(request, model, operation), 'application/json');
   }
 }

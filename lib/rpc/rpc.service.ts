@@ -14,6 +14,8 @@ import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { type ApiRequest, queryParameters } from '../shared/api-request.js';
 import type { ApiResponse } from '../shared/api-response.js';
 import { isJsonMediaType } from '../shared/json-media-type.js';
+import { inChildSpan } from '../telemetry/child-span.js';
+import { SPANS } from '../telemetry/telemetry.constants.js';
 import { applyMaxTake } from './apply-max-take.js';
 import type { ArgsOrigin } from './args/args.error.js';
 import { validateRpcArgs } from './args/validate-rpc-args.js';
@@ -44,14 +46,17 @@ export class RpcService {
     if (!model) throw new CrudApiError('unknown-type', `Unknown model "${modelName}".`);
     const operation = this.resolveOperation(model, operationName, req.method);
     this.checkBodyType(req);
-    const parsed = parseRpcArgs(
-      { method: req.method, query: queryParameters(req.query), body: req.body },
-      this.options.limits,
+    const parsed = inChildSpan(SPANS.parse, () =>
+      parseRpcArgs({ method: req.method, query: queryParameters(req.query), body: req.body }, this.options.limits),
     );
     const client = await this.clients.forRequest(req);
     const origin = readsArgsFromQuery(req.method) ? 'query' : 'body';
-    const call = this.prepareCall(client, model, operationName, operation, parsed, origin);
-    return { status: operation.successStatus, body: serializeRpcResult(await call(client)) };
+    // Validation reads the client's policies (hidden fields), so it follows the client's resolution.
+    const call = inChildSpan(SPANS.parse, () =>
+      this.prepareCall(client, model, operationName, operation, parsed, origin),
+    );
+    const result = await call(client);
+    return { status: operation.successStatus, body: inChildSpan(SPANS.serialize, () => serializeRpcResult(result)) };
   }
 
   /**
@@ -61,17 +66,20 @@ export class RpcService {
    */
   async transaction(req: ApiRequest): Promise<ApiResponse> {
     this.checkBodyType(req);
-    const steps = parseTransactionBody(req.body, this.options.limits, this.options.transactions.maxOperations);
+    const { limits, transactions } = this.options;
+    const steps = inChildSpan(SPANS.parse, () => parseTransactionBody(req.body, limits, transactions.maxOperations));
     const client = await this.clients.forRequest(req);
-    const calls = steps.map((step, index) => atStepSync(index, () => this.prepareStep(client, step)));
-    const { prisma, transactions } = this.options;
+    const calls = inChildSpan(SPANS.parse, () =>
+      steps.map((step, index) => atStepSync(index, () => this.prepareStep(client, step))),
+    );
+    const { prisma } = this.options;
     // The shared client, unwrapped, returns lazy PrismaPromises: one batch. Policy and per-request
     // clients run checks (or unknown code) between queries: an interactive transaction.
     const results =
       client === prisma && !policiesOf(client)
         ? await runInBatchTransaction(client, transactions, calls)
         : await runInTransaction(client, transactions, calls.length, (tx, index) => calls[index]!(tx));
-    return { status: 200, body: serializeRpcResult(results) };
+    return { status: 200, body: inChildSpan(SPANS.serialize, () => serializeRpcResult(results)) };
   }
 
   /** One transaction step as a call: any operation the model offers, whatever method it takes alone. */

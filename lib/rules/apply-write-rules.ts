@@ -1,6 +1,8 @@
 import type { ValidationIssue } from '../errors/crud-api.error.js';
 import { unknownField } from '../errors/unknown-field.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
+import { inChildSpan } from '../telemetry/child-span.js';
+import { SPANS } from '../telemetry/telemetry.constants.js';
 import { fieldModes } from './field-modes.js';
 import { issuesAt, RuleError, validationFailed } from './rule.error.js';
 import type { CrudApiRules, ModelRules, RuleContext } from './rules.types.js';
@@ -139,6 +141,10 @@ export async function applyWriteRules(run: RuleRun, node: RuleNode, input: Data)
   const rules = modelRules(run.rules, node.model.name);
   refuseServerSet(run, node, input);
   if (!rules) return input;
+  return inChildSpan(SPANS.rules, () => runWriteRules(rules, run, node, input), node.model.name, node.kind);
+}
+
+async function runWriteRules(rules: ModelRules, run: RuleRun, node: RuleNode, input: Data): Promise<Data> {
   let data: Data = { ...input };
   if (node.kind === 'create') fillDefaults(run, node, data);
   data = await runHook(rules, run, node, data);
@@ -181,12 +187,19 @@ export async function applyDeleteRules(
 ): Promise<void> {
   const hook = modelRules(run.rules, model.name)?.beforeDelete;
   if (!hook) return;
-  try {
-    await hook({ model: model.name, context: run.context, tx: run.tx, rows: await rows() });
-  } catch (error) {
-    const issues = issuesAt(error, path);
-    throw issues ? validationFailed(issues) : error;
-  }
+  await inChildSpan(
+    SPANS.rules,
+    async () => {
+      try {
+        await hook({ model: model.name, context: run.context, tx: run.tx, rows: await rows() });
+      } catch (error) {
+        const issues = issuesAt(error, path);
+        throw issues ? validationFailed(issues) : error;
+      }
+    },
+    model.name,
+    'delete',
+  );
 }
 
 /** Throws every validation issue of a write at once. */

@@ -34,20 +34,24 @@ export function isResponseSent(response: PlatformResponse): boolean {
 }
 
 /**
- * Writes the response as given on either platform. The body goes out as bytes with exactly
- * `contentType`: neither platform then adds `charset=utf-8`, which JSON:API forbids (media type
- * parameters other than `ext` and `profile`) and JSON does not need (it is UTF-8 by definition).
+ * Writes the response as given on either platform, with `extraHeaders` (the request id). The body
+ * goes out as bytes with exactly `contentType`: neither platform then adds `charset=utf-8`, which
+ * JSON:API forbids (media type parameters other than `ext` and `profile`) and JSON does not need
+ * (it is UTF-8 by definition).
  */
 export function sendApiResponse(
   response: PlatformResponse,
   { status, body, headers }: ApiResponse,
   contentType: string,
+  extraHeaders?: Record<string, string>,
 ): void {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   sendBytes(
     response,
     status,
-    payload === undefined ? { ...headers } : { ...headers, 'Content-Type': contentType },
+    payload === undefined
+      ? { ...headers, ...extraHeaders }
+      : { ...headers, ...extraHeaders, 'Content-Type': contentType },
     payload,
   );
 }

@@ -151,7 +151,9 @@ describe.each(testProviders())('data-layer errors (%s)', (provider) => {
       expect(res.body).toEqual(body);
       expect(res.text).not.toContain('secret');
       const [message, stack] = logged.mock.calls.at(-1)!;
-      expect(message).toBe(`GET ${path} failed: Error: secret internals at /etc/x`);
+      expect(message).toBe(
+        `GET ${path} failed (request ${res.headers['x-request-id']}): Error: secret internals at /etc/x`,
+      );
       expect(stack).toMatch(/secret internals at \/etc\/x\n\s+at /);
     });
   });

@@ -97,6 +97,20 @@ describe('bench options', () => {
   });
 });
 
+describe('bench --tracing', () => {
+  it('is off by default', () => {
+    expect(parseBenchOptions([]).tracing).toBe(false);
+    expect(parseBenchOptions(['--tracing']).tracing).toBe(true);
+  });
+
+  it('passes the mode to the server processes', () => {
+    const args = { side: 'ours' as const, scenario: 'rest-list', databaseUrl: 'file:x.db', port: 3001 };
+    expect(decodeServerArgs(encodeServerArgs({ ...args, tracing: true }))).toMatchObject({ tracing: true });
+    expect(decodeServerArgs(encodeServerArgs(args))).toMatchObject({ tracing: false });
+    expect(() => decodeServerArgs(encodeServerArgs(args).slice(0, -1))).toThrow(/traced\|untraced/);
+  });
+});
+
 describe('bench --no-db', () => {
   it('is off by default, and refused with --soak, which checks what the database holds', () => {
     expect(parseBenchOptions([]).noDb).toBe(false);
@@ -112,8 +126,12 @@ describe('bench --no-db', () => {
       port: 3001,
       platform: 'fastify' as const,
     };
-    expect(decodeServerArgs(encodeServerArgs({ ...args, replay: true }))).toEqual({ ...args, replay: true });
-    expect(decodeServerArgs(encodeServerArgs(args))).toEqual({ ...args, replay: false });
+    expect(decodeServerArgs(encodeServerArgs({ ...args, replay: true }))).toEqual({
+      ...args,
+      replay: true,
+      tracing: false,
+    });
+    expect(decodeServerArgs(encodeServerArgs(args))).toEqual({ ...args, replay: false, tracing: false });
   });
 
   it('answers each model operation with its first result from memory, a fresh array each time, and counts every answer', async () => {

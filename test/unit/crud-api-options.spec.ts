@@ -32,6 +32,7 @@ describe('resolveCrudApiOptions', () => {
     [{ modelMeta: undefined }, /"modelMeta": modelMeta must be the object written by nestjs-crud-api-generator/],
     [{ prisma: undefined }, /"prisma": prisma is required unless getPrisma is given/],
     [{ getPrisma: 'client' }, /"getPrisma": getPrisma must be a function/],
+    [{ onServerError: 'sentry' }, /"onServerError": onServerError must be a function/],
     [{ idDivider: '' }, /"idDivider"/],
     [{ models: ['Post', 3] }, /"models"/],
     [{ bodyLimit: 'lots' }, /"bodyLimit"/],
@@ -40,6 +41,11 @@ describe('resolveCrudApiOptions', () => {
     [{ restPath: 'v2/rest' }, /"restPath": give it to forRoot\/forRootAsync directly/],
   ])('rejects %j', (override, message) => {
     expect(() => resolve({ ...valid, ...override })).toThrow(message);
+  });
+
+  it('accepts an onServerError function', () => {
+    const onServerError = () => undefined;
+    expect(resolve({ ...valid, onServerError }).onServerError).toBe(onServerError);
   });
 
   it('names every bad option at once', () => {

@@ -10,6 +10,8 @@ import type { ResolvedCrudApiOptions } from '../../options/crud-api-options.inte
 import type { PrismaClientLike } from '../../prisma/prisma-client-like.js';
 import type { ApiRequest } from '../../shared/api-request.js';
 import type { ApiResponse } from '../../shared/api-response.js';
+import { inChildSpan } from '../../telemetry/child-span.js';
+import { SPANS } from '../../telemetry/telemetry.constants.js';
 import { JSON_API_VERSION } from '../json-api.constants.js';
 import { formatResourceId } from '../resource-id.js';
 import type { Row } from '../resources/model-delegate.js';
@@ -54,7 +56,9 @@ export class AtomicOperationsService {
   async run(req: ApiRequest): Promise<ApiResponse> {
     if (req.query) throw new CrudApiError('invalid-query-parameter', 'An atomic request takes no query parameters.');
     const { limits, transactions } = this.options;
-    const operations = parseAtomicDocument(req.body, limits.maxJsonDepth, transactions.maxOperations);
+    const operations = inChildSpan(SPANS.parse, () =>
+      parseAtomicDocument(req.body, limits.maxJsonDepth, transactions.maxOperations),
+    );
     const client = await this.clients.forRequest(req);
     const lids = new LocalIds();
     const scope = writeScope(this.registry, this.options, client);
