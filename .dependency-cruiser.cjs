@@ -15,6 +15,7 @@ const LAYERS = [
   'openapi',
   'client',
   'generator',
+  'lifecycle',
   'platform',
   'module',
 ];

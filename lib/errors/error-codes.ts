@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   'http-error': { status: 500, title: 'HTTP error' },
   'internal-error': { status: 500, title: 'Internal server error' },
   'service-unavailable': { status: 503, title: 'Service temporarily unavailable' },
+  'shutting-down': { status: 503, title: 'Server shutting down' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

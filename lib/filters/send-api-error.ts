@@ -43,7 +43,8 @@ export function sendApiError(
   rendering: ErrorRendering,
 ): void {
   const error = describeError(exception, rendering.prismaErrorMap);
-  if (error.status >= 500) {
+  // A refusal while shutting down is expected, not a failure to look into.
+  if (error.status >= 500 && error.code !== 'shutting-down') {
     // The client gets a generic message; the real error goes to the application's log.
     logger.error(
       `${exchange.request.method} ${exchange.request.path} failed: ${String(exception)}`,
