@@ -16,6 +16,7 @@ const LAYERS = [
   'openapi',
   'client',
   'generator',
+  'lifecycle',
   'platform',
   'module',
 ];

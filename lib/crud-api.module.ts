@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 
 import { PrismaClientResolver } from './data/prisma-client.resolver.js';
+import { CrudApiHealth } from './lifecycle/crud-api-health.service.js';
+import { RequestDrain } from './lifecycle/request-drain.js';
 import { ModelRegistry } from './metadata/model-registry.js';
 import { ConfigurableCrudApiModule } from './module/crud-api.module-definition.js';
 import { CRUD_API_OPTIONS } from './options/crud-api.constants.js';
@@ -14,7 +16,8 @@ import { RpcService } from './rpc/rpc.service.js';
  * interface: `CrudApiModule.forRoot(options)` or `CrudApiModule.forRootAsync({ useFactory |
  * useClass | useExisting, imports, inject })`. Import it several times for several mounts; each
  * instance has its own options, routes and services. Its errors and body parsing are scoped to
- * its own routes. `restService`/`rpcService` replace the services with subclasses.
+ * its own routes. `restService`/`rpcService` replace the services with subclasses. When the
+ * application closes, its routes drain before the application's own shutdown hooks run.
  */
 @Module({
   providers: [
@@ -26,7 +29,9 @@ import { RpcService } from './rpc/rpc.service.js';
     },
     JsonBodyInstaller,
     PrismaClientResolver,
+    RequestDrain,
+    CrudApiHealth,
   ],
-  exports: [CRUD_API_OPTIONS, ModelRegistry, PrismaClientResolver, RestService, RpcService],
+  exports: [CRUD_API_OPTIONS, ModelRegistry, PrismaClientResolver, RestService, RpcService, CrudApiHealth],
 })
 export class CrudApiModule extends ConfigurableCrudApiModule {}

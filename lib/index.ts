@@ -16,6 +16,8 @@ export type {
   PrismaErrorMapping,
   /** The options of one instance with every default applied (injected as `CRUD_API_OPTIONS`). */
   ResolvedCrudApiOptions,
+  /** The `shutdown` option. */
+  CrudApiShutdown,
 } from './options/crud-api-options.interface.js';
 export type {
   /** What `forRoot` takes: the options plus the extras. */
@@ -59,6 +61,14 @@ export type { PrismaClientLike } from './prisma/prisma-client-like.js';
 export { type AsyncBusyTimeoutOptions, withAsyncBusyTimeout } from './prisma/async-busy-timeout.js';
 /** The shape of the `modelMeta` export written by `nestjs-crud-api-generator`. */
 export type { DataModelMeta, FieldMeta, ModelMeta } from './metadata/model-meta.types.js';
+
+/** The health of one instance, as a `@nestjs/terminus` indicator: database reachable, not shutting down. */
+export {
+  CrudApiHealth,
+  type CrudApiHealthCheckOptions,
+  type CrudApiHealthReason,
+  type CrudApiHealthResult,
+} from './lifecycle/crud-api-health.service.js';
 
 /** The error the APIs and `withPolicies` raise: a catalogue code, a status and a client-safe message. */
 export { CrudApiError, type CrudApiErrorOptions, type ErrorSource } from './errors/crud-api.error.js';

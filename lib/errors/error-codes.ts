@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   'service-unavailable': { status: 503, title: 'Service temporarily unavailable' },
   'database-read-only': { status: 503, title: 'Database read-only' },
   'database-timeout': { status: 504, title: 'Database timeout' },
+  'shutting-down': { status: 503, title: 'Server shutting down' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

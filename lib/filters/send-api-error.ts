@@ -52,7 +52,9 @@ export function sendApiError(
   const { request, response } = exchange;
   const error = describeError(exception, rendering.prismaErrorMap);
   const call = requestCallOf(request.raw) ?? beginRequest(request.raw, { interface: format.interface });
-  if (error.status >= 500) {
+  // A refusal while shutting down is expected, not a failure to look into.
+  const unexpected = error.status >= 500 && error.code !== 'shutting-down';
+  if (unexpected) {
     // The client gets a generic message; the real error goes to the application's log.
     logger.error(
       `${request.method} ${request.path} failed (request ${call.id}): ${String(exception)}`,
@@ -71,7 +73,7 @@ export function sendApiError(
     database: isDatabaseError(exception),
     prismaCode: error.ormCode,
   });
-  if (error.status >= 500 && rendering.onServerError) {
+  if (unexpected && rendering.onServerError) {
     reportServerError(rendering.onServerError, exception, {
       requestId: call.id,
       interface: call.interface,

@@ -27,6 +27,7 @@ import {
   DEFAULT_ID_DIVIDER,
   DEFAULT_LIMITS,
   DEFAULT_PAGE_SIZE,
+  DEFAULT_SHUTDOWN,
   DEFAULT_TRANSACTIONS,
 } from '../options/crud-api.constants.js';
 import type { CrudApiOptions, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
@@ -62,6 +63,10 @@ class CrudApiTransactionsSchema {
   @IsOptional()
   @IsIn(ISOLATION_LEVELS, { message: `isolationLevel must be one of ${ISOLATION_LEVELS.join(', ')}` })
   isolationLevel?: string;
+}
+
+class CrudApiShutdownSchema {
+  @IsOptional() @IsInt() @Min(0) gracePeriod?: number;
 }
 
 /** class-validator schema of `CrudApiModuleOptions`. */
@@ -162,6 +167,8 @@ class CrudApiOptionsSchema {
     },
   })
   onServerError?: unknown;
+  @ValidateNested()
+  shutdown?: CrudApiShutdownSchema;
 }
 
 /** One message per problem, nested options named by their path (`limits.maxFilters`). */
@@ -234,6 +241,7 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
   const candidate = Object.assign(new CrudApiOptionsSchema(), options, {
     limits: options.limits && Object.assign(new CrudApiLimitsSchema(), options.limits),
     transactions: options.transactions && Object.assign(new CrudApiTransactionsSchema(), options.transactions),
+    shutdown: options.shutdown && Object.assign(new CrudApiShutdownSchema(), options.shutdown),
   });
   failOnProblems(
     describeProblems(
@@ -252,5 +260,6 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     transactions: { ...DEFAULT_TRANSACTIONS, ...options.transactions },
+    shutdown: { ...DEFAULT_SHUTDOWN, ...options.shutdown },
   };
 }

@@ -66,6 +66,8 @@ export interface CrudApiOptions {
    * listener that throws is logged and changes nothing of the answer.
    */
   onServerError?: ServerErrorListener;
+  /** Graceful shutdown of the instance's routes when the application closes (docs/operations.md). */
+  shutdown?: CrudApiShutdown;
 }
 
 /** How the multi-operation requests run; each request is one interactive transaction. */
@@ -78,6 +80,15 @@ export interface CrudApiTransactions {
   maxWait?: number;
   /** Isolation level, as Prisma names it (`Serializable`...); the database's default when absent. */
   isolationLevel?: TransactionIsolationLevel;
+}
+
+/** How the instance's routes stop when the application closes (docs/operations.md). */
+export interface CrudApiShutdown {
+  /**
+   * Longest wait, in milliseconds, for the requests in flight on the instance's routes to end
+   * before the application's own shutdown hooks run (which may disconnect Prisma). Default 10000.
+   */
+  gracePeriod?: number;
 }
 
 /** The isolation levels Prisma accepts; which ones work depends on the database (SQLite: Serializable). */
@@ -114,13 +125,14 @@ export interface CrudApiLimits {
 }
 
 /** The options of one instance with every default applied, mount paths included. */
-export type ResolvedCrudApiOptions = Omit<CrudApiOptions, 'limits' | 'transactions'> &
+export type ResolvedCrudApiOptions = Omit<CrudApiOptions, 'limits' | 'transactions' | 'shutdown'> &
   Required<Pick<CrudApiOptions, 'pageSize' | 'count' | 'idDivider' | 'bodyLimit'>> & {
     /** Mount paths of the REST and RPC controllers. */
     restPath: string;
     rpcPath: string;
     limits: Required<CrudApiLimits>;
     transactions: Required<Omit<CrudApiTransactions, 'isolationLevel'>> & Pick<CrudApiTransactions, 'isolationLevel'>;
+    shutdown: Required<CrudApiShutdown>;
   };
 
 /** How a collection's total is found (`count` option, `Prefer: count=…`). */

@@ -28,6 +28,9 @@ export const DEFAULT_TRANSACTIONS = {
   maxWait: 2000,
 } as const;
 
+/** Room for a slow transaction (the default `transactions` bounds add up to 7 s), well within Kubernetes' 30 s. */
+export const DEFAULT_SHUTDOWN = { gracePeriod: 10_000 } as const;
+
 /**
  * How a collection's total is found: `exact` counts the rows (the specification's `meta.total`),
  * `estimated` reads PostgreSQL's planner statistics where that is safe (`estimate-count.ts`),

@@ -1,6 +1,6 @@
 import { modelMeta as sqliteModelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
 import { mountProblems, resolveCrudApiOptions } from '../../lib/module/resolve-options.js';
-import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../../lib/options/crud-api.constants.js';
+import { DEFAULT_LIMITS, DEFAULT_SHUTDOWN, DEFAULT_TRANSACTIONS } from '../../lib/options/crud-api.constants.js';
 import type { CrudApiOptions } from '../../lib/options/crud-api-options.interface.js';
 
 const modelMeta = { provider: 'sqlite', models: {}, enums: {} } as unknown as CrudApiOptions['modelMeta'];
@@ -107,6 +107,21 @@ describe('resolveCrudApiOptions transactions', () => {
     [{ transactions: { timeout: 1.5 } }, /"transactions.timeout"/],
     [{ transactions: { isolationLevel: 'Chaos' } }, /"transactions.isolationLevel": isolationLevel must be one of/],
     [{ transactions: { maxOps: 3 } }, /"transactions.maxOps": unknown option/],
+  ])('rejects %j, naming it', (override, message) => {
+    expect(() => resolve({ ...valid, ...override })).toThrow(message);
+  });
+});
+
+describe('resolveCrudApiOptions shutdown', () => {
+  it('merges the grace period over the default', () => {
+    expect(resolve(valid).shutdown).toEqual(DEFAULT_SHUTDOWN);
+    expect(resolve({ ...valid, shutdown: { gracePeriod: 0 } }).shutdown).toEqual({ gracePeriod: 0 });
+  });
+
+  it.each([
+    [{ shutdown: { gracePeriod: -1 } }, /"shutdown.gracePeriod"/],
+    [{ shutdown: { gracePeriod: 2.5 } }, /"shutdown.gracePeriod"/],
+    [{ shutdown: { grace: 5 } }, /"shutdown.grace": unknown option/],
   ])('rejects %j, naming it', (override, message) => {
     expect(() => resolve({ ...valid, ...override })).toThrow(message);
   });
