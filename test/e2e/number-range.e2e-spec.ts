@@ -28,6 +28,18 @@ describe.each(testProviders())('numbers out of range for their field (%s)', (pro
     },
   });
   const posts = () => t.db.prisma.post.count();
+  const createPost = (attributes: Record<string, unknown>) =>
+    t
+      .http()
+      .post('/api/rest/post')
+      .set('content-type', 'application/vnd.api+json')
+      .send({
+        data: {
+          type: 'post',
+          attributes,
+          relationships: { author: { data: { type: 'user', id: String(f.alice) } } },
+        },
+      });
 
   it.each(CASES)('refuses the REST filter %s=%s with its parameter named', async (field, value) => {
     const res = await t.http().get(`/api/rest/post?filter[${field}]=${encodeURIComponent(value)}`);
@@ -44,17 +56,7 @@ describe.each(testProviders())('numbers out of range for their field (%s)', (pro
       title: 'out of range',
       [field]: field === 'price' || field === 'views' ? value : Number(value),
     };
-    const res = await t
-      .http()
-      .post('/api/rest/post')
-      .set('content-type', 'application/vnd.api+json')
-      .send({
-        data: {
-          type: 'post',
-          attributes,
-          relationships: { author: { data: { type: 'user', id: String(f.alice) } } },
-        },
-      });
+    const res = await createPost(attributes);
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toMatchObject({
       code: 'invalid-payload',
@@ -100,17 +102,7 @@ describe.each(testProviders())('numbers out of range for their field (%s)', (pro
     const largest = '-99999999999999999999999999999999999.5';
     const filter = await t.http().get(`/api/rest/post?filter[price$lt]=${largest}`);
     expect(filter.status).toBe(200);
-    const rest = await t
-      .http()
-      .post('/api/rest/post')
-      .set('content-type', 'application/vnd.api+json')
-      .send({
-        data: {
-          type: 'post',
-          attributes: { title: 'largest', price: largest },
-          relationships: { author: { data: { type: 'user', id: String(f.alice) } } },
-        },
-      });
+    const rest = await createPost({ title: 'largest', price: largest });
     expect(rest.status).toBe(201);
     const rpc = await t
       .http()
