@@ -7,6 +7,7 @@ import { toApiRequest } from '../shared/api-request.js';
 import { isJsonMediaType } from '../shared/json-media-type.js';
 import type { ApiMounts } from './api-mounts.js';
 import { ERROR_FORMATS } from './crud-api-route.js';
+import { contentCodingOf, decodeBody } from './decode-body.js';
 
 export interface ExpressJsonBodySettings {
   mounts: ApiMounts;
@@ -17,6 +18,21 @@ export interface ExpressJsonBodySettings {
 
 type Request = IncomingMessage & { originalUrl?: string; url: string; method: string; body?: unknown };
 type Middleware = (req: Request, res: ServerResponse, next: (error?: unknown) => void) => void;
+
+/**
+ * The request as body-parser should read it: a body sent with a content coding is decoded by the
+ * module (the same decoder as on Fastify, which holds the bytes received to the limit as well), and
+ * body-parser reads the decoded bytes as a body sent as it is.
+ */
+function decodedRequest(req: Request, bodyLimit: number): Request {
+  if (!isJsonMediaType(req.headers['content-type'])) return req;
+  const coding = contentCodingOf(req.headers['content-encoding']);
+  if (coding === undefined) return req;
+  const { 'content-encoding': _coding, 'content-length': _length, ...headers } = req.headers;
+  return Object.assign(decodeBody(req, coding, bodyLimit), {
+    headers: { ...headers, 'transfer-encoding': 'chunked' },
+  }) as unknown as Request;
+}
 
 /**
  * Express middleware parsing the JSON bodies (any JSON media type) of one instance's routes with
@@ -36,8 +52,17 @@ export function expressJsonBody(settings: ExpressJsonBodySettings): Middleware {
     const request = toApiRequest(req);
     const kind = settings.mounts.kindOf(request.path, settings.globalPrefix());
     if (!kind) return next();
-    parse(req, res, (error?: unknown) =>
-      error ? sendApiError(ERROR_FORMATS[kind], error, { request, response: res }, settings.errors) : next(),
-    );
+    const fail = (error: unknown) =>
+      sendApiError(ERROR_FORMATS[kind], error, { request, response: res }, settings.errors);
+    let read: Request;
+    try {
+      read = decodedRequest(req, settings.bodyLimit);
+    } catch (error) {
+      return fail(error);
+    }
+    parse(read, res, (error?: unknown) => {
+      if (read !== req) req.body = read.body;
+      return error ? fail(error) : next();
+    });
   };
 }

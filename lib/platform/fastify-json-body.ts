@@ -1,9 +1,13 @@
+import type { Readable } from 'node:stream';
+
 import { CrudApiError } from '../errors/crud-api.error.js';
 import type { ErrorCode } from '../errors/error-codes.js';
 import { type ErrorRendering, sendApiError } from '../filters/send-api-error.js';
 import { toApiRequest } from '../shared/api-request.js';
 import type { PlatformResponse } from '../shared/api-response.js';
+import { isJsonMediaType } from '../shared/json-media-type.js';
 import { CRUD_API_ROUTE, type CrudApiRoute, crudApiRouteOf, ERROR_FORMATS } from './crud-api-route.js';
+import { contentCodingOf, decodeBody } from './decode-body.js';
 
 /** The JSON:API media type; `application/json` already has Fastify's (and Nest's) parser. */
 const JSON_API_MEDIA_TYPE = 'application/vnd.api+json';
@@ -85,24 +89,38 @@ const hooks = (existing: Hook | Hook[] | undefined): Hook[] =>
   existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
 
 /**
- * Fastify has one `application/json` parser per instance (Nest's, shared with the application's
- * routes), and picks it from the `Content-Type` read after the `preParsing` hooks. So on the
- * module's routes `application/json` is read by the module's own parser (the JSON:API one, which
- * treats an empty body as no body and leaves prototype keys to the module's checks with their
- * pointer), and the header is put back before the handler sees the request.
+ * The `preParsing` hook of the module's routes. Fastify has one `application/json` parser per
+ * instance (Nest's, shared with the application's routes), and picks it from the `Content-Type`
+ * read after the `preParsing` hooks. So on the module's routes `application/json` is read by the
+ * module's own parser (the JSON:API one, which treats an empty body as no body and leaves prototype
+ * keys to the module's checks with their pointer), and the header is put back before the handler
+ * sees the request. Fastify decodes no content coding: a JSON body sent with one is decoded here,
+ * and Fastify holds the decoded bytes (and the bytes received, `receivedEncodedLength`) to the limit.
  */
-function readJsonWithModuleParser(
-  request: MarkedRequest,
-  _reply: unknown,
-  payload: unknown,
-  done: (error: null, payload: unknown) => void,
-): void {
-  const sent = request.headers['content-type'];
-  if (typeof sent === 'string' && sent.split(';')[0]!.trim().toLowerCase() === 'application/json') {
-    request[SENT_CONTENT_TYPE] = sent;
-    request.headers['content-type'] = JSON_API_MEDIA_TYPE;
-  }
-  done(null, payload);
+function moduleBodyStream(bodyLimit: number) {
+  return (
+    request: MarkedRequest,
+    _reply: unknown,
+    payload: Readable,
+    done: (error: unknown, payload?: Readable) => void,
+  ): void => {
+    const sent = request.headers['content-type'];
+    if (typeof sent !== 'string') return done(null, payload);
+    if (sent.split(';')[0]!.trim().toLowerCase() === 'application/json') {
+      request[SENT_CONTENT_TYPE] = sent;
+      request.headers['content-type'] = JSON_API_MEDIA_TYPE;
+    }
+    // RFC 9112 §6.3: no Transfer-Encoding and no Content-Length, no body.
+    const hasBody =
+      request.headers['transfer-encoding'] !== undefined || request.headers['content-length'] !== undefined;
+    if (!hasBody || !isJsonMediaType(sent)) return done(null, payload);
+    try {
+      const coding = contentCodingOf(request.headers['content-encoding']);
+      done(null, coding === undefined ? payload : decodeBody(payload, coding, bodyLimit));
+    } catch (error) {
+      done(error);
+    }
+  };
 }
 
 function restoreContentType(request: MarkedRequest, _reply: unknown, done: () => void): void {
@@ -127,7 +145,7 @@ export function installFastifyJsonBody(fastify: FastifyInstance, settings: Fasti
     // Marked, for the content-type parsers to tell the module's routes from the application's.
     route.config = { ...(route.config as object | undefined), [CRUD_API_ROUTE]: mounted };
     route.bodyLimit = settings.bodyLimit;
-    route.preParsing = [...hooks(route.preParsing), readJsonWithModuleParser];
+    route.preParsing = [...hooks(route.preParsing), moduleBodyStream(settings.bodyLimit)];
     route.preValidation = [restoreContentType, ...hooks(route.preValidation)];
     route.errorHandler = (error, request, reply) =>
       sendApiError(

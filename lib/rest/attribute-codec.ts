@@ -1,5 +1,6 @@
 import { CrudApiError, type ErrorSource } from '../errors/crud-api.error.js';
 import type { FieldMeta } from '../metadata/model-meta.types.js';
+import { decimalNumberInRange, decimalTextInRange } from '../shared/decimal-range.js';
 import { parseIsoDateTime, toIsoString } from '../shared/iso-date.js';
 
 /** Returned by a converter for a value its type cannot take. */
@@ -42,8 +43,8 @@ function toBigInt(value: unknown): Converted {
 }
 
 function toDecimalString(value: unknown): Converted {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return typeof value === 'string' && DECIMAL.test(value) ? value : INVALID;
+  if (typeof value === 'number' && decimalNumberInRange(value)) return String(value);
+  return typeof value === 'string' && DECIMAL.test(value) && decimalTextInRange(value) ? value : INVALID;
 }
 
 function toBytes(value: unknown): Converted {
@@ -109,7 +110,7 @@ function expected(field: FieldMeta, enums: Readonly<Record<string, readonly stri
   if (field.kind === 'enum') return `one of ${(enums[field.type] ?? []).join(', ')}`;
   const forms: Record<string, string> = {
     DateTime: 'an ISO 8601 date-time string with a year from 0000 to 9999',
-    Decimal: 'a decimal number or string',
+    Decimal: 'a decimal number or string below 1e35 in magnitude',
     BigInt: 'a signed 64-bit integer or integer string',
     Bytes: 'a Base64 string',
     Int: 'a signed 32-bit integer',

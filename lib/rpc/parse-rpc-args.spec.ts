@@ -1,4 +1,5 @@
 import { Decimal } from '@prisma/client/runtime/client';
+import fc from 'fast-check';
 
 import { CrudApiError } from '../errors/crud-api.error.js';
 import { parseRpcArgs } from './parse-rpc-args.js';
@@ -43,12 +44,49 @@ describe('parseRpcArgs', () => {
     expect(fromBody).toEqual(fromQuery);
   });
 
-  it('drops referential equalities, which could make the arguments cyclic', () => {
-    const args = get({
-      q: '{"where":{"a":{"x":1},"b":{"x":1}}}',
-      meta: JSON.stringify({ serialization: { referentialEqualities: { '': ['where.a'] } } }),
+  it('checks referential equalities and drops them, which could make the arguments cyclic', () => {
+    const q = '{"where":{"a":{"x":1},"b":{"x":1}}}';
+    for (const referentialEqualities of [{ 'where.a': ['where.b'] }, [['where.a'], { 'where.a': ['where.b'] }]]) {
+      const args = get({ q, meta: JSON.stringify({ serialization: { referentialEqualities, v: 1 } }) });
+      expect(args).toEqual({ where: { a: { x: 1 }, b: { x: 1 } } });
+    }
+  });
+
+  it.each([
+    ['a values path the arguments lack', { values: { 'where.nope.deep': ['Date'] }, v: 1 }],
+    ['a values path through a value', { values: { 'where.at.x': ['Date'] }, v: 1 }],
+    ['a Date on a number', { values: { 'where.n': ['Date'] }, v: 1 }],
+    ['an undefined on a present value', { values: { 'where.at': ['undefined'] }, v: 1 }],
+    ['an array index out of range', { values: { 'where.list.5': ['Date'] }, v: 1 }],
+    ['an array index not in canonical form', { values: { 'where.list.01': ['Date'] }, v: 1 }],
+    ['the root annotated', { values: ['Date'], v: 1 }],
+    ['a path annotated twice', { values: { 'where.at': ['Date'], where: { at: ['Date'] } }, v: 1 }],
+    ['an annotation with children', { values: { 'where.at': ['Date', { x: ['Date'] }] }, v: 1 }],
+    ['a malformed escape', { values: { 'where\\x.at': ['Date'] }, v: 1 }],
+    ['an equality naming an unknown path', { referentialEqualities: { 'where.at': ['where.nope'] }, v: 1 }],
+    ['an equality with an unknown representative', { referentialEqualities: { nope: ['where.at'] }, v: 1 }],
+    ['an equality list that is not a list', { referentialEqualities: { 'where.at': 'where.n' }, v: 1 }],
+    ['root equalities that are not a list', { referentialEqualities: ['where.at'], v: 1 }],
+    ['an unknown meta member', { values: { 'where.at': ['Date'] }, v: 1, extra: true }],
+    ['an unknown format version', { values: { 'where.at': ['Date'] }, v: 2 }],
+  ])('refuses %s, with the meta as source', (_label, serialization) => {
+    const json = { where: { at: '2020-01-01T00:00:00.000Z', n: 1, list: ['2020-01-01T00:00:00.000Z'] } };
+    const fromQuery = errorOf(() => get({ q: JSON.stringify(json), meta: JSON.stringify({ serialization }) }));
+    expect(fromQuery).toMatchObject({ code: 'invalid-query-parameter', source: { parameter: 'meta' } });
+    const fromBody = errorOf(() => post({ ...json, meta: { serialization } }));
+    expect(fromBody).toMatchObject({ code: 'invalid-payload', source: { pointer: '/meta' } });
+  });
+
+  it('refuses members beside "serialization" in the meta object', () => {
+    expect(errorOf(() => get({ q: '{}', meta: '{"serialization":{},"x":1}' }))).toMatchObject({
+      code: 'invalid-query-parameter',
+      source: { parameter: 'meta' },
     });
-    expect(args).toEqual({ where: { a: { x: 1 }, b: { x: 1 } } });
+  });
+
+  it('reads the paths of a meta without format version the way superjson 1 wrote them', () => {
+    const args = get({ q: '{"a\\\\b":{"c":"1"}}', meta: '{"serialization":{"values":{"a\\\\b.c":["bigint"]}}}' });
+    expect(args).toEqual({ 'a\\b': { c: 1n } });
   });
 
   it('names the malformed part', () => {
@@ -170,5 +208,76 @@ describe('parseRpcArgs', () => {
       message: 'The body field "meta" must be an object { "serialization": <superjson meta> }.',
       source: { pointer: '/meta' },
     });
+  });
+});
+
+describe('parseRpcArgs with generated meta', () => {
+  const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
+  const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
+  const key = fc.constantFrom('a', 'b', 'where', 'x.y', 'back\\slash', '0', '1', '');
+  const leaf = fc.oneof(
+    fc.string({ maxLength: 4 }),
+    fc.integer(),
+    fc.constant(null),
+    fc.date({ min: new Date(0), max: new Date(2 ** 40), noInvalidDate: true }),
+    fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+    fc.integer().map((n) => new Decimal(n).div(7)),
+    fc.uint8Array({ maxLength: 4 }),
+    fc.constant(undefined),
+  );
+  const { tree } = fc.letrec((tie) => ({
+    tree: fc.oneof({ depthSize: 'small' }, leaf, tie('object'), tie('array')),
+    object: fc.dictionary(key, tie('tree'), { maxKeys: 4 }),
+    array: fc.array(tie('tree'), { maxLength: 3 }),
+  }));
+  const args = fc.dictionary(key, tree, { maxKeys: 4 });
+  const escape = (segment: string) => segment.replaceAll('\\', '\\\\').replaceAll('.', '\\.');
+  const valueAt = (json: unknown, path: readonly string[]): unknown =>
+    path.reduce<unknown>(
+      (at, segment) =>
+        at !== null &&
+        typeof at === 'object' &&
+        Object.hasOwn(at, segment) &&
+        (!Array.isArray(at) || /^(0|[1-9]\d*)$/.test(segment))
+          ? (at as Record<string, unknown>)[segment]
+          : Symbol.for('absent'),
+      json,
+    );
+  const send = (json: unknown, serialization: unknown) =>
+    get({ q: JSON.stringify(json), meta: JSON.stringify({ serialization }) });
+
+  it('accepts the meta superjson writes for any arguments, and restores them', () => {
+    fc.assert(
+      fc.property(args, (value) => {
+        const { json, meta } = rpcSuperJSON.serialize(value);
+        const restored = meta ? send(json, meta) : get({ q: JSON.stringify(json) });
+        expect(restored).toEqual(rpcSuperJSON.deserialize({ json, meta }));
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('refuses any path that does not name a value of its type, in values and in equalities', () => {
+    fc.assert(
+      fc.property(
+        args,
+        fc.array(key, { minLength: 1, maxLength: 4 }),
+        fc.array(key, { minLength: 1, maxLength: 4 }),
+        (value, path, other) => {
+          const { json } = rpcSuperJSON.serialize(value);
+          const roundTrip = JSON.parse(JSON.stringify(json)) as unknown;
+          const named = (segments: string[]) => segments.map(escape).join('.');
+          const isString = typeof valueAt(roundTrip, path) === 'string';
+          const annotated = () => send(json, { values: { [named(path)]: ['bigint'] }, v: 1 });
+          if (isString && /^-?\d+$/.test(valueAt(roundTrip, path) as string)) expect(annotated).not.toThrow();
+          else if (!isString) expect(errorOf(annotated)).toMatchObject({ source: { parameter: 'meta' } });
+          const exists = (segments: string[]) => valueAt(roundTrip, segments) !== Symbol.for('absent');
+          const equal = () => send(json, { referentialEqualities: { [named(path)]: [named(other)] }, v: 1 });
+          if (exists(path) && exists(other)) expect(equal).not.toThrow();
+          else expect(errorOf(equal)).toMatchObject({ source: { parameter: 'meta' } });
+        },
+      ),
+      { seed: SEED, numRuns: RUNS },
+    );
   });
 });

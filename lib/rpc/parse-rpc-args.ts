@@ -7,7 +7,7 @@ import { argsError, type ArgsOrigin } from './args/args.error.js';
 import { type ArgumentLimits, assertArgumentLimits } from './args/argument-limits.js';
 import { readsArgsFromQuery } from './rpc-operations.js';
 import { rpcSuperJSON } from './rpc-superjson.js';
-import { serializationValuesProblem } from './serialization-values.js';
+import { serializationMetaProblem } from './serialization-meta.js';
 
 /** The parts of an HTTP request that carry RPC arguments. */
 export interface RpcArgsSource {
@@ -69,25 +69,14 @@ function parseJson(text: string, part: Part): unknown {
   }
 }
 
-/**
- * superjson's type metadata from `{ serialization: <meta> }`. Only `values` (and the format
- * version) are kept: `referentialEqualities` could make the arguments cyclic, and identity
- * means nothing to Prisma since superjson's `json` part already holds every value.
- */
-function serializationMeta(
-  wrapper: unknown,
-  part: Part,
-  limits: ArgumentLimits,
-): { values?: unknown; v?: unknown } | undefined {
+/** superjson's meta from `{ serialization: <meta> }`, its size bounded; checked against the arguments by `restore`. */
+function serializationMeta(wrapper: unknown, part: Part, limits: ArgumentLimits): Record<string, unknown> | undefined {
   if (wrapper === undefined) return undefined;
-  if (!isPlainObject(wrapper) || !isPlainObject(wrapper.serialization)) {
+  if (!isPlainObject(wrapper) || !isPlainObject(wrapper.serialization) || Object.keys(wrapper).length !== 1) {
     return fail(part, 'must be an object { "serialization": <superjson meta> }.');
   }
-  const { values, v } = wrapper.serialization;
-  assertArgumentLimits(values, limits, () => fail(part, 'is too large or nested too deeply.'));
-  const problem = serializationValuesProblem(values);
-  if (problem) fail(part, `${problem}.`);
-  return { values, v };
+  assertArgumentLimits(wrapper.serialization, limits, () => fail(part, 'is too large or nested too deeply.'));
+  return wrapper.serialization;
 }
 
 /** Size, depth and prototype keys, checked on the plain JSON before superjson copies it recursively. */
@@ -107,8 +96,13 @@ function restore(
 ): RpcArgs {
   if (!isPlainObject(json)) return fail(argsPart, 'must be a JSON object of query arguments.');
   if (!meta) return json;
+  const problem = serializationMetaProblem(meta, json);
+  if (problem) fail(metaPart, `${problem}.`);
   try {
-    return serializer.deserialize({ json, meta } as Parameters<SuperJSON['deserialize']>[0]);
+    // Only the types are applied: `referentialEqualities` could make the arguments cyclic, and
+    // identity means nothing to Prisma since superjson's `json` part already holds every value.
+    const { values, v } = meta;
+    return serializer.deserialize({ json, meta: { values, v } } as Parameters<SuperJSON['deserialize']>[0]);
   } catch {
     return fail(metaPart, 'does not describe the arguments it was sent with.');
   }

@@ -1,4 +1,5 @@
 import type { FieldMeta } from '../../metadata/model-meta.types.js';
+import { decimalNumberInRange, decimalTextInRange, MAX_DECIMAL_DIGITS } from '../../shared/decimal-range.js';
 import { isDecimalLike } from '../rpc-superjson.js';
 
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
@@ -19,9 +20,10 @@ function isInt64(value: unknown): boolean {
 }
 
 function isDecimal(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (typeof value === 'string') return DECIMAL_TEXT.test(value);
-  return isDecimalLike(value) && DECIMAL_TEXT.test(value.toFixed());
+  if (typeof value === 'number') return decimalNumberInRange(value);
+  if (typeof value === 'string') return DECIMAL_TEXT.test(value) && decimalTextInRange(value);
+  // decimal.js's `e` is the power of ten of the first digit: checked before `toFixed` writes the digits out.
+  return isDecimalLike(value) && value.e < MAX_DECIMAL_DIGITS && DECIMAL_TEXT.test(value.toFixed());
 }
 
 function isDateTime(value: unknown): boolean {
@@ -51,7 +53,10 @@ const SCALAR_CHECKS: Readonly<Record<string, { accepts(value: unknown): boolean;
   Int: { accepts: isInt32, expected: 'an integer between -2147483648 and 2147483647' },
   BigInt: { accepts: isInt64, expected: 'a 64-bit integer (a bigint, a safe integer or an integer string)' },
   Float: { accepts: (v) => typeof v === 'number' && Number.isFinite(v), expected: 'a finite number' },
-  Decimal: { accepts: isDecimal, expected: 'a decimal (a Decimal, a finite number or a numeric string)' },
+  Decimal: {
+    accepts: isDecimal,
+    expected: 'a decimal below 1e35 in magnitude (a Decimal, a finite number or a numeric string)',
+  },
   DateTime: { accepts: isDateTime, expected: 'a date (a Date or an ISO-8601 string with a year from 0 to 9999)' },
   Bytes: { accepts: (v) => v instanceof Uint8Array, expected: 'bytes (a superjson Bytes value)' },
   Json: { accepts: isJsonValue, expected: 'a JSON value' },

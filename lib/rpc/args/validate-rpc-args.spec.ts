@@ -178,6 +178,9 @@ describe('validateRpcArgs', () => {
       [{ where: { price: 'ten' } }, '/where/price'],
       [{ where: { price: new Decimal('NaN') } }, '/where/price'],
       [{ where: { price: { gt: new Decimal('Infinity') } } }, '/where/price/gt'],
+      [{ where: { price: new Decimal('1e400') } }, '/where/price'],
+      [{ where: { price: '1e99999' } }, '/where/price'],
+      [{ where: { price: { lt: -1e35 } } }, '/where/price/lt'],
       [{ where: { createdAt: '99999-01-01' } }, '/where/createdAt'],
       [{ where: { createdAt: new Date('99999-01-01') } }, '/where/createdAt'],
       [{ where: { createdAt: new Date('nope') } }, '/where/createdAt'],
@@ -197,7 +200,7 @@ describe('validateRpcArgs', () => {
           where: {
             id: -(2 ** 31),
             views: { in: [2n ** 63n - 1n, 5, '-9223372036854775808'] },
-            price: { gte: new Decimal('1.5'), lt: '1e3', not: 7, gt: new Decimal('1e400') },
+            price: { gte: new Decimal('1.5'), lt: '1e3', not: 7, gt: new Decimal('-9.99e34') },
             createdAt: { gte: new Date('0001-01-01T00:00:00Z'), lt: '9999-12-31T23:59:59.999Z' },
             publishedAt: null,
             status: { in: ['DRAFT', 'PUBLISHED'] },
