@@ -1,6 +1,5 @@
-import { Controller, type ExceptionFilter, type Type, UseFilters, UseInterceptors } from '@nestjs/common';
+import { Controller, type ExceptionFilter, type Type, UseFilters } from '@nestjs/common';
 
-import { DrainInterceptor } from '../lifecycle/drain.interceptor.js';
 import { excludeFromSwaggerScan } from '../openapi/swagger-scan.js';
 import { CRUD_API_ROUTE, type CrudApiRoute, FASTIFY_ROUTE_CONFIG_METADATA } from './crud-api-route.js';
 
@@ -9,8 +8,8 @@ const ROUTE_PATH_METADATA = 'path';
 
 /**
  * One module instance's controller: a subclass of `base` mounted at `path`, its errors rendered by
- * `filter`, its requests drained at shutdown. Each route handler is the subclass's own function, marked with `route` in the route
- * config, so that on Fastify the instance's body parsing applies to its routes and to no other's.
+ * `filter`. Each route handler is the subclass's own function, marked with `route` in the route config,
+ * so that on Fastify the instance's body parsing applies to its routes and to no other's.
  */
 export function mountController<T>(
   base: Type<T>,
@@ -32,8 +31,6 @@ export function mountController<T>(
   }
   Controller(path)(Mounted);
   UseFilters(filter)(Mounted);
-  // Counts its requests in flight, and refuses new ones while the application shuts down.
-  UseInterceptors(DrainInterceptor)(Mounted);
   excludeFromSwaggerScan(Mounted);
   return Mounted;
 }

@@ -1,5 +1,6 @@
 import { Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 
+import { RequestDrain } from '../lifecycle/request-drain.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import type { ApiRequest } from '../shared/api-request.js';
 import type { ApiResponse, PlatformResponse } from '../shared/api-response.js';
@@ -23,11 +24,13 @@ export class RestController {
     @Inject(RestService) private readonly rest: RestService,
     @Inject(AtomicOperationsService) private readonly atomic: AtomicOperationsService,
     @Inject(ModelRegistry) private readonly registry: ModelRegistry,
+    @Inject(RequestDrain) private readonly drain: RequestDrain,
   ) {}
 
   /** JSON:API Atomic Operations; declared before `POST :type`, so no resource type can be called `operations`. */
   @Post(ATOMIC_ROUTE)
   operations(@Req() req: any, @Res() res: PlatformResponse): Promise<void> {
+    this.drain.admit(res);
     const run = (request: ApiRequest) => {
       negotiateAtomic(request);
       return this.atomic.run(request);
@@ -122,6 +125,7 @@ export class RestController {
     type: string,
     run: (request: ApiRequest) => Promise<ApiResponse>,
   ): Promise<void> {
+    this.drain.admit(res);
     const scope = { interface: 'rest' as const, operation, model: this.registry.findByTypeName(type)?.name };
     const negotiated = (request: ApiRequest) => {
       negotiate(request);

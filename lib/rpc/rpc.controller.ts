@@ -1,5 +1,6 @@
 import { All, Inject, Param, Post, Req, Res } from '@nestjs/common';
 
+import { RequestDrain } from '../lifecycle/request-drain.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import type { PlatformResponse } from '../shared/api-response.js';
 import { serveRequest } from '../telemetry/serve-request.js';
@@ -18,11 +19,13 @@ export class RpcController {
   constructor(
     @Inject(RpcService) private readonly rpc: RpcService,
     @Inject(ModelRegistry) private readonly registry: ModelRegistry,
+    @Inject(RequestDrain) private readonly drain: RequestDrain,
   ) {}
 
   /** Declared first: `$transaction/sequential` would otherwise match `:model/:operation`. */
   @Post(RPC_TRANSACTION_ROUTE)
   transaction(@Req() req: any, @Res() res: PlatformResponse): Promise<void> {
+    this.drain.admit(res);
     const scope = { interface: 'rpc' as const, operation: '$transaction' };
     return serveRequest(req, res, scope, (request) => this.rpc.transaction(request), 'application/json');
   }
@@ -34,6 +37,7 @@ export class RpcController {
     @Param('model') model: string,
     @Param('operation') operation: string,
   ): Promise<void> {
+    this.drain.admit(res);
     // Only names the module knows become attributes: metrics stay bounded whatever the URL says.
     const scope = {
       interface: 'rpc' as const,
