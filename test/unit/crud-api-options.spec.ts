@@ -140,6 +140,12 @@ describe('mountProblems', () => {
 });
 
 describe('decoratorProblems', () => {
+  it('tells that decorators come from an options factory too late', () => {
+    expect(() => resolve({ ...valid, restDecorators: [] })).toThrow(
+      '"restDecorators": give it to forRoot/forRootAsync directly, not from the options factory',
+    );
+  });
+
   it('takes arrays of decorators and names each extra that is not one', () => {
     const decorator = () => undefined;
     expect(decoratorProblems({})).toEqual([]);
