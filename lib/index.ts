@@ -102,7 +102,14 @@ export { registerPrismaTypes, type DecimalConstructor } from './rpc/rpc-superjso
 /** OpenAPI 3.1 documents of an instance (`openapi` extra): inject `CrudApiOpenApi`, merge into another document. */
 export { CrudApiOpenApi } from './openapi/crud-api-openapi.service.js';
 export { mergeOpenApiDocuments, type OpenApiInterface } from './openapi/openapi-documents.js';
-export type { CrudApiOpenApiOptions, OpenApiDocument, OpenApiServer } from './openapi/openapi.types.js';
+export type {
+  CrudApiOpenApiOptions,
+  OpenApiDocument,
+  OpenApiOAuthFlow,
+  OpenApiSecurityRequirement,
+  OpenApiSecurityScheme,
+  OpenApiServer,
+} from './openapi/openapi.types.js';
 
 /** The application's write rules (the `rules` option): field modes, hooks, validation, change events. */
 export { RuleError } from './rules/rule.error.js';

@@ -1,4 +1,4 @@
-import { IntrinsicException } from '@nestjs/common';
+import { HttpException } from '@nestjs/common';
 
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 
@@ -31,16 +31,27 @@ export interface CrudApiErrorOptions {
 }
 
 /**
+ * `HttpException` as a base class. Its private `status` and `options` bear the names of public
+ * fields of `CrudApiError`: the status is the same value, and `options` is read only while
+ * `HttpException`'s constructor runs, before `CrudApiError` sets its own.
+ */
+const HttpExceptionBase = HttpException as unknown as new (
+  response: string,
+  status: number,
+) => Error & Pick<HttpException, 'getResponse' | 'getStatus' | 'cause'>;
+
+/**
  * An error the APIs raise on purpose: a catalogue code plus a message safe to show a client.
  * The module's filters render it in the format of the interface that raised it. Raised in an
- * application's own code (`withPolicies` in a hand-written controller), Nest's default handling
- * answers its status and message on any platform: it has the signature of an `http-errors` error
- * (`status`, `statusCode`, `expose`), and as an `IntrinsicException` it is not logged as a crash.
+ * application's own code (`withPolicies` in a hand-written controller), it is an `HttpException`
+ * (`instanceof`, `getStatus()`, `getResponse()`): Nest's default handling and an application's
+ * catch-all filter answer its status and message, and do not log it as a crash. It also has the
+ * signature of an `http-errors` error (`status`, `statusCode`, `expose`).
  */
-export class CrudApiError extends IntrinsicException {
+export class CrudApiError extends HttpExceptionBase {
   readonly status: number;
   readonly statusCode: number;
-  /** Whether Nest's default handling may show the message (not for 5xx). */
+  /** Whether the message may be shown by handling that is not the module's (not for 5xx). */
   readonly expose: boolean;
 
   constructor(
@@ -48,10 +59,13 @@ export class CrudApiError extends IntrinsicException {
     message: string,
     readonly options: CrudApiErrorOptions = {},
   ) {
-    super(message);
+    const { status, title } = ERROR_CODES[code];
+    // `getResponse()`: the message, or for a 5xx its title, as Nest shows an `http-errors` error that `expose`s nothing.
+    super(status < 500 ? message : title, status);
+    this.message = message;
     this.name = 'CrudApiError';
-    this.status = ERROR_CODES[code].status;
-    this.statusCode = this.status;
-    this.expose = this.status < 500;
+    this.status = status;
+    this.statusCode = status;
+    this.expose = status < 500;
   }
 }

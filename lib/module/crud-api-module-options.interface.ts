@@ -19,8 +19,16 @@ export interface CrudApiModuleExtras {
   /** A subclass of `RpcService` serving the RPC routes of this instance. */
   rpcService?: Type<RpcService>;
   /**
+   * Class decorators applied to this instance's REST controller (its errors still answered in the
+   * interface's format): `[UseGuards(JwtGuard), UseInterceptors(AuditInterceptor), SetMetadata('roles', ['admin'])]`.
+   */
+  restDecorators?: ClassDecorator[];
+  /** Class decorators applied to this instance's RPC controller (as `restDecorators`). */
+  rpcDecorators?: ClassDecorator[];
+  /**
    * OpenAPI 3.1 documents of both interfaces (`{path}/rest.json`, `{path}/rpc.json`) and Swagger UI
-   * at `{path}`: `true` for the defaults or `{ path, title, version, servers, ui }`. Default off.
+   * at `{path}`: `true` for the defaults or `{ path, title, version, servers, ui, decorators,
+   * securitySchemes, security }`. Default off.
    */
   openapi?: boolean | CrudApiOpenApiOptions;
 }

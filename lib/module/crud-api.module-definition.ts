@@ -19,7 +19,13 @@ import { RpcController } from '../rpc/rpc.controller.js';
 import { RpcService } from '../rpc/rpc.service.js';
 import { RpcExceptionFilter } from '../rpc/rpc-errors.js';
 import type { CrudApiModuleExtras } from './crud-api-module-options.interface.js';
-import { failOnProblems, mountProblems, openApiProblems, resolveCrudApiOptions } from './resolve-options.js';
+import {
+  decoratorProblems,
+  failOnProblems,
+  mountProblems,
+  openApiProblems,
+  resolveCrudApiOptions,
+} from './resolve-options.js';
 
 /** Injection token of the options as given (or as the options factory returned them). */
 export const CRUD_API_MODULE_OPTIONS = Symbol('CRUD_API_MODULE_OPTIONS');
@@ -30,15 +36,27 @@ export const CRUD_API_MODULE_OPTIONS = Symbol('CRUD_API_MODULE_OPTIONS');
  */
 function mountInstance(definition: DynamicModule, extras: CrudApiModuleExtras): DynamicModule {
   const mount = { restPath: extras.restPath ?? DEFAULT_REST_PATH, rpcPath: extras.rpcPath ?? DEFAULT_RPC_PATH };
-  failOnProblems([...mountProblems(mount), ...openApiProblems(extras.openapi)]);
+  failOnProblems([...mountProblems(mount), ...decoratorProblems(extras), ...openApiProblems(extras.openapi)]);
   const instance = Symbol(`CrudApiModule ${mount.restPath} ${mount.rpcPath}`);
   const openapi = resolveOpenApiOptions(extras.openapi);
   return {
     ...definition,
     controllers: [
-      mountController(RestController, mount.restPath, RestExceptionFilter, { kind: 'rest', instance }),
-      mountController(RpcController, mount.rpcPath, RpcExceptionFilter, { kind: 'rpc', instance }),
-      ...(openapi ? [mountOpenApiController(openapi.path)] : []),
+      mountController(
+        RestController,
+        mount.restPath,
+        RestExceptionFilter,
+        { kind: 'rest', instance },
+        extras.restDecorators,
+      ),
+      mountController(
+        RpcController,
+        mount.rpcPath,
+        RpcExceptionFilter,
+        { kind: 'rpc', instance },
+        extras.rpcDecorators,
+      ),
+      ...(openapi ? [mountOpenApiController(openapi.path, openapi.decorators)] : []),
     ],
     providers: [
       ...(definition.providers ?? []),
@@ -70,6 +88,8 @@ export const { ConfigurableModuleClass: ConfigurableCrudApiModule } = new Config
       rpcPath: DEFAULT_RPC_PATH,
       restService: undefined,
       rpcService: undefined,
+      restDecorators: undefined,
+      rpcDecorators: undefined,
       openapi: undefined,
     },
     mountInstance,

@@ -1,4 +1,5 @@
 import {
+  Allow,
   IsArray,
   IsBoolean,
   IsDefined,
@@ -35,12 +36,21 @@ import { validatePolicies } from '../policies/policy-set.js';
 import { validateRules } from '../rules/field-modes.js';
 import type { CrudApiModuleExtras } from './crud-api-module-options.interface.js';
 import { modelNameProblems } from './model-name-problems.js';
+import { securityProblems } from './security-problems.js';
 
 /** The mount paths, as `forRoot`/`forRootAsync` resolved them. */
 export type CrudApiMount = Required<Pick<CrudApiModuleExtras, 'restPath' | 'rpcPath'>>;
 
 const MOUNT_PATH = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
-const EXTRAS_KEYS: ReadonlySet<string> = new Set(['restPath', 'rpcPath', 'restService', 'rpcService', 'openapi']);
+const EXTRAS_KEYS: ReadonlySet<string> = new Set([
+  'restPath',
+  'rpcPath',
+  'restService',
+  'rpcService',
+  'restDecorators',
+  'rpcDecorators',
+  'openapi',
+]);
 
 class CrudApiLimitsSchema {
   @IsOptional() @IsInt() @Min(1) maxIncludeDepth?: number;
@@ -196,6 +206,20 @@ export function mountProblems(mount: CrudApiMount): string[] {
     );
 }
 
+/** A list of decorators: functions, as `UseGuards(...)`, `SetMetadata(...)` and `applyDecorators(...)` return. */
+function isDecoratorList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((decorator) => typeof decorator === 'function');
+}
+
+const DECORATORS_MESSAGE = 'must be an array of class decorators (UseGuards(...), SetMetadata(...)...)';
+
+/** Problems of `restDecorators`/`rpcDecorators`, checked when the module is declared: they decorate its controllers. */
+export function decoratorProblems(extras: Pick<CrudApiModuleExtras, 'restDecorators' | 'rpcDecorators'>): string[] {
+  return (['restDecorators', 'rpcDecorators'] as const)
+    .filter((key) => extras[key] !== undefined && !isDecoratorList(extras[key]))
+    .map((key) => `"${key}": ${DECORATORS_MESSAGE}`);
+}
+
 class OpenApiServerSchema {
   @IsString() @IsNotEmpty() url!: string;
   @IsOptional() @IsString() description?: string;
@@ -209,23 +233,37 @@ class CrudApiOpenApiSchema {
   @IsOptional() @IsString() @IsNotEmpty() version?: string;
   @IsOptional() @IsArray() @ValidateNested({ each: true }) servers?: OpenApiServerSchema[];
   @IsOptional() @IsBoolean() ui?: boolean;
+  @IsOptional()
+  @ValidateBy({
+    name: 'isDecoratorList',
+    validator: { validate: isDecoratorList, defaultMessage: () => DECORATORS_MESSAGE },
+  })
+  decorators?: unknown;
+  // Checked by `securityProblems`, which names the scheme at fault.
+  @Allow() securitySchemes?: unknown;
+  @Allow() security?: unknown;
 }
 
 /** Problems of the `openapi` extra (checked when the module is declared: its path shapes routes). */
 export function openApiProblems(openapi: unknown): string[] {
   if (openapi === undefined || typeof openapi === 'boolean') return [];
   if (typeof openapi !== 'object' || openapi === null || Array.isArray(openapi))
-    return ['"openapi": must be true, false or { path, title, version, servers, ui }'];
-  const { servers, ...rest } = openapi as { servers?: unknown };
+    return [
+      '"openapi": must be true, false or { path, title, version, servers, ui, decorators, securitySchemes, security }',
+    ];
+  const { servers, ...rest } = openapi as { servers?: unknown; securitySchemes?: unknown; security?: unknown };
   const candidate = Object.assign(new CrudApiOpenApiSchema(), rest, {
     servers: Array.isArray(servers)
       ? servers.map((server) => Object.assign(new OpenApiServerSchema(), server))
       : servers,
   });
-  return describeProblems(
-    validateSync(candidate, { forbidUnknownValues: false, whitelist: true, forbidNonWhitelisted: true }),
-    'openapi.',
-  );
+  return [
+    ...describeProblems(
+      validateSync(candidate, { forbidUnknownValues: false, whitelist: true, forbidNonWhitelisted: true }),
+      'openapi.',
+    ),
+    ...securityProblems(rest.securitySchemes, rest.security),
+  ];
 }
 
 /** Throws one start-up error naming every problem, if there is any. */

@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
+import { isDeepStrictEqual } from 'node:util';
 
+import { DocumentBuilder } from '@nestjs/swagger';
 import type { DMMF } from '@prisma/generator-helper';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { z } from 'zod';
@@ -14,7 +16,13 @@ import { ModelRegistry } from '../metadata/model-registry.js';
 import type { CrudApiModuleOptions } from '../module/crud-api-module-options.interface.js';
 import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
-import { DEFAULT_OPENAPI_OPTIONS, type OpenApiDocument } from './openapi.types.js';
+import {
+  DEFAULT_OPENAPI_OPTIONS,
+  type OpenApiDocument,
+  type OpenApiSecurityRequirement,
+  type OpenApiSecurityScheme,
+  type ResolvedOpenApiOptions,
+} from './openapi.types.js';
 import { buildOpenApiDocuments, mergeOpenApiDocuments, withGlobalPrefix } from './openapi-documents.js';
 
 const schemaWasm = createRequire(import.meta.url)('@prisma/prisma-schema-wasm') as { get_dmmf(params: string): string };
@@ -83,9 +91,16 @@ function resolved(modelMeta: DataModelMeta, options: Partial<CrudApiModuleOption
   } as ResolvedCrudApiOptions;
 }
 
-function documents(modelMeta: DataModelMeta, options: Partial<CrudApiModuleOptions> = {}) {
+function documents(
+  modelMeta: DataModelMeta,
+  options: Partial<CrudApiModuleOptions> = {},
+  openapi: Partial<ResolvedOpenApiOptions> = {},
+) {
   const all = resolved(modelMeta, options);
-  return buildOpenApiDocuments(new ModelRegistry(modelMeta, all.models, all.operations), all, DEFAULT_OPENAPI_OPTIONS);
+  return buildOpenApiDocuments(new ModelRegistry(modelMeta, all.models, all.operations), all, {
+    ...DEFAULT_OPENAPI_OPTIONS,
+    ...openapi,
+  });
 }
 
 async function expectValid(document: OpenApiDocument): Promise<void> {
@@ -305,5 +320,71 @@ describe('OpenAPI documents', () => {
       PostRow: expect.anything(),
     });
     expect(() => mergeOpenApiDocuments(merged, rest)).toThrow(/path/);
+  });
+
+  describe('with security schemes', () => {
+    const securitySchemes: Record<string, OpenApiSecurityScheme> = {
+      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      apiKey: { type: 'apiKey', name: 'X-Api-Key', in: 'header' },
+      session: { type: 'apiKey', name: 'sid', in: 'cookie' },
+      oauth: {
+        type: 'oauth2',
+        flows: {
+          authorizationCode: {
+            authorizationUrl: 'https://auth.example.com/authorize',
+            tokenUrl: 'https://auth.example.com/token',
+            scopes: { 'posts:write': 'Write posts' },
+          },
+        },
+      },
+    };
+    /** Every operation of the document, with its path and method. */
+    const operations = (document: OpenApiDocument) =>
+      Object.entries(document.paths).flatMap(([path, item]) =>
+        Object.entries(item)
+          .filter(([key]) => key !== 'parameters')
+          .map(([method, operation]) => ({ at: `${method} ${path}`, operation: operation as { security?: unknown } })),
+      );
+
+    it('are valid OpenAPI 3.1, and require any one scheme on every operation by default', async () => {
+      const { rest, rpc } = documents(sqliteMeta, {}, { securitySchemes });
+      const anyOne = [{ bearer: [] }, { apiKey: [] }, { session: [] }, { oauth: [] }];
+      for (const document of [rest, rpc]) {
+        await expectValid(document);
+        expect(document.components.securitySchemes).toEqual(securitySchemes);
+        const unsecured = operations(document).filter(
+          ({ operation }) => !isDeepStrictEqual(operation.security, anyOne),
+        );
+        expect(unsecured).toEqual([]);
+      }
+    });
+
+    it('take the given requirements, scopes included, and keep them when merged into an application’s document', async () => {
+      const security: OpenApiSecurityRequirement[] = [{ oauth: ['posts:write'] }, { bearer: [], apiKey: [] }];
+      const { rest, rpc } = documents(sqliteMeta, {}, { securitySchemes, security });
+      // What @nestjs/swagger builds with addBearerAuth(): the same scheme, its members in another order.
+      const host = {
+        ...new DocumentBuilder()
+          .setTitle('App')
+          .setVersion('1')
+          .addBearerAuth()
+          .addSecurityRequirements('bearer')
+          .build(),
+        paths: { '/health': { get: { responses: { 200: { description: 'Up' } } } } },
+      };
+      const merged = mergeOpenApiDocuments(host, rest, rpc);
+      await expectValid(merged as unknown as OpenApiDocument);
+      expect(merged.security).toEqual(host.security);
+      expect(merged.components?.securitySchemes).toEqual(securitySchemes);
+      const own = operations(merged as unknown as OpenApiDocument).filter(({ at }) => at !== 'get /health');
+      expect(own.length).toBeGreaterThan(10);
+      expect(own.filter(({ operation }) => !isDeepStrictEqual(operation.security, security))).toEqual([]);
+    });
+
+    it('leave the documents without security when no scheme is given', () => {
+      const { rest } = documents(sqliteMeta);
+      expect(rest.components.securitySchemes).toBeUndefined();
+      expect(operations(rest).filter(({ operation }) => operation.security !== undefined)).toEqual([]);
+    });
   });
 });

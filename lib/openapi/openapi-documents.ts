@@ -1,5 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
+
 import type { ModelRegistry } from '../metadata/model-registry.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import { withSecurity } from './document-security.js';
 import { DocumentedFields } from './documented-fields.js';
 import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js';
 import { buildRestDocument } from './rest-document.js';
@@ -25,8 +28,8 @@ export function buildOpenApiDocuments(
   const info = (kind: OpenApiInterface) => ({ title: `${openapi.title} — ${TITLES[kind]}`, version: openapi.version });
   const servers = openapi.servers ? { servers: openapi.servers } : {};
   return {
-    rest: { ...buildRestDocument(fields, options, info('rest')), ...servers },
-    rpc: { ...buildRpcDocument(fields, options, info('rpc')), ...servers },
+    rest: withSecurity({ ...buildRestDocument(fields, options, info('rest')), ...servers }, openapi),
+    rpc: withSecurity({ ...buildRpcDocument(fields, options, info('rpc')), ...servers }, openapi),
   };
 }
 
@@ -65,7 +68,8 @@ export function mergeOpenApiDocuments<
     for (const [kind, entries] of Object.entries(document.components)) {
       const into = (components[kind] ??= {});
       for (const [name, value] of Object.entries(entries as Record<string, unknown>)) {
-        if (name in into && JSON.stringify(into[name]) !== JSON.stringify(value)) {
+        // Equal whatever the order of their members (`addBearerAuth()` writes `scheme` before `type`).
+        if (name in into && !isDeepStrictEqual(into[name], value)) {
           throw new Error(`mergeOpenApiDocuments: components.${kind}.${name} differs between the documents.`);
         }
         into[name] = value;

@@ -1,4 +1,14 @@
-import { Controller, Get, Inject, NotFoundException, Param, Req, Res, type Type } from '@nestjs/common';
+import {
+  applyDecorators,
+  Controller,
+  Get,
+  Inject,
+  NotFoundException,
+  Param,
+  Req,
+  Res,
+  type Type,
+} from '@nestjs/common';
 
 import { type PlatformResponse, sendBytes } from '../shared/api-response.js';
 import { CrudApiOpenApi } from './crud-api-openapi.service.js';
@@ -55,10 +65,14 @@ export class OpenApiController {
   }
 }
 
-/** The controller of one instance, mounted at its `openapi.path`. */
-export function mountOpenApiController(path: string): Type<OpenApiController> {
+/** The controller of one instance, mounted at its `openapi.path`, with the application's `decorators` (`@Public()`...). */
+export function mountOpenApiController(
+  path: string,
+  decorators: readonly ClassDecorator[] = [],
+): Type<OpenApiController> {
   const Mounted = class extends OpenApiController {};
   Controller(path)(Mounted);
   excludeFromSwaggerScan(Mounted);
+  applyDecorators(...decorators)(Mounted);
   return Mounted;
 }

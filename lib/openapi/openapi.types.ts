@@ -11,6 +11,7 @@ export interface OpenApiDocument {
     schemas: Record<string, JsonSchema>;
     responses?: Record<string, unknown>;
     parameters?: Record<string, unknown>;
+    securitySchemes?: Record<string, OpenApiSecurityScheme>;
   };
   tags?: { name: string; description?: string }[];
   [extension: `x-${string}`]: unknown;
@@ -20,6 +21,28 @@ export interface OpenApiServer {
   url: string;
   description?: string;
 }
+
+/** One OAuth 2 flow of a security scheme; `scopes` maps each scope to its description. */
+export interface OpenApiOAuthFlow {
+  authorizationUrl?: string;
+  tokenUrl?: string;
+  refreshUrl?: string;
+  scopes: Record<string, string>;
+}
+
+/** An OpenAPI security scheme (`components.securitySchemes`): HTTP (bearer, basic), API key (header, query, cookie), OAuth 2, OpenID Connect. */
+export type OpenApiSecurityScheme = { description?: string } & (
+  | { type: 'http'; scheme: string; bearerFormat?: string }
+  | { type: 'apiKey'; name: string; in: 'header' | 'query' | 'cookie' }
+  | {
+      type: 'oauth2';
+      flows: Partial<Record<'implicit' | 'password' | 'clientCredentials' | 'authorizationCode', OpenApiOAuthFlow>>;
+    }
+  | { type: 'openIdConnect'; openIdConnectUrl: string }
+);
+
+/** One way to authenticate (`security`): each named scheme with the scopes it needs (`[]` unless OAuth 2/OpenID). */
+export type OpenApiSecurityRequirement = Record<string, string[]>;
 
 /** The `openapi` extra: `true` for the defaults, or what to change. */
 export interface CrudApiOpenApiOptions {
@@ -33,11 +56,26 @@ export interface CrudApiOpenApiOptions {
   servers?: OpenApiServer[];
   /** Serve Swagger UI at `path` (from swagger-ui-dist, no CDN). Default `true`. */
   ui?: boolean;
+  /** Class decorators applied to the documents' and Swagger UI's controller (`[Public()]`, `[UseGuards(DocsGuard)]`). */
+  decorators?: ClassDecorator[];
+  /**
+   * The security schemes of both documents, by name: `{ bearer: { type: 'http', scheme: 'bearer',
+   * bearerFormat: 'JWT' } }`. Swagger UI then shows Authorize and sends what is entered there.
+   */
+  securitySchemes?: Record<string, OpenApiSecurityScheme>;
+  /**
+   * What every operation of both documents requires, as alternatives (`[{ bearer: [] }, { apiKey: [] }]`).
+   * Default: any one of `securitySchemes`. `[]` documents the operations as open.
+   */
+  security?: OpenApiSecurityRequirement[];
 }
 
+/** The options that have a default. */
+type DefaultedOpenApiOption = 'path' | 'title' | 'version' | 'ui';
+
 /** `openapi` with every default applied. */
-export type ResolvedOpenApiOptions = Required<Omit<CrudApiOpenApiOptions, 'servers'>> &
-  Pick<CrudApiOpenApiOptions, 'servers'>;
+export type ResolvedOpenApiOptions = Required<Pick<CrudApiOpenApiOptions, DefaultedOpenApiOption>> &
+  Omit<CrudApiOpenApiOptions, DefaultedOpenApiOption>;
 
 export const DEFAULT_OPENAPI_OPTIONS: ResolvedOpenApiOptions = {
   path: 'api/docs',

@@ -1,4 +1,4 @@
-import { Controller, type ExceptionFilter, type Type, UseFilters } from '@nestjs/common';
+import { applyDecorators, Controller, type ExceptionFilter, type Type, UseFilters } from '@nestjs/common';
 
 import { excludeFromSwaggerScan } from '../openapi/swagger-scan.js';
 import { CRUD_API_ROUTE, type CrudApiRoute, FASTIFY_ROUTE_CONFIG_METADATA } from './crud-api-route.js';
@@ -7,15 +7,17 @@ import { CRUD_API_ROUTE, type CrudApiRoute, FASTIFY_ROUTE_CONFIG_METADATA } from
 const ROUTE_PATH_METADATA = 'path';
 
 /**
- * One module instance's controller: a subclass of `base` mounted at `path`, its errors rendered by
- * `filter`. Each route handler is the subclass's own function, marked with `route` in the route config,
- * so that on Fastify the instance's body parsing applies to its routes and to no other's.
+ * One module instance's controller: a subclass of `base` mounted at `path`, with the application's
+ * `decorators` (guards, interceptors, route metadata) and its errors rendered by `filter`. Each route
+ * handler is the subclass's own function, marked with `route` in the route config, so that on
+ * Fastify the instance's body parsing applies to its routes and to no other's.
  */
 export function mountController<T>(
   base: Type<T>,
   path: string,
   filter: Type<ExceptionFilter>,
   route: CrudApiRoute,
+  decorators: readonly ClassDecorator[] = [],
 ): Type<T> {
   const Mounted = class extends (base as Type<any>) {} as Type<T>;
   for (const name of Object.getOwnPropertyNames(base.prototype)) {
@@ -30,6 +32,9 @@ export function mountController<T>(
     Object.defineProperty(Mounted.prototype, name, { value: own, writable: true, configurable: true });
   }
   Controller(path)(Mounted);
+  // The class is this instance's own: its decorators reach no other instance's routes. Applied
+  // first, so the module's filter, bound after them, is the one that answers (Nest asks the last first).
+  applyDecorators(...decorators)(Mounted);
   UseFilters(filter)(Mounted);
   excludeFromSwaggerScan(Mounted);
   return Mounted;

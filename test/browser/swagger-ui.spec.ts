@@ -1,10 +1,11 @@
 import os from 'node:os';
 import path from 'node:path';
 
-import type { Browser } from 'playwright-core';
+import { type CanActivate, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import type { Browser, Page } from 'playwright-core';
 
 import { launchChromium, listenOnLoopback } from '../support/browser.js';
-import { useTestApp } from '../support/test-app.js';
+import { type TestAppHandle, useTestApp, type UseTestAppOptions } from '../support/test-app.js';
 
 /**
  * Where the run saves its screenshots (the page, and a "Try it out" answer): a temporary folder, so
@@ -16,27 +17,42 @@ const SCREENSHOTS = {
   tryItOut: path.join(SCREENSHOT_DIR, 'swagger-ui-try-it-out.png'),
 };
 
-// Swagger UI as the module serves it (swagger-ui-dist, no CDN), in headless Debian Chromium, against the module on SQLite.
-describe('Swagger UI', () => {
-  let browser: Browser;
-  let origin: string;
+const seedPost = async ({ db }: TestAppHandle) => {
+  const author = await db.prisma.user.create({ data: { email: 'demo@x.test', name: 'Demo' } });
+  await db.prisma.post.create({ data: { title: 'Hello from the database', authorId: author.id } });
+};
+
+/** The `GET /api/rest/post` operation block of the page. */
+const listOperation = (page: Page) =>
+  page.locator('.opblock-get', { has: page.locator('.opblock-summary-path[data-path="/api/rest/post"]') });
+
+/**
+ * For the enclosing describe block: the module with `options` on SQLite, one post in it, listening
+ * on loopback; and headless Debian Chromium to open pages on it.
+ */
+function useSwaggerUi(options: UseTestAppOptions['options']) {
+  let browser: Browser | undefined;
+  let origin = '';
   // Declared first, so it runs before the application closes.
   afterAll(() => browser?.close());
-
-  const t = useTestApp('sqlite', {
-    options: { openapi: { title: 'Sample blog API' } },
-    seed: async ({ db }) => {
-      const author = await db.prisma.user.create({ data: { email: 'demo@x.test', name: 'Demo' } });
-      await db.prisma.post.create({ data: { title: 'Hello from the database', authorId: author.id } });
-    },
-  });
+  const t = useTestApp('sqlite', { options, seed: seedPost });
   beforeAll(async () => {
     origin = await listenOnLoopback(t.app);
     browser = await launchChromium();
   }, 60_000);
+  return {
+    origin: () => origin,
+    newPage: () => browser!.newPage({ viewport: { width: 1280, height: 1000 } }),
+  };
+}
+
+// Swagger UI as the module serves it (swagger-ui-dist, no CDN), in headless Debian Chromium, against the module on SQLite.
+describe('Swagger UI', () => {
+  const ui = useSwaggerUi({ openapi: { title: 'Sample blog API' } });
 
   it('loads offline from the app, lists a model’s operations, and "Try it out" answers 200', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const origin = ui.origin();
+    const page = await ui.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
@@ -49,9 +65,7 @@ describe('Swagger UI', () => {
     await page.goto(`${origin}/api/docs`);
     await page.locator('.information-container .title', { hasText: 'Sample blog API' }).waitFor();
 
-    const list = page.locator('.opblock-get', {
-      has: page.locator('.opblock-summary-path[data-path="/api/rest/post"]'),
-    });
+    const list = listOperation(page);
     await list.waitFor();
     const postOperations = await page.locator('[id^="operations-post-"] .opblock-summary-path').allTextContents();
     expect(postOperations).toEqual(
@@ -70,5 +84,50 @@ describe('Swagger UI', () => {
     await status.scrollIntoViewIfNeeded();
     await page.screenshot({ path: SCREENSHOTS.tryItOut });
     expect(problems).toEqual([]);
+  }, 60_000);
+});
+
+const TOKEN = 'token-for-the-guard';
+
+/** Lets a request through with the bearer token only (403 otherwise). */
+@Injectable()
+class BearerGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    return context.switchToHttp().getRequest().headers.authorization === `Bearer ${TOKEN}`;
+  }
+}
+
+describe('Swagger UI with a bearer security scheme', () => {
+  const ui = useSwaggerUi({
+    restDecorators: [UseGuards(BearerGuard)],
+    rpcDecorators: [UseGuards(BearerGuard)],
+    openapi: { title: 'Guarded blog API', securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+  });
+
+  it('has Authorize, and "Try it out" then sends the token as Authorization: Bearer, past the guard', async () => {
+    const origin = ui.origin();
+    const page = await ui.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const list = listOperation(page);
+    const execute = async () => {
+      const answer = page.waitForResponse((response) => response.url().startsWith(`${origin}/api/rest/post`));
+      await list.locator('button.execute').click();
+      const response = await answer;
+      return { status: response.status(), authorization: response.request().headers().authorization };
+    };
+    await page.goto(`${origin}/api/docs`);
+    await page.locator('.information-container .title', { hasText: 'Guarded blog API' }).waitFor();
+    await list.locator('.opblock-summary').click();
+    await list.locator('button.try-out__btn').click();
+    expect(await execute()).toEqual({ status: 403, authorization: undefined });
+
+    await page.locator('.auth-wrapper button.authorize').click();
+    await page.locator('.modal-ux input[aria-label="auth-bearer-value"]').fill(TOKEN);
+    await page.locator('.modal-ux button.modal-btn.authorize').click();
+    await page.locator('.modal-ux button.btn-done').click();
+    expect(await execute()).toEqual({ status: 200, authorization: `Bearer ${TOKEN}` });
+    expect(await list.locator('.live-responses-table').first().textContent()).toContain('Hello from the database');
+    expect(pageErrors).toEqual([]);
   }, 60_000);
 });

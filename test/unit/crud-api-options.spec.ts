@@ -1,5 +1,5 @@
 import { modelMeta as sqliteModelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
-import { mountProblems, resolveCrudApiOptions } from '../../lib/module/resolve-options.js';
+import { decoratorProblems, mountProblems, resolveCrudApiOptions } from '../../lib/module/resolve-options.js';
 import { DEFAULT_LIMITS, DEFAULT_SHUTDOWN, DEFAULT_TRANSACTIONS } from '../../lib/options/crud-api.constants.js';
 import type { CrudApiOptions } from '../../lib/options/crud-api-options.interface.js';
 
@@ -136,5 +136,23 @@ describe('mountProblems', () => {
 
   it('accepts nested paths', () => {
     expect(mountProblems({ restPath: 'v2/api/rest', rpcPath: 'model/rpc' })).toEqual([]);
+  });
+});
+
+describe('decoratorProblems', () => {
+  it('tells that decorators come from an options factory too late', () => {
+    expect(() => resolve({ ...valid, restDecorators: [] })).toThrow(
+      '"restDecorators": give it to forRoot/forRootAsync directly, not from the options factory',
+    );
+  });
+
+  it('takes arrays of decorators and names each extra that is not one', () => {
+    const decorator = () => undefined;
+    expect(decoratorProblems({})).toEqual([]);
+    expect(decoratorProblems({ restDecorators: [decorator], rpcDecorators: [] })).toEqual([]);
+    expect(decoratorProblems({ restDecorators: decorator, rpcDecorators: ['Public'] } as never)).toEqual([
+      expect.stringMatching(/^"restDecorators": must be an array of class decorators/),
+      expect.stringMatching(/^"rpcDecorators": must be an array of class decorators/),
+    ]);
   });
 });
