@@ -21,7 +21,7 @@ const PUBLIC_TYPES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.build/', 'coverage/', '**/generated/', 'test/nest11-app/'] },
+  { ignores: ['node_modules/', 'dist/', 'client/dist/', '.build/', 'coverage/', '**/generated/', 'test/nest11-app/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

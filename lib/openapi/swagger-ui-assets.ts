@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+
+import swaggerUiDistFolder from 'swagger-ui-dist/absolute-path.js';
 
 /** The files of swagger-ui-dist the page loads, with their media types. */
 const ASSET_TYPES: ReadonlyMap<string, string> = new Map([
@@ -20,11 +21,6 @@ export interface Asset {
   body: Buffer;
 }
 
-/** Where swagger-ui-dist is installed (a dependency of this package: no CDN, works offline). */
-function distFolder(): string {
-  return path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-}
-
 const cache = new Map<string, Promise<Asset>>();
 
 /** One of swagger-ui-dist's files, read once; undefined for any other name. */
@@ -33,7 +29,7 @@ export function swaggerUiAsset(name: string): Promise<Asset> | undefined {
   if (!contentType) return undefined;
   let asset = cache.get(name);
   if (!asset) {
-    asset = readFile(path.join(distFolder(), name)).then((body) => ({ contentType, body }));
+    asset = readFile(path.join(swaggerUiDistFolder(), name)).then((body) => ({ contentType, body }));
     cache.set(name, asset);
   }
   return asset;

@@ -28,7 +28,7 @@ export interface RunningNest11App {
 }
 
 /** A fresh SQLite file with the application's tables (the offline `db push`, see fixtures/blog/database/schema-push.ts). */
-async function createDatabase(): Promise<string> {
+export async function createDatabase(): Promise<string> {
   const file = path.join(os.tmpdir(), `crud_api_nest11_${randomUUID().slice(0, 8)}.db`);
   const ddl = await renderSchemaDdl(SCHEMA, new PrismaBetterSqlite3({ url: `file:${file}` }));
   const db = new Database(file);

@@ -1,26 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-/** The repository root and the Nest 11 application under test/ (its own package, outside the root install). */
-export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import { packPackage, ROOT_DIR, run } from '../../scripts/build-package.js';
+
+/** The Nest 11 application under test/ (its own package, outside the root install). */
 export const NEST11_APP_DIR = path.join(ROOT_DIR, 'test/nest11-app');
 
 const PACK_DIR = path.join(NEST11_APP_DIR, '.pack');
-const STAGE_DIR = path.join(PACK_DIR, 'stage');
-const TARBALL = path.join(PACK_DIR, 'nestjs-crud-api.tgz');
 /** Holds the hash of the inputs the prepared application was built from. */
 const STAMP = path.join(NEST11_APP_DIR, '.prepared');
 const LOCK = path.join(NEST11_APP_DIR, '.preparing');
@@ -36,10 +23,24 @@ function inputFiles(): string[] {
     });
   const app = (file: string) => path.join(NEST11_APP_DIR, file);
   return [
-    ...['package.json', 'tsconfig.json', 'tsconfig.build.json'].map((file) => path.join(ROOT_DIR, file)),
+    ...[
+      'package.json',
+      'tsconfig.json',
+      'tsconfig.build.json',
+      'tsconfig.build.cjs.json',
+      'scripts/build-package.ts',
+    ].map((file) => path.join(ROOT_DIR, file)),
     ...walk(path.join(ROOT_DIR, 'lib')),
-    ...['package.json', 'package-lock.json', 'tsconfig.json', 'prisma.config.ts', 'prisma/schema.prisma'].map(app),
+    ...[
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+      'tsconfig.build.json',
+      'prisma.config.ts',
+      'prisma/schema.prisma',
+    ].map(app),
     ...walk(app('src')),
+    ...walk(app('test')),
   ].sort();
 }
 
@@ -50,51 +51,25 @@ function inputHash(): string {
   return hash.digest('hex');
 }
 
-/** Runs a command; a failure throws with the command's whole output, so a broken install fails loudly. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): void {
-  try {
-    execFileSync(command, args, { cwd, env, stdio: 'pipe', encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(
-      `Preparing the Nest 11 application failed: \`${command} ${args.join(' ')}\` in ${cwd}\n${stdout}\n${stderr}`,
-      {
-        cause: error,
-      },
-    );
-  }
-}
-
-/** `npm pack` of the library as it is now, built into a staging folder so the shared `dist/` is left alone. */
-function packLibrary(): void {
-  rmSync(PACK_DIR, { recursive: true, force: true });
-  mkdirSync(STAGE_DIR, { recursive: true });
-  const tsc = path.join(ROOT_DIR, 'node_modules/typescript/bin/tsc');
-  run(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', path.join(STAGE_DIR, 'dist')], ROOT_DIR);
-  for (const file of ['package.json', 'README.md']) copyFileSync(path.join(ROOT_DIR, file), path.join(STAGE_DIR, file));
-  run('npm', ['pack', '--silent', '--pack-destination', PACK_DIR], STAGE_DIR);
-  const [packed] = readdirSync(PACK_DIR).filter((name) => name.endsWith('.tgz'));
-  if (!packed) throw new Error(`Preparing the Nest 11 application failed: npm pack wrote no tarball in ${PACK_DIR}`);
-  renameSync(path.join(PACK_DIR, packed), TARBALL);
-}
-
 /**
  * Installs the application as a user would: its locked Nest 11 dependencies from the registry,
  * the packed library, `prisma generate` (Prisma's client as CommonJS and the module's model
- * metadata, through the packed `nestjs-crud-api-generator`), then `tsc` to CommonJS.
+ * metadata, through the packed `nestjs-crud-api-generator`), then `tsc` to CommonJS, and a type
+ * check of its Jest test too (ts-jest only transpiles it).
  */
-function installApp(): void {
+function installApp(tarball: string): void {
   const npm = ['--no-audit', '--no-fund', '--loglevel=error'];
   run('npm', ['install', ...npm], NEST11_APP_DIR);
-  run('npm', ['install', '--no-save', ...npm, TARBALL], NEST11_APP_DIR);
+  run('npm', ['install', '--no-save', ...npm, tarball], NEST11_APP_DIR);
   // `prisma generate` never runs the schema engine it insists on: any executable keeps it offline.
   run('npx', ['prisma', 'generate'], NEST11_APP_DIR, { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.execPath });
   rmSync(path.join(NEST11_APP_DIR, 'dist'), { recursive: true, force: true });
-  run('npx', ['tsc', '-p', 'tsconfig.json'], NEST11_APP_DIR);
+  run('npx', ['tsc', '-p', 'tsconfig.build.json'], NEST11_APP_DIR);
+  run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], NEST11_APP_DIR);
 }
 
 /** One preparation at a time across processes (jest workers, concurrent runs): a lock folder, taken atomically. */
-async function withLock<T>(work: () => T): Promise<T> {
+async function withLock<T>(work: () => Promise<T>): Promise<T> {
   for (;;) {
     try {
       mkdirSync(LOCK);
@@ -106,7 +81,7 @@ async function withLock<T>(work: () => T): Promise<T> {
     }
   }
   try {
-    return work();
+    return await work();
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
   }
@@ -118,7 +93,7 @@ async function withLock<T>(work: () => T): Promise<T> {
  * later runs reuse it. Returns whether it had to (re)build.
  */
 export function prepareNest11App(): Promise<boolean> {
-  return withLock(() => {
+  return withLock(async () => {
     const hash = inputHash();
     if (
       existsSync(STAMP) &&
@@ -127,8 +102,8 @@ export function prepareNest11App(): Promise<boolean> {
     )
       return false;
     rmSync(STAMP, { force: true });
-    packLibrary();
-    installApp();
+    rmSync(PACK_DIR, { recursive: true, force: true });
+    installApp(await packPackage('server', PACK_DIR));
     writeFileSync(STAMP, hash);
     return true;
   });
