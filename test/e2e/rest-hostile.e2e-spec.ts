@@ -43,7 +43,8 @@ describe.each(testProviders())('REST under hostile input (%s)', (provider) => {
       const parameter = `filter${'[author][posts]'.repeat(depth / 2)}[title]`;
       const started = Date.now();
       expectJsonApiError(await get(`/post?${parameter}=x`), 400, 'invalid-query-parameter', { parameter });
-      expect(Date.now() - started).toBeLessThan(2000);
+      // A bound against runaway parsing, not a timing: generous for a machine under load.
+      expect(Date.now() - started).toBeLessThan(5000);
     });
 
     it('accepts the deepest selector and the most filters the defaults allow, quickly', async () => {
