@@ -37,10 +37,19 @@ import type { CrudApiModuleExtras } from './crud-api-module-options.interface.js
 import { modelNameProblems } from './model-name-problems.js';
 
 /** The mount paths, as `forRoot`/`forRootAsync` resolved them. */
-export type CrudApiMount = Required<Pick<CrudApiModuleExtras, 'restPath' | 'rpcPath'>>;
+export type CrudApiMount = Required<Pick<CrudApiModuleExtras, 'restPath' | 'rpcPath'>> &
+  Pick<CrudApiModuleExtras, 'version'> &
+  Pick<ResolvedCrudApiOptions, 'defaultPaths'>;
 
 const MOUNT_PATH = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
-const EXTRAS_KEYS: ReadonlySet<string> = new Set(['restPath', 'rpcPath', 'restService', 'rpcService', 'openapi']);
+const EXTRAS_KEYS: ReadonlySet<string> = new Set([
+  'restPath',
+  'rpcPath',
+  'version',
+  'restService',
+  'rpcService',
+  'openapi',
+]);
 
 class CrudApiLimitsSchema {
   @IsOptional() @IsInt() @Min(1) maxIncludeDepth?: number;
