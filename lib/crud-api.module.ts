@@ -1,13 +1,15 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, type NestModule } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 
 import { PrismaClientResolver } from './data/prisma-client.resolver.js';
 import { CrudApiHealth } from './lifecycle/crud-api-health.service.js';
 import { RequestDrain } from './lifecycle/request-drain.js';
 import { ModelRegistry } from './metadata/model-registry.js';
 import { ConfigurableCrudApiModule } from './module/crud-api.module-definition.js';
-import { CRUD_API_OPTIONS } from './options/crud-api.constants.js';
+import { CRUD_API_CONTROLLERS, CRUD_API_OPTIONS } from './options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from './options/crud-api-options.interface.js';
 import { JsonBodyInstaller } from './platform/json-body.installer.js';
+import { type MountedControllers, settleControllerPaths } from './platform/mount-controller.js';
 import { RestService } from './rest/rest.service.js';
 import { RpcService } from './rpc/rpc.service.js';
 
@@ -34,4 +36,19 @@ import { RpcService } from './rpc/rpc.service.js';
   ],
   exports: [CRUD_API_OPTIONS, ModelRegistry, PrismaClientResolver, RestService, RpcService, CrudApiHealth],
 })
-export class CrudApiModule extends ConfigurableCrudApiModule {}
+export class CrudApiModule extends ConfigurableCrudApiModule implements NestModule {
+  constructor(
+    @Inject(CRUD_API_CONTROLLERS) private readonly controllers: MountedControllers,
+    @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
+  ) {
+    super();
+  }
+
+  /**
+   * Nest calls it as the application initializes, after `setGlobalPrefix` and before it registers
+   * the routes: the default mount paths are settled under the prefix then.
+   */
+  configure(): void {
+    settleControllerPaths(this.moduleRef, this.controllers);
+  }
+}

@@ -1,7 +1,9 @@
 /** The `error` member of an RPC error answer, as the server writes it. */
 export interface RpcErrorBody {
   message: string;
-  /** Prisma's error code (`P2002`, `P2025`...) or the module's own (`invalid-argument`...). */
+  /** The module's error code (`forbidden`, `not-found`, `invalid-argument`...), on every error the server answers. */
+  errorCode?: string;
+  /** Prisma's error code (`P2002`, `P2025`...), with `orm`. */
   code?: string;
   /** Set when Prisma raised the error. */
   orm?: boolean;
@@ -24,8 +26,14 @@ export class RpcClientError extends Error {
     super(error.message);
   }
 
+  /** Prisma's code when Prisma raised the error (`P2025`), else the module's (`forbidden`); undefined only for an answer not from the module (a proxy's page). */
   get code(): string | undefined {
-    return this.error.code;
+    return this.error.code ?? this.error.errorCode;
+  }
+
+  /** The module's error code (`forbidden`, `not-found`, `invalid-argument`...), whatever raised the error. */
+  get errorCode(): string | undefined {
+    return this.error.errorCode;
   }
 
   get rejectedByPolicy(): boolean {

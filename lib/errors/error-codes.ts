@@ -1,6 +1,7 @@
 /**
  * The documented catalogue of error codes. REST renders `code` and `title` in JSON:API error
- * objects; RPC uses the status. Codes are a public contract: add, never rename.
+ * objects; RPC renders `code` as `errorCode` in its error body. Codes are a public contract: add,
+ * never rename.
  */
 export const ERROR_CODES = {
   'invalid-request': { status: 400, title: 'Invalid request' },

@@ -4,6 +4,7 @@ import type { CrudApiOpenApiOptions } from '../openapi/openapi.types.js';
 import type { CrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { RestService } from '../rest/rest.service.js';
 import type { RpcService } from '../rpc/rpc.service.js';
+import type { RouteVersion } from '../shared/nest-route-paths.js';
 
 /**
  * What shapes the module's routes and providers, so it is given to `forRoot`/`forRootAsync`
@@ -14,6 +15,11 @@ export interface CrudApiModuleExtras {
   restPath?: string;
   /** Mount path of the RPC controller. Default `api/rpc`. */
   rpcPath?: string;
+  /**
+   * The version of this instance's routes (REST, RPC and OpenAPI) when the application enables
+   * Nest's versioning: a version, `VERSION_NEUTRAL` or a list. Default: the `defaultVersion`.
+   */
+  version?: RouteVersion;
   /** A subclass of `RestService` serving the REST routes of this instance. */
   restService?: Type<RestService>;
   /** A subclass of `RpcService` serving the RPC routes of this instance. */

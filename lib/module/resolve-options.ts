@@ -39,12 +39,15 @@ import { modelNameProblems } from './model-name-problems.js';
 import { securityProblems } from './security-problems.js';
 
 /** The mount paths, as `forRoot`/`forRootAsync` resolved them. */
-export type CrudApiMount = Required<Pick<CrudApiModuleExtras, 'restPath' | 'rpcPath'>>;
+export type CrudApiMount = Required<Pick<CrudApiModuleExtras, 'restPath' | 'rpcPath'>> &
+  Pick<CrudApiModuleExtras, 'version'> &
+  Pick<ResolvedCrudApiOptions, 'defaultPaths'>;
 
 const MOUNT_PATH = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
 const EXTRAS_KEYS: ReadonlySet<string> = new Set([
   'restPath',
   'rpcPath',
+  'version',
   'restService',
   'rpcService',
   'restDecorators',

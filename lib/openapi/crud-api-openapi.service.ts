@@ -4,9 +4,10 @@ import { ModuleRef } from '@nestjs/core';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
-import { globalPrefixOf } from '../shared/global-prefix.js';
+import { interfaceMounts } from '../options/interface-mounts.js';
+import { mountBases, type NestMount } from '../shared/nest-route-paths.js';
 import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js';
-import { buildOpenApiDocuments, type OpenApiInterface, withGlobalPrefix } from './openapi-documents.js';
+import { buildOpenApiDocuments, type OpenApiInterface, withMountBase } from './openapi-documents.js';
 
 /** Injection token of one instance's resolved `openapi` extra. */
 export const OPENAPI_OPTIONS = Symbol('CRUD_API_OPENAPI_OPTIONS');
@@ -18,6 +19,7 @@ export const OPENAPI_OPTIONS = Symbol('CRUD_API_OPENAPI_OPTIONS');
 @Injectable()
 export class CrudApiOpenApi {
   private readonly documents: Readonly<Record<OpenApiInterface, OpenApiDocument>>;
+  private readonly mounts: Readonly<Record<OpenApiInterface, NestMount>>;
 
   constructor(
     @Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions,
@@ -26,10 +28,15 @@ export class CrudApiOpenApi {
     @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
   ) {
     this.documents = buildOpenApiDocuments(registry, options, openapi);
+    this.mounts = interfaceMounts(options);
   }
 
-  /** The document of one interface, its paths under the application's global prefix. */
+  /**
+   * The document of one interface, its paths where Nest serves them: under the application's
+   * global prefix and, with URI versioning, the version (the first of a list of versions).
+   */
   document(kind: OpenApiInterface): OpenApiDocument {
-    return withGlobalPrefix(this.documents[kind], globalPrefixOf(this.moduleRef));
+    const mount = this.mounts[kind];
+    return withMountBase(this.documents[kind], mount.path, mountBases(this.moduleRef, mount)[0]!);
   }
 }

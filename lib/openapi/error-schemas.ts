@@ -78,10 +78,14 @@ export const RPC_ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     properties: {
       error: {
         type: 'object',
-        required: ['message'],
+        required: ['message', 'errorCode'],
         additionalProperties: false,
         properties: {
           message: { type: 'string' },
+          errorCode: {
+            type: 'string',
+            description: 'The module’s error code (`forbidden`, `not-found`, `invalid-argument`…), on every error.',
+          },
           orm: { const: true, description: 'Present when the database layer (Prisma) raised the error.' },
           code: { type: 'string', description: 'The Prisma error code, with `orm`.' },
           rejectedByPolicy: { const: true, description: 'Present when an access policy refused the operation.' },

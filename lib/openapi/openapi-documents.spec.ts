@@ -23,7 +23,7 @@ import {
   type OpenApiSecurityScheme,
   type ResolvedOpenApiOptions,
 } from './openapi.types.js';
-import { buildOpenApiDocuments, mergeOpenApiDocuments, withGlobalPrefix } from './openapi-documents.js';
+import { buildOpenApiDocuments, mergeOpenApiDocuments, withMountBase } from './openapi-documents.js';
 
 const schemaWasm = createRequire(import.meta.url)('@prisma/prisma-schema-wasm') as { get_dmmf(params: string): string };
 
@@ -302,10 +302,12 @@ describe('OpenAPI documents', () => {
     expect(schemas(rpc).ItemFindManyArgs.description).toContain('50');
   });
 
-  it('take the global prefix, and merge into another document without losing or overwriting anything', () => {
+  it('move below the URL path Nest serves the mount at, and merge into another document without losing or overwriting anything', () => {
     const { rest, rpc } = documents(sqliteMeta);
-    const prefixed = withGlobalPrefix(rest, '/v1/');
-    expect(Object.keys(prefixed.paths)[0]).toMatch(/^\/v1\/api\/rest\//);
+    const moved = withMountBase(rest, 'api/rest', '/p/v1/api/rest');
+    expect(Object.keys(moved.paths)).toHaveLength(Object.keys(rest.paths).length);
+    expect(Object.keys(moved.paths).every((path) => path.startsWith('/p/v1/api/rest/'))).toBe(true);
+    expect(withMountBase(rest, 'api/rest', '/api/rest')).toBe(rest);
     const host = {
       openapi: '3.0.0',
       info: { title: 'App', version: '1' },

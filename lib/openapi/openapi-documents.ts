@@ -33,13 +33,21 @@ export function buildOpenApiDocuments(
   };
 }
 
-/** The document with every path under the application's global prefix (`app.setGlobalPrefix`). */
-export function withGlobalPrefix(document: OpenApiDocument, prefix: string): OpenApiDocument {
-  const trimmed = prefix.replace(/^\/+|\/+$/g, '');
-  if (!trimmed) return document;
+/**
+ * The document with its paths below `mount` (`/api/rest/...`, as built) moved below `base`, the URL
+ * path Nest serves the mount at (global prefix and URI version included: `/api/v1/api/rest`).
+ */
+export function withMountBase(document: OpenApiDocument, mount: string, base: string): OpenApiDocument {
+  const built = `/${mount}`;
+  if (base === built) return document;
   return {
     ...document,
-    paths: Object.fromEntries(Object.entries(document.paths).map(([path, item]) => [`/${trimmed}${path}`, item])),
+    paths: Object.fromEntries(
+      Object.entries(document.paths).map(([path, item]) => [
+        path.startsWith(`${built}/`) ? `${base}${path.slice(built.length)}` : path,
+        item,
+      ]),
+    ),
   };
 }
 

@@ -11,12 +11,16 @@ import {
 } from '@nestjs/common';
 
 import { type PlatformResponse, sendBytes } from '../shared/api-response.js';
+import type { NestMount } from '../shared/nest-route-paths.js';
 import { CrudApiOpenApi } from './crud-api-openapi.service.js';
 import type { OpenApiInterface } from './openapi-documents.js';
 import { excludeFromSwaggerScan } from './swagger-scan.js';
 import { INITIALIZER, swaggerUiAsset, swaggerUiInitializer, swaggerUiPage } from './swagger-ui-assets.js';
 
 const DOCUMENT_FILES: Readonly<Record<string, OpenApiInterface>> = { 'rest.json': 'rest', 'rpc.json': 'rpc' };
+
+/** The documents' route, relative to the `openapi.path`. */
+export const OPENAPI_DOCUMENT_ROUTE = ':file';
 
 /**
  * Serves `{path}/rest.json`, `{path}/rpc.json` and, unless `ui: false`, Swagger UI at `{path}`
@@ -51,7 +55,7 @@ export class OpenApiController {
     sendBytes(res, 200, { 'Content-Type': asset.contentType, 'Cache-Control': 'public, max-age=3600' }, asset.body);
   }
 
-  @Get(':file')
+  @Get(OPENAPI_DOCUMENT_ROUTE)
   documentFile(@Param('file') file: string, @Res() res: PlatformResponse): void {
     const kind = Object.hasOwn(DOCUMENT_FILES, file) ? DOCUMENT_FILES[file] : undefined;
     if (!kind) throw new NotFoundException();
@@ -65,13 +69,16 @@ export class OpenApiController {
   }
 }
 
-/** The controller of one instance, mounted at its `openapi.path`, with the application's `decorators` (`@Public()`...). */
+/**
+ * The controller of one instance, mounted at its `openapi.path` with the instance's `version`, if
+ * any, and the application's `decorators` (`@Public()`...).
+ */
 export function mountOpenApiController(
-  path: string,
+  { path, version }: NestMount,
   decorators: readonly ClassDecorator[] = [],
 ): Type<OpenApiController> {
   const Mounted = class extends OpenApiController {};
-  Controller(path)(Mounted);
+  Controller({ path, version })(Mounted);
   excludeFromSwaggerScan(Mounted);
   applyDecorators(...decorators)(Mounted);
   return Mounted;

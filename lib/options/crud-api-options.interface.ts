@@ -4,6 +4,7 @@ import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from '../policies/
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ChangeListener, CrudApiRules } from '../rules/rules.types.js';
 import type { PlatformRequest } from '../shared/api-request.js';
+import type { RouteVersion } from '../shared/nest-route-paths.js';
 import type { ServerErrorListener } from '../telemetry/server-error-report.js';
 import type { COUNT_STRATEGIES } from './crud-api.constants.js';
 
@@ -130,6 +131,10 @@ export type ResolvedCrudApiOptions = Omit<CrudApiOptions, 'limits' | 'transactio
     /** Mount paths of the REST and RPC controllers. */
     restPath: string;
     rpcPath: string;
+    /** The version of the instance's routes under Nest's versioning; without it, the `defaultVersion`. */
+    version?: RouteVersion;
+    /** Which mount paths are the defaults (served without their `api` segment under a global prefix that has one). */
+    defaultPaths?: { rest: boolean; rpc: boolean };
     limits: Required<CrudApiLimits>;
     transactions: Required<Omit<CrudApiTransactions, 'isolationLevel'>> & Pick<CrudApiTransactions, 'isolationLevel'>;
     shutdown: Required<CrudApiShutdown>;

@@ -4,6 +4,9 @@ export const CRUD_API_OPTIONS = Symbol('CRUD_API_OPTIONS');
 /** Injection token of the symbol that tells one module instance's routes from another's. */
 export const CRUD_API_MOUNT = Symbol('CRUD_API_MOUNT');
 
+/** Injection token of one instance's controllers, each with the mount it serves (`MountedControllers`). */
+export const CRUD_API_CONTROLLERS = Symbol('CRUD_API_CONTROLLERS');
+
 export const DEFAULT_REST_PATH = 'api/rest';
 export const DEFAULT_RPC_PATH = 'api/rpc';
 export const DEFAULT_PAGE_SIZE = 100;

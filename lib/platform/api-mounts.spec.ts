@@ -1,9 +1,20 @@
+import type { NestMount } from '../shared/nest-route-paths.js';
 import { ApiMounts } from './api-mounts.js';
 
-describe('ApiMounts.kindOf', () => {
-  const mounts = new ApiMounts('api/rest', '/api/rpc/');
+describe('ApiMounts', () => {
+  const rest: NestMount = { path: 'api/rest', route: ':type' };
+  const rpc: NestMount = { path: 'api/rpc', route: ':model/:operation' };
+  let bases: Map<NestMount, string[]>;
+  const mounts = new ApiMounts({ rest, rpc }, (mount) => bases.get(mount)!);
 
-  it('tells the interface a path is under, the mount followed by a slash or ending the path', () => {
+  beforeEach(() => {
+    bases = new Map([
+      [rest, ['/api/rest']],
+      [rpc, ['/api/rpc']],
+    ]);
+  });
+
+  it('tells the interface a path is under, the base followed by a slash or ending the path', () => {
     expect(mounts.kindOf('/api/rest')).toBe('rest');
     expect(mounts.kindOf('/api/rest/post/1')).toBe('rest');
     expect(mounts.kindOf('/api/rpc/post/findMany')).toBe('rpc');
@@ -11,11 +22,18 @@ describe('ApiMounts.kindOf', () => {
     expect(mounts.kindOf('/other/api/rest')).toBeUndefined();
   });
 
-  it('follows the global prefix when it changes between requests', () => {
-    expect(mounts.kindOf('/v1/api/rest/post', 'v1')).toBe('rest');
-    expect(mounts.kindOf('/api/rest/post', 'v1')).toBeUndefined();
-    expect(mounts.kindOf('/api/rest/post', '')).toBe('rest');
-    expect(mounts.kindOf('/v1/api/rest/post', '')).toBeUndefined();
-    expect(mounts.kindOf('/v2/api/rpc/x/y', '/v2/')).toBe('rpc');
+  it('reads the bases per request, each URI version of a mount counting', () => {
+    bases.set(rest, ['/v1/api/rest', '/api/rest', '/v2/api/rest']);
+    expect(mounts.kindOf('/v2/api/rest/post')).toBe('rest');
+    expect(mounts.kindOf('/api/rest/post')).toBe('rest');
+    bases.set(rest, ['/v1/api/rest']);
+    expect(mounts.kindOf('/api/rest/post')).toBeUndefined();
+  });
+
+  it('recognizes the URL Nest registers for a mount’s route under each base', () => {
+    bases.set(rpc, ['/p/v1/api/rpc', '/p/v2/api/rpc']);
+    expect(mounts.isMountRoute('rpc', '/p/v2/api/rpc/:model/:operation')).toBe(true);
+    expect(mounts.isMountRoute('rpc', '/api/rpc/:model/:operation')).toBe(false);
+    expect(mounts.isMountRoute('rest', '/p/v2/api/rpc/:model/:operation')).toBe(false);
   });
 });

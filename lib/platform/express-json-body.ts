@@ -11,7 +11,6 @@ import { contentCodingOf, decodeBody } from './decode-body.js';
 
 export interface ExpressJsonBodySettings {
   mounts: ApiMounts;
-  globalPrefix: () => string;
   bodyLimit: number;
   errors: ErrorRendering;
 }
@@ -50,7 +49,7 @@ export function expressJsonBody(settings: ExpressJsonBodySettings): Middleware {
     // a GET passes on without its path being looked at.
     if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) return next();
     const request = toApiRequest(req);
-    const kind = settings.mounts.kindOf(request.path, settings.globalPrefix());
+    const kind = settings.mounts.kindOf(request.path);
     if (!kind) return next();
     const fail = (error: unknown) =>
       sendApiError(ERROR_FORMATS[kind], error, { request, response: res }, settings.errors);

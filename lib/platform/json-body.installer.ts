@@ -4,8 +4,8 @@ import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { errorRendering } from '../filters/send-api-error.js';
 import { CRUD_API_MOUNT, CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
-import { RPC_ROUTE } from '../rpc/rpc.controller.js';
-import { globalPrefixOf } from '../shared/global-prefix.js';
+import { interfaceMounts } from '../options/interface-mounts.js';
+import { mountBases } from '../shared/nest-route-paths.js';
 import { ApiMounts } from './api-mounts.js';
 import { bodyLimitBytes } from './body-limit.js';
 import type { CrudApiRoute } from './crud-api-route.js';
@@ -28,13 +28,13 @@ export class JsonBodyInstaller {
   ) {
     const bodyLimit = bodyLimitBytes(options.bodyLimit);
     const errors = errorRendering(options);
-    const mounts = new ApiMounts(options.restPath, options.rpcPath);
+    const mounts = new ApiMounts(interfaceMounts(options), (mount) => mountBases(moduleRef, mount));
     // Nest 11's Fastify adapter registers `@All` routes, the RPC route, without their route config.
     const unmarkedRoute = (url: string): CrudApiRoute | undefined =>
-      url === mounts.routeUrl('rpc', RPC_ROUTE, globalPrefixOf(moduleRef)) ? { kind: 'rpc', instance } : undefined;
+      mounts.isMountRoute('rpc', url) ? { kind: 'rpc', instance } : undefined;
     onHttpAdapter(adapterHost, (adapter) => {
       if (adapter.getType() === 'express') {
-        adapter.use(expressJsonBody({ mounts, globalPrefix: () => globalPrefixOf(moduleRef), bodyLimit, errors }));
+        adapter.use(expressJsonBody({ mounts, bodyLimit, errors }));
       } else if (adapter.getType() === 'fastify') {
         installFastifyJsonBody(adapter.getInstance<FastifyInstance>(), { instance, bodyLimit, errors, unmarkedRoute });
       }

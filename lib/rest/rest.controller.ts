@@ -2,6 +2,7 @@ import { Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/
 
 import { RequestDrain } from '../lifecycle/request-drain.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
+import { REST_COLLECTION_ROUTE } from '../options/interface-mounts.js';
 import type { ApiRequest } from '../shared/api-request.js';
 import type { ApiResponse, PlatformResponse } from '../shared/api-response.js';
 import { serveRequest } from '../telemetry/serve-request.js';
@@ -92,7 +93,7 @@ export class RestController {
     return this.send(req, res, 'fetch', p.type!, (api) => this.rest.fetch(api, p.type!, p.id!));
   }
 
-  @Get(':type')
+  @Get(REST_COLLECTION_ROUTE)
   list(@Req() req: any, @Res() res: PlatformResponse, @Param('type') type: string) {
     return this.send(req, res, 'list', type, (api) => this.rest.list(api, type));
   }

@@ -5,11 +5,12 @@ import type { ErrorDescription } from '../filters/error-description.js';
 import type { ErrorFormat } from '../filters/send-api-error.js';
 import { formatArgPath } from './args/arg-path.js';
 
-/** The RPC error body of the specification. */
+/** The RPC error body of the specification, with the module's catalogue code in `errorCode`. */
 export function renderRpcError(error: ErrorDescription): object {
   return {
     error: {
       message: error.message,
+      errorCode: error.code,
       ...(error.ormCode ? { orm: true, code: error.ormCode } : {}),
       ...(error.rejectedByPolicy ? { rejectedByPolicy: true } : {}),
       ...(error.reason ? { reason: error.reason } : {}),

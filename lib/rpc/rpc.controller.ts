@@ -2,14 +2,12 @@ import { All, Inject, Param, Post, Req, Res } from '@nestjs/common';
 
 import { RequestDrain } from '../lifecycle/request-drain.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
+import { RPC_ROUTE } from '../options/interface-mounts.js';
 import type { PlatformResponse } from '../shared/api-response.js';
 import { serveRequest } from '../telemetry/serve-request.js';
 import { RpcService } from './rpc.service.js';
 import { RPC_OPERATIONS } from './rpc-operations.js';
 import { RPC_TRANSACTION_ROUTE } from './transaction/transaction-route.js';
-
-/** The RPC route, relative to the mount path. */
-export const RPC_ROUTE = ':model/:operation';
 
 /**
  * One route for every `/{model}/{operation}`, on Express or Fastify: the service checks model,

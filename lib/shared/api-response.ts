@@ -5,10 +5,14 @@ export interface ApiResponse {
   headers?: Record<string, string>;
 }
 
+/** A header value as the platforms hold it. */
+type HeaderValue = string | number | readonly string[] | undefined;
+
 /** Node's `ServerResponse`, which Express's response is. */
 interface NodeResponse {
   statusCode: number;
   headersSent: boolean;
+  getHeader(name: string): HeaderValue;
   setHeader(name: string, value: string): unknown;
   end(chunk?: Buffer): unknown;
 }
@@ -17,6 +21,7 @@ interface NodeResponse {
 interface FastifyReply {
   raw: unknown;
   sent: boolean;
+  getHeader(name: string): HeaderValue;
   status(code: number): FastifyReply;
   headers(values: Record<string, string>): FastifyReply;
   send(payload?: Buffer): unknown;
@@ -56,18 +61,62 @@ export function sendApiResponse(
   );
 }
 
-/** Writes status, headers and bytes as they are, on either platform. */
+/**
+ * The `Vary` of both values: each field name once (case-insensitively, the first spelling kept),
+ * or `*` alone when either has it (RFC 9110 §12.5.5: it already says everything varies).
+ */
+export function mergeVary(...values: HeaderValue[]): string {
+  const names = new Map<string, string>();
+  for (const value of values.flat()) {
+    for (const name of String(value ?? '').split(',')) {
+      const trimmed = name.trim();
+      if (trimmed && !names.has(trimmed.toLowerCase())) names.set(trimmed.toLowerCase(), trimmed);
+    }
+  }
+  return names.has('*') ? '*' : [...names.values()].join(', ');
+}
+
+/**
+ * The module's headers joined with those the application already set on the response (its CORS
+ * middleware's `Vary: Origin`, its interceptors' `Cache-Control`): `Vary` merged, `Cache-Control`
+ * the application's, every other header the module's own (they describe its answer).
+ */
+function joinedHeaders(response: PlatformResponse, headers: Record<string, string>): Record<string, string> {
+  const joined = { ...headers };
+  for (const [name, value] of Object.entries(headers)) {
+    const set = valuesSet(response, name);
+    if (set.length === 0) continue;
+    const key = name.toLowerCase();
+    if (key === 'vary') joined[name] = mergeVary(...set, value);
+    else if (key === 'cache-control') joined[name] = [set[0]!].flat().join(', ');
+  }
+  return joined;
+}
+
+/**
+ * The values of a header already set on the response. On Fastify a middleware may have set it on
+ * the raw response and a hook on the reply (`@fastify/cors`); the reply's would replace the raw's.
+ */
+function valuesSet(response: PlatformResponse, name: string): Array<NonNullable<HeaderValue>> {
+  const values = isFastifyReply(response)
+    ? [response.getHeader(name), (response.raw as Partial<NodeResponse>).getHeader?.(name)]
+    : [response.getHeader(name)];
+  return values.filter((value) => value !== undefined);
+}
+
+/** Writes status, headers and bytes on either platform, the application's headers joined (`joinedHeaders`). */
 export function sendBytes(
   response: PlatformResponse,
   status: number,
   headers: Record<string, string>,
   payload: Buffer | undefined,
 ): void {
+  const joined = joinedHeaders(response, headers);
   if (isFastifyReply(response)) {
-    response.status(status).headers(headers).send(payload);
+    response.status(status).headers(joined).send(payload);
     return;
   }
   response.statusCode = status;
-  for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+  for (const [name, value] of Object.entries(joined)) response.setHeader(name, value);
   response.end(payload);
 }

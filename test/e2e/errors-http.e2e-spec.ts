@@ -103,7 +103,9 @@ describe.each(testProviders())('HTTP errors around the routes (%s)', (provider) 
       });
       const rpc = await t.http().post('/api/rpc/post/create').set('content-type', type).send(body).expect(413);
       expect(rpc.headers['content-type']).toMatch(/^application\/json/);
-      expect(rpc.body).toEqual({ error: { message: 'The request body exceeds the limit of 1048576 bytes.' } });
+      expect(rpc.body).toEqual({
+        error: { errorCode: 'payload-too-large', message: 'The request body exceeds the limit of 1048576 bytes.' },
+      });
     });
 
     it.each([['application/json'], [JSON_API]])(
@@ -125,7 +127,9 @@ describe.each(testProviders())('HTTP errors around the routes (%s)', (provider) 
           .set('content-type', type)
           .send('{"data": {')
           .expect(400);
-        expect(rpc.body).toEqual({ error: { message: 'The request body is not valid JSON.' } });
+        expect(rpc.body).toEqual({
+          error: { errorCode: 'malformed-json', message: 'The request body is not valid JSON.' },
+        });
       },
     );
 
@@ -189,7 +193,7 @@ describe.each(testProviders())('HTTP errors around the routes (%s)', (provider) 
         errors: [{ status: '401', code: 'unauthorized', title: 'Unauthorized', detail: 'Sign in first.' }],
       });
       const rpc = await t.http().get('/api/rpc/post/findMany').expect(401);
-      expect(rpc.body).toEqual({ error: { message: 'Sign in first.' } });
+      expect(rpc.body).toEqual({ error: { errorCode: 'unauthorized', message: 'Sign in first.' } });
     });
 
     it('renders a pipe’s 400 in each interface’s format', async () => {
@@ -200,7 +204,7 @@ describe.each(testProviders())('HTTP errors around the routes (%s)', (provider) 
         detail: 'The parameter "bad" is refused.',
       });
       const rpc = await t.http().post('/api/rpc/bad/create').set('authorization', 'Bearer ok').send({}).expect(400);
-      expect(rpc.body).toEqual({ error: { message: 'The parameter "bad" is refused.' } });
+      expect(rpc.body).toEqual({ error: { errorCode: 'invalid-request', message: 'The parameter "bad" is refused.' } });
     });
 
     it('lets authorized requests through', async () => {

@@ -95,7 +95,9 @@ describe.each(testProviders())('data-layer errors (%s)', (provider) => {
     it(`is ${status} on RPC with orm and code`, async () => {
       const res = await t.http().get('/api/rpc/post/findMany').set('x-fail-with', header).expect(status);
       const message = code === 'data-layer-error' ? 'Data layer rejected the request' : `The ${ormCode} summary.`;
-      expect(res.body).toEqual({ error: { message: expect.any(String), orm: true, code: ormCode, ...extra } });
+      expect(res.body).toEqual({
+        error: { message: expect.any(String), errorCode: code, orm: true, code: ormCode, ...extra },
+      });
       if (!['P2002', 'P2003', 'P2000', 'P2011', 'P1008', 'P2028', 'P2034'].includes(ormCode!))
         expect(res.body.error.message).toBe(message);
       expectNoInternals(res.body);
@@ -113,7 +115,7 @@ describe.each(testProviders())('data-layer errors (%s)', (provider) => {
 
   it('answers a validation error with 400 and its one-line summary on both interfaces', async () => {
     const rpc = await t.http().get('/api/rpc/post/findMany').set('x-fail-with', 'validation').expect(400);
-    expect(rpc.body).toEqual({ error: { message: 'Unknown argument `nope`.' } });
+    expect(rpc.body).toEqual({ error: { errorCode: 'invalid-argument', message: 'Unknown argument `nope`.' } });
     const rest = await t.http().get('/api/rest/post').set('x-fail-with', 'validation').expect(400);
     expect(rest.body.errors[0]).toMatchObject({
       status: '400',
@@ -130,7 +132,11 @@ describe.each(testProviders())('data-layer errors (%s)', (provider) => {
     afterEach(() => logged.mockRestore());
 
     it.each([
-      ['RPC', '/api/rpc/post/findMany', { error: { message: 'An unexpected error occurred.' } }],
+      [
+        'RPC',
+        '/api/rpc/post/findMany',
+        { error: { message: 'An unexpected error occurred.', errorCode: 'internal-error' } },
+      ],
       [
         'REST',
         '/api/rest/post',
@@ -165,7 +171,12 @@ describe.each(testProviders())('data-layer errors (%s)', (provider) => {
       .send({ data: { email: 'taken@example.com', name: 'Again' } })
       .expect(400);
     expect(duplicate.body).toEqual({
-      error: { message: 'A record with the same unique value already exists.', orm: true, code: 'P2002' },
+      error: {
+        errorCode: 'constraint-violation',
+        message: 'A record with the same unique value already exists.',
+        orm: true,
+        code: 'P2002',
+      },
     });
     const missing = await t
       .http()
@@ -205,7 +216,7 @@ describe.each(testProviders())('the prismaErrorMap option (%s)', (provider) => {
       .post('/api/rpc/user/create')
       .send({ data: { email: 'taken@example.com', name: 'Again' } })
       .expect(409);
-    expect(rpc.body).toEqual({ error: { message: 'Taken.', orm: true, code: 'P2002' } });
+    expect(rpc.body).toEqual({ error: { errorCode: 'conflict', message: 'Taken.', orm: true, code: 'P2002' } });
     const rest = await t
       .http()
       .post('/api/rest/user')

@@ -199,10 +199,11 @@ describe.each(testProviders())('field modes over RPC (%s)', (provider) => {
   /** A write with the method its operation takes. */
   const write = (path: string, args: unknown) => rpc(/\/update/.test(path) ? 'patch' : 'post', path, args);
   const unknownKey = (pointer: string, key: string) => ({
-    error: { message: `Invalid argument at "${pointer}": unknown key "${key}".` },
+    error: { message: `Invalid argument at "${pointer}": unknown key "${key}".`, errorCode: 'invalid-argument' },
   });
   const serverSet = (pointer: string) => ({
     error: {
+      errorCode: 'invalid-argument',
       message: `Invalid argument at "${pointer}": "${pointer.split('/').at(-1)}" is set by the server and cannot be given.`,
     },
   });

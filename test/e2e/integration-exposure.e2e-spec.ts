@@ -26,7 +26,7 @@ describe.each(testProviders())('exposure options on both interfaces (%s)', (prov
 
     it('answers 404 for a hidden model on RPC', async () => {
       const res = await t.http().get('/api/rpc/tag/findMany').expect(404);
-      expect(res.body).toEqual({ error: { message: expect.stringContaining('tag') } });
+      expect(res.body).toEqual({ error: { errorCode: 'unknown-type', message: expect.stringContaining('tag') } });
       await t.http().post('/api/rpc/profile/create').send({ data: { userId } }).expect(404);
     });
 
@@ -36,7 +36,10 @@ describe.each(testProviders())('exposure options on both interfaces (%s)', (prov
         .get(`/api/rpc/user/findMany?q=${q({ include: { profile: true } })}`)
         .expect(400);
       expect(include.body).toEqual({
-        error: { message: 'Invalid argument at "/include/profile": unknown key "profile".' },
+        error: {
+          errorCode: 'invalid-argument',
+          message: 'Invalid argument at "/include/profile": unknown key "profile".',
+        },
       });
       await t
         .http()

@@ -65,7 +65,7 @@ describe.each(testProviders())('Nest integration (%s)', (provider) => {
         code: 'internal-error',
       });
       expect((await t.http().get('/api/rpc/post/fail').expect(500)).body).toEqual({
-        error: { message: 'An unexpected error occurred.' },
+        error: { errorCode: 'internal-error', message: 'An unexpected error occurred.' },
       });
     });
   });

@@ -116,14 +116,16 @@ describe.each(testProviders())('a good Nest citizen (%s)', (provider) => {
       expect(rest.headers['content-type']).toBe(JSON_API);
       expect(rest.body.errors[0]).toMatchObject({ code: 'unknown-type' });
       expect((await http().get('/api/rpc/tag/nope').expect(400)).body).toEqual({
-        error: { message: 'Unknown operation "nope".' },
+        error: { errorCode: 'unknown-operation', message: 'Unknown operation "nope".' },
       });
       const malformed = await http()
         .post('/api/rpc/tag/create')
         .set('content-type', 'application/json')
         .send('{"data":')
         .expect(400);
-      expect(malformed.body).toEqual({ error: { message: 'The request body is not valid JSON.' } });
+      expect(malformed.body).toEqual({
+        error: { errorCode: 'malformed-json', message: 'The request body is not valid JSON.' },
+      });
     } finally {
       await app.close();
     }
@@ -149,7 +151,7 @@ describe.each(testProviders())('a good Nest citizen (%s)', (provider) => {
       await http().get('/api/rest/user').expect(200);
       expect((await http().get('/admin/rest/user').expect(404)).body.errors[0]).toMatchObject({ code: 'unknown-type' });
       expect((await http().get('/admin/rpc/user/count').expect(404)).body).toEqual({
-        error: { message: 'Unknown model "user".' },
+        error: { errorCode: 'unknown-type', message: 'Unknown model "user".' },
       });
       expect((await http().get('/admin/rpc/tag/count').expect(200)).body).toEqual({ data: 3 });
     } finally {

@@ -5,7 +5,14 @@ import { callRpc } from '../support/rpc-client.js';
 import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
-const violation = { error: { message: expect.any(String), rejectedByPolicy: true, reason: 'ACCESS_POLICY_VIOLATION' } };
+const violation = {
+  error: {
+    message: expect.any(String),
+    errorCode: 'rejected-by-policy',
+    rejectedByPolicy: true,
+    reason: 'ACCESS_POLICY_VIOLATION',
+  },
+};
 
 describe.each(testProviders())('access policies over RPC (%s)', (provider) => {
   let caller: DemoUser | undefined;
@@ -133,7 +140,12 @@ describe.each(testProviders())('access policies over RPC (%s)', (provider) => {
       const res = await callRpc(r, 'post', 'tag/create', { data: { name: 'secret-rpc' } });
       expect(res.status).toBe(403);
       expect(res.body).toEqual({
-        error: { message: expect.any(String), rejectedByPolicy: true, reason: 'RESULT_NOT_READABLE' },
+        error: {
+          message: expect.any(String),
+          errorCode: 'rejected-by-policy',
+          rejectedByPolicy: true,
+          reason: 'RESULT_NOT_READABLE',
+        },
       });
       expect(await r.db.prisma.tag.count({ where: { name: 'secret-rpc' } })).toBe(1);
     });

@@ -57,19 +57,20 @@ describe.each(testProviders())('REST under hostile input (%s)', (provider) => {
       expect(Date.now() - started).toBeLessThan(5000);
     });
 
-    it.each([
-      '_=1',
-      '__proto__[x]=1',
-      'constructor=1',
-      '[filter]=1',
-      'filter(title)=x',
-      'Filter[x]=1',
-      'cachebust=1',
-      'x-y=1',
-    ])('refuses %s naming the parameter', async (query) => {
-      const parameter = new URLSearchParams(query).keys().next().value!;
-      expectJsonApiError(await get(`/post?${query}`), 400, 'invalid-query-parameter', { parameter });
-    });
+    it.each(['constructor=1', '[filter]=1', 'cachebust=1', 'page[number]=1'])(
+      'refuses %s naming the parameter',
+      async (query) => {
+        const parameter = new URLSearchParams(query).keys().next().value!;
+        expectJsonApiError(await get(`/post?${query}`), 400, 'invalid-query-parameter', { parameter });
+      },
+    );
+
+    it.each(['_=1', '__proto__[x]=1', 'filter(title)=x', 'Filter[x]=1', 'x-y=1'])(
+      'ignores the implementation-specific %s',
+      async (query) => {
+        await get(`/post?${query}`).expect(200);
+      },
+    );
 
     it('refuses sort paths deeper than the filter depth and a field sorted twice', async () => {
       expectJsonApiError(await get('/comment?sort=parent.parent.parent.parent.body'), 400, 'invalid-query-parameter', {

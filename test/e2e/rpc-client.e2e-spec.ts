@@ -185,7 +185,7 @@ describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => 
 
   it('surfaces error answers as RpcClientError with their status and body', async () => {
     const missing = await rejection(client.post.findUniqueOrThrow({ where: { id: 999_999 } }));
-    expect(missing).toMatchObject({ status: 404, code: 'P2025', error: { orm: true } });
+    expect(missing).toMatchObject({ status: 404, code: 'P2025', errorCode: 'not-found', error: { orm: true } });
     await client.tag.create({ data: { name: 'unique' } });
     expect(await rejection(client.tag.create({ data: { name: 'unique' } }))).toMatchObject({
       status: 400,
@@ -195,9 +195,11 @@ describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => 
     const invalid = await rejection(client.post.findMany({ where: { titel: 'x' } } as never));
     expect(invalid.status).toBe(400);
     expect(invalid.message).toContain('/where/titel');
-    expect(await rejection(client.tag.deleteMany())).toMatchObject({ status: 400 });
+    expect(invalid).toMatchObject({ code: 'invalid-argument', errorCode: 'invalid-argument' });
+    expect(await rejection(client.tag.deleteMany())).toMatchObject({ status: 400, code: 'unknown-operation' });
     expect(await rejection((client as unknown as Record<string, typeof client.tag>).nope.findMany())).toMatchObject({
       status: 404,
+      code: 'unknown-type',
     });
   });
 
@@ -268,11 +270,16 @@ describe.each(testProviders())('typed RPC client under the access policies (%s)'
       clientAs(baseUrl, 'alice').post.update({ where: { id: postsOf.bobPub }, data: { title: 'stolen' } }),
     );
     expect(refused).toMatchObject({ status: expect.any(Number), rejectedByPolicy: true });
+    // Stable whichever way the refusal reads: a policy's own code, or Prisma's for a row the caller cannot see.
+    expect(refused.code).toEqual(expect.any(String));
+    expect(refused.errorCode).toEqual(expect.any(String));
     expect([403, 404]).toContain(refused.status);
     expect(await snapshotDatabase(t.db)).toBe(before);
     const anonymous = await rejection(clientAs(baseUrl).tag.create({ data: { name: 'anon' } }));
     expect(anonymous).toMatchObject({
       status: 403,
+      code: 'rejected-by-policy',
+      errorCode: 'rejected-by-policy',
       rejectedByPolicy: true,
       error: { reason: 'ACCESS_POLICY_VIOLATION' },
     });

@@ -19,7 +19,7 @@ describe.each(testProviders())('RPC errors (%s)', (provider) => {
 
   it('answers 404 for an unknown model', async () => {
     const res = await t.http().get('/api/rpc/nothing/findMany').expect(404);
-    expect(res.body).toEqual({ error: { message: 'Unknown model "nothing".' } });
+    expect(res.body).toEqual({ error: { errorCode: 'unknown-type', message: 'Unknown model "nothing".' } });
     await t.http().get('/api/rpc/User/findMany').expect(404);
   });
 
@@ -35,7 +35,9 @@ describe.each(testProviders())('RPC errors (%s)', (provider) => {
     'then',
   ])('answers 400 for the operation %s', async (operation) => {
     const res = await t.http().get(`/api/rpc/user/${operation}`).query({ q: '{}' }).expect(400);
-    expect(res.body).toEqual({ error: { message: `Unknown operation "${operation}".` } });
+    expect(res.body).toEqual({
+      error: { errorCode: 'unknown-operation', message: `Unknown operation "${operation}".` },
+    });
   });
 
   it.each([
@@ -51,23 +53,31 @@ describe.each(testProviders())('RPC errors (%s)', (provider) => {
     if (method !== 'head') {
       const operation = path.split('/')[1];
       expect(res.body).toEqual({
-        error: { message: `Operation "${operation}" accepts ${allowed}, not ${method.toUpperCase()}.` },
+        error: {
+          errorCode: 'method-not-allowed',
+          message: `Operation "${operation}" accepts ${allowed}, not ${method.toUpperCase()}.`,
+        },
       });
     }
   });
 
   it.each([
-    [{ q: '{"where":' }, 'Query parameter "q" is not valid JSON.'],
-    [{ q: '{}', meta: '{serialization' }, 'Query parameter "meta" is not valid JSON.'],
-    [{ q: '"text"' }, 'Query parameter "q" must be a JSON object of query arguments.'],
-    [{ q: '{}', meta: '[]' }, 'Query parameter "meta" must be an object { "serialization": <superjson meta> }.'],
+    [{ q: '{"where":' }, 'malformed-json', 'Query parameter "q" is not valid JSON.'],
+    [{ q: '{}', meta: '{serialization' }, 'malformed-json', 'Query parameter "meta" is not valid JSON.'],
+    [{ q: '"text"' }, 'invalid-query-parameter', 'Query parameter "q" must be a JSON object of query arguments.'],
+    [
+      { q: '{}', meta: '[]' },
+      'invalid-query-parameter',
+      'Query parameter "meta" must be an object { "serialization": <superjson meta> }.',
+    ],
     [
       { q: '{"where":{"id":"x"}}', meta: '{"serialization":{"values":{"where.id":[["custom","Nope"]]}}}' },
+      'invalid-query-parameter',
       'Query parameter "meta" names the type "["custom","Nope"]", which the RPC interface does not accept (only Date, bigint, undefined, Decimal and Bytes).',
     ],
-  ])('answers 400 for the query %j', async (query, message) => {
+  ])('answers 400 for the query %j', async (query, errorCode, message) => {
     const res = await t.http().get('/api/rpc/user/findMany').query(query).expect(400);
-    expect(res.body).toEqual({ error: { message } });
+    expect(res.body).toEqual({ error: { message, errorCode } });
   });
 
   it('answers 400 for a malformed body and a malformed body meta', async () => {
@@ -77,33 +87,47 @@ describe.each(testProviders())('RPC errors (%s)', (provider) => {
       .set('Content-Type', 'application/json')
       .send('{"data":')
       .expect(400);
-    expect(malformed.body).toEqual({ error: { message: 'The request body is not valid JSON.' } });
+    expect(malformed.body).toEqual({
+      error: { errorCode: 'malformed-json', message: 'The request body is not valid JSON.' },
+    });
     const array = await t
       .http()
       .post('/api/rpc/user/create')
       .send([{ email: 'x' }])
       .expect(400);
-    expect(array.body).toEqual({ error: { message: 'The request body must be a JSON object of query arguments.' } });
+    expect(array.body).toEqual({
+      error: { errorCode: 'invalid-payload', message: 'The request body must be a JSON object of query arguments.' },
+    });
     const meta = await t
       .http()
       .post('/api/rpc/user/create')
       .send({ data: {}, meta: { values: {} } })
       .expect(400);
     expect(meta.body).toEqual({
-      error: { message: 'The body field "meta" must be an object { "serialization": <superjson meta> }.' },
+      error: {
+        errorCode: 'invalid-payload',
+        message: 'The body field "meta" must be an object { "serialization": <superjson meta> }.',
+      },
     });
   });
 
   it('answers 415 for a body that is not JSON', async () => {
     const res = await t.http().post('/api/rpc/user/create').type('form').send('data[email]=x').expect(415);
-    expect(res.body).toEqual({ error: { message: 'The request body must be application/json.' } });
+    expect(res.body).toEqual({
+      error: { errorCode: 'unsupported-media-type', message: 'The request body must be application/json.' },
+    });
   });
 
   it('answers 400 with orm and code for a unique constraint violation (P2002)', async () => {
     const reply = await callRpc(t, 'post', 'user/create', { data: { email: 'taken@example.com', name: 'Again' } });
     expect(reply.status).toBe(400);
     expect(reply.body).toEqual({
-      error: { message: 'A record with the same unique value already exists.', orm: true, code: 'P2002' },
+      error: {
+        errorCode: 'constraint-violation',
+        message: 'A record with the same unique value already exists.',
+        orm: true,
+        code: 'P2002',
+      },
     });
   });
 
@@ -122,13 +146,15 @@ describe.each(testProviders())('RPC errors (%s)', (provider) => {
   it('answers 400 with a short message for a Prisma validation error', async () => {
     const unknownField = await callRpc(t, 'get', 'user/findMany', { where: { nope: 1 } });
     expect(unknownField.status).toBe(400);
-    expect(unknownField.body).toEqual({ error: { message: 'Invalid argument at "/where/nope": unknown key "nope".' } });
+    expect(unknownField.body).toEqual({
+      error: { errorCode: 'invalid-argument', message: 'Invalid argument at "/where/nope": unknown key "nope".' },
+    });
     const missing = await callRpc(t, 'post', 'user/create');
     expect(missing.status).toBe(400);
     expectNoInternals(missing.body);
     const wrongType = await callRpc(t, 'get', 'post/findMany', { take: 'many' });
     expect(wrongType.status).toBe(400);
-    expect(Object.keys(wrongType.body.error)).toEqual(['message']);
+    expect(Object.keys(wrongType.body.error)).toEqual(['message', 'errorCode']);
     expectNoInternals(wrongType.body);
   });
 });
@@ -149,7 +175,7 @@ describe.each(testProviders())('RPC options (%s)', (provider) => {
 
   it('answers 404 for a model that is not exposed', async () => {
     const res = await t.http().get('/api/rpc/comment/findMany').expect(404);
-    expect(res.body).toEqual({ error: { message: 'Unknown model "comment".' } });
+    expect(res.body).toEqual({ error: { errorCode: 'unknown-type', message: 'Unknown model "comment".' } });
   });
 
   it.each([
@@ -161,7 +187,10 @@ describe.each(testProviders())('RPC options (%s)', (provider) => {
     const reply = await callRpc(t, method, path, {});
     expect(reply.status).toBe(400);
     expect(reply.body).toEqual({
-      error: { message: `Operation "${path.split('/')[1]}" is not available for this model.` },
+      error: {
+        errorCode: 'unknown-operation',
+        message: `Operation "${path.split('/')[1]}" is not available for this model.`,
+      },
     });
   });
 
@@ -213,7 +242,7 @@ describe.each(testProviders())('RPC errors of a per-request client (%s)', (provi
 
   it('answers 500 with a generic message and logs the real error', async () => {
     const res = await t.http().get('/api/rpc/user/findMany').expect(500);
-    expect(res.body).toEqual({ error: { message: 'An unexpected error occurred.' } });
+    expect(res.body).toEqual({ error: { errorCode: 'internal-error', message: 'An unexpected error occurred.' } });
     expect(logged.join('\n')).toContain('ECONNREFUSED');
   });
 
@@ -222,6 +251,7 @@ describe.each(testProviders())('RPC errors of a per-request client (%s)', (provi
     expect(reply.status).toBe(403);
     expect(reply.body).toEqual({
       error: {
+        errorCode: 'rejected-by-policy',
         message: 'denied by policy',
         orm: true,
         code: 'P2004',

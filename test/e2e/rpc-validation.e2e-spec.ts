@@ -47,7 +47,7 @@ describe.each(testProviders())('RPC argument validation (%s)', (provider) => {
     ['an unknown enum value', { where: { status: 'GONE' } }],
   ])('answers 400 for %s', async (_name, args) => {
     const res = await get('post/findMany', JSON.stringify(args)).expect(400);
-    expect(Object.keys(res.body.error)).toEqual(['message']);
+    expect(res.body.error).toEqual({ message: expect.any(String), errorCode: 'invalid-argument' });
     expect(res.body.error.message).toMatch(/^Invalid argument at "\//);
   });
 
@@ -203,6 +203,8 @@ describe.each(testProviders())('RPC argument validation (%s)', (provider) => {
       .get('/api/rpc/post/findMany')
       .query(rpcQuery({ where: { nope: 1 } }))
       .expect(400);
-    expect(res.body).toEqual({ error: { message: 'Invalid argument at "/where/nope": unknown key "nope".' } });
+    expect(res.body).toEqual({
+      error: { errorCode: 'invalid-argument', message: 'Invalid argument at "/where/nope": unknown key "nope".' },
+    });
   });
 });

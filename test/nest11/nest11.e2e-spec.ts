@@ -81,7 +81,7 @@ describe.each(bootstraps)('Nest 11 (CommonJS) application on $platform, created 
     expect({ status: wrongMethod.status, allow: wrongMethod.headers.allow, body: wrongMethod.body }).toEqual({
       status: 400,
       allow: 'POST',
-      body: { error: { message: 'Operation "create" accepts POST, not GET.' } },
+      body: { error: { message: 'Operation "create" accepts POST, not GET.', errorCode: 'method-not-allowed' } },
     });
   });
 
@@ -103,7 +103,7 @@ describe.each(bootstraps)('Nest 11 (CommonJS) application on $platform, created 
     const rpc = await callRpc(app, 'post', 'post/create', { data: { title: 'Anonymous', authorId: 1 } });
     expect(rpc).toMatchObject({
       status: 403,
-      body: { error: { rejectedByPolicy: true, reason: 'ACCESS_POLICY_VIOLATION' } },
+      body: { error: { errorCode: 'rejected-by-policy', rejectedByPolicy: true, reason: 'ACCESS_POLICY_VIOLATION' } },
     });
 
     const handWritten = await app.http().post('/drafts').send({ title: 'Anonymous', authorId: 1 });
@@ -131,7 +131,7 @@ describe.each(bootstraps)('Nest 11 (CommonJS) application on $platform, created 
       expect({ status: rpc.status, type: rpc.headers['content-type'], body: rpc.body }).toEqual({
         status: 400,
         type: 'application/json',
-        body: { error: { message: 'The request body is not valid JSON.' } },
+        body: { error: { message: 'The request body is not valid JSON.', errorCode: 'malformed-json' } },
       });
     },
   );
@@ -147,6 +147,8 @@ describe.each(bootstraps)('Nest 11 (CommonJS) application on $platform, created 
     expectJsonApiError(rest, 413, 'payload-too-large');
     const rpc = await callRpc(asUser1, 'post', 'post/create', { data: { title, authorId: 1 } });
     expect(rpc.status).toBe(413);
-    expect(rpc.body).toEqual({ error: { message: expect.stringContaining('10240 bytes') } });
+    expect(rpc.body).toEqual({
+      error: { message: expect.stringContaining('10240 bytes'), errorCode: 'payload-too-large' },
+    });
   });
 });

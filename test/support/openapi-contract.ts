@@ -222,6 +222,9 @@ export class OpenApiContract {
     const queryParameters = resolved.filter((parameter) => parameter.in === 'query');
     const seen = new Map<string, Array<[string[], string]>>();
     for (const [name, value] of new URLSearchParams(query)) {
+      // Both interfaces ignore implementation-specific names (a character outside a-z before any
+      // `[`: a cache buster), which OpenAPI cannot list (docs/rest.md, docs/rpc.md).
+      if (/[^a-z]/.test(name.split('[', 1)[0]!) && name.split('[', 1)[0] !== '') continue;
       const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(name);
       const parameter = match && queryParameters.find((candidate) => candidate.name === match[1]);
       if (!parameter || (parameter.style !== 'deepObject' && match[2])) return `unknown query parameter ${name}`;

@@ -13,6 +13,7 @@ import type { ApiResponse } from '../../shared/api-response.js';
 import { inChildSpan } from '../../telemetry/child-span.js';
 import { SPANS } from '../../telemetry/telemetry.constants.js';
 import { JSON_API_VERSION } from '../json-api.constants.js';
+import { isImplementationSpecific } from '../query/parse-query.js';
 import { formatResourceId } from '../resource-id.js';
 import type { Row } from '../resources/model-delegate.js';
 import { type ResourceContext, writeScope } from '../resources/resource-context.js';
@@ -54,7 +55,12 @@ export class AtomicOperationsService {
   ) {}
 
   async run(req: ApiRequest): Promise<ApiResponse> {
-    if (req.query) throw new CrudApiError('invalid-query-parameter', 'An atomic request takes no query parameters.');
+    // Implementation-specific parameters (a cache buster) are ignored here too, as on every REST route.
+    const reserved = [...new URLSearchParams(req.query).keys()].find((name) => !isImplementationSpecific(name));
+    if (reserved !== undefined)
+      throw new CrudApiError('invalid-query-parameter', 'An atomic request takes no query parameters.', {
+        source: { parameter: reserved },
+      });
     const { limits, transactions } = this.options;
     const operations = inChildSpan(SPANS.parse, () =>
       parseAtomicDocument(req.body, limits.maxJsonDepth, transactions.maxOperations),

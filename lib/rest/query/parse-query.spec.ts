@@ -1,5 +1,7 @@
+import fc from 'fast-check';
+
 import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
-import { parseQuery } from './parse-query.js';
+import { isImplementationSpecific, parseQuery } from './parse-query.js';
 
 const limits = { ...DEFAULT_LIMITS, maxFilters: 3, maxFilterValueLength: 10 };
 
@@ -42,20 +44,42 @@ describe('parseQuery', () => {
     ['filter[a]=1&filter[b]=1&filter[c]=1&filter[d]=1', 'filter'],
     ['filter[a][b][c][d][e]=1', 'filter[a][b][c][d][e]'],
     ['filter[a][b][c][d][e$gt]=1', 'filter[a][b][c][d][e$gt]'],
-    ['_=1', '_'],
-    ['__proto__[x]=1', '__proto__[x]'],
     ['constructor=1', 'constructor'],
+    ['unknown[x]=1', 'unknown[x]'],
     ['[filter]=1', '[filter]'],
-    ['filter(title)=x', 'filter(title)'],
-    ['Filter[x]=1', 'Filter[x]'],
-    ['myParam=1', 'myParam'],
-    ['my_param=1', 'my_param'],
-    ['x-y=1', 'x-y'],
     ['=1', ''],
     ['sort=a&sort=b', 'sort'],
   ])('rejects %s naming %s', (search, parameter) => {
     expect(() => parseQuery(search, limits)).toThrow(
       expect.objectContaining({ code: 'invalid-query-parameter', options: { source: { parameter } } }),
+    );
+  });
+
+  it.each(['_=1700000000', '__proto__[x]=1', 'Filter[x]=1', 'myParam=1', 'my_param=1', 'x-y=1', 'filter(title)=x'])(
+    'ignores the implementation-specific parameter of %s',
+    (search) => {
+      expect(parseQuery(`${search}&sort=title`, limits)).toMatchObject({ filters: [], sort: 'title', page: {} });
+    },
+  );
+
+  it('ignores a generated name iff its base has a character outside a-z, and refuses an unknown all-a-z one', () => {
+    const name = fc.tuple(
+      fc.stringMatching(/^[a-zA-Z0-9_$. -]{0,8}$/),
+      fc.constantFrom('', '[x]', '[]', '[a][b]', '['),
+    );
+    fc.assert(
+      fc.property(name, ([base, rest]) => {
+        const parameter = `${base}${rest}`;
+        if (/^(filter|sort|page|include|fields)$/.test(base)) return;
+        const search = new URLSearchParams([[parameter, '1']]).toString();
+        if (base !== '' && /[^a-z]/.test(base)) expect(parseQuery(search, limits).filters).toEqual([]);
+        else
+          expect(() => parseQuery(search, limits)).toThrow(
+            expect.objectContaining({ code: 'invalid-query-parameter' }),
+          );
+        expect(isImplementationSpecific(parameter)).toBe(base !== '' && /[^a-z]/.test(base));
+      }),
+      { seed: Number(process.env.FUZZ_SEED ?? 20261125), numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
     );
   });
 

@@ -25,6 +25,16 @@ export interface RawQuery {
 
 /** A parameter of one of the JSON:API families; this module documents no implementation-specific ones. */
 const KEY = /^(filter|sort|page|include|fields)((?:\[[^[\]]*\])*)$/;
+
+/**
+ * Whether a query parameter is implementation-specific (JSON:API 1.1 §"Implementation-Specific Query
+ * Parameters"): its family's base name, before any `[`, is not empty and has a character outside
+ * a-z (`_`, `myParam`, `x-cache`). JSON:API reserves the all-lowercase names for itself.
+ */
+export function isImplementationSpecific(name: string): boolean {
+  const base = name.split('[', 1)[0]!;
+  return base !== '' && /[^a-z]/.test(base);
+}
 const PAGE_KEYS = new Set(['offset', 'limit', 'size', 'after', 'before'] as const);
 export type PageKey = typeof PAGE_KEYS extends Set<infer K> ? K : never;
 
@@ -33,15 +43,17 @@ function badParameter(parameter: string, message: string): CrudApiError {
 }
 
 /**
- * Splits a query string into the JSON:API families. Any other name is 400, whatever its characters:
- * JSON:API reserves the all-lowercase ones, and a server must refuse implementation-specific ones it
- * does not know rather than ignore them.
+ * Splits a query string into the JSON:API families. Implementation-specific parameters are
+ * ignored, since this module knows none (a cache buster such as jQuery's `_=1700000000` passes);
+ * any other name is 400: JSON:API reserves the all-lowercase ones, and an unknown one is a typo or
+ * a feature this module does not have.
  */
 export function parseQuery(search: string, limits: Required<CrudApiLimits>): RawQuery {
   const query: RawQuery = { filters: [], page: {}, fields: new Map(), search };
   const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(search)) {
     const match = KEY.exec(name);
+    if (!match && isImplementationSpecific(name)) continue;
     if (!match) throw badParameter(name, `Unknown query parameter ${quoteInput(name)}.`);
     const family = match[1]!;
     const selectors = [...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!);

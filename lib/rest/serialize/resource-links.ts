@@ -31,11 +31,14 @@ export function requestUrl(endpoint: string, path: string, search: string): stri
 
 /**
  * `links.self` of an error document: the URL of the request that failed, below the endpoint like
- * every other link. `path` is the request path as received (under any global prefix).
+ * every other link. `path` is the request path as received (under any global prefix and version).
+ * The default `api/rest` may be served as `rest` below a prefix with an `api` segment (`servedPath`).
  */
 export function errorSelfUrl(endpoint: string, restPath: string, request: { path: string; query: string }): string {
-  const mount = `/${restPath.replace(/^\/+|\/+$/g, '')}`;
-  const at = `${request.path}/`.indexOf(`${mount}/`);
+  const trimmed = restPath.replace(/^\/+|\/+$/g, '');
+  const [mount, at] = [trimmed, trimmed.replace(/^api\//, '')]
+    .map((path) => [`/${path}`, `${request.path}/`.indexOf(`/${path}/`)] as const)
+    .find(([, index]) => index >= 0) ?? ['', -1];
   const below = at < 0 ? request.path : request.path.slice(at + mount.length);
   const path = below.replace(/^\/+/, '');
   return path ? requestUrl(endpoint, path, request.query) : `${endpoint}${request.query ? `?${request.query}` : ''}`;
