@@ -37,7 +37,14 @@ describe('error renderers', () => {
 
   it('renders the RPC error body of the specification', () => {
     expect(renderRpcError(policy)).toEqual({
-      error: { message: 'denied', orm: true, code: 'P2004', rejectedByPolicy: true, reason: 'ACCESS_POLICY_VIOLATION' },
+      error: {
+        message: 'denied',
+        errorCode: 'rejected-by-policy',
+        orm: true,
+        code: 'P2004',
+        rejectedByPolicy: true,
+        reason: 'ACCESS_POLICY_VIOLATION',
+      },
     });
   });
 
@@ -60,7 +67,7 @@ describe('error renderers', () => {
         },
       ],
     });
-    expect(renderRpcError(plain)).toEqual({ error: { message: 'bad' } });
+    expect(renderRpcError(plain)).toEqual({ error: { message: 'bad', errorCode: 'invalid-request' } });
   });
 
   describe('a rule refusal (validation-failed) with issues', () => {
@@ -110,6 +117,7 @@ describe('error renderers', () => {
       expect(renderRpcError({ ...refusal, index: 1 })).toEqual({
         error: {
           message: '2 validation issues',
+          errorCode: 'validation-failed',
           meta: { index: 1 },
           issues: [
             { path: 'data.email', message: 'Not an email', code: 'invalid_format' },

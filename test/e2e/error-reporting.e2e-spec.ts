@@ -118,7 +118,7 @@ describe('errors the application observes (sqlite)', () => {
   it('hands an unexpected error of a module route to the application’s filter, the answer in the module’s format', async () => {
     expectJsonApiError(await http().get('/api/rest/tag').set('x-fail', '1'), 500, 'internal-error');
     const rpc = await http().get('/api/rpc/tag/findMany').set('x-fail', '1').expect(500);
-    expect(rpc.body).toEqual({ error: { message: expect.any(String) } });
+    expect(rpc.body).toEqual({ error: { message: expect.any(String), errorCode: 'internal-error' } });
     expect(filter.reported).toEqual([
       expect.objectContaining({ message: INJECTED }),
       expect.objectContaining({ message: INJECTED }),

@@ -75,7 +75,7 @@ describe.each(testProviders().filter((provider) => provider !== 'mysql'))('grace
           const text = await res.text();
           Object.assign(outcome, {
             status: res.status,
-            code: res.ok ? undefined : (JSON.parse(text).errors?.[0]?.code ?? JSON.parse(text).error?.code),
+            code: res.ok ? undefined : (JSON.parse(text).errors?.[0]?.code ?? JSON.parse(text).error?.errorCode),
             retryAfter: res.headers.get('retry-after'),
             connection: res.headers.get('connection'),
           });
@@ -125,9 +125,7 @@ describe.each(testProviders().filter((provider) => provider !== 'mysql'))('grace
             // Fastify's own answer once Nest closes the server (its `return503OnClosing`).
             expect([outcome.sentAfterSignal, outcome.connection]).toEqual([true, 'close']);
           } else if (outcome.status === 503) {
-            // REST names the code; RPC errors carry the status only.
-            const code = outcome.kind === 'rest' || outcome.kind === 'atomic' ? 'shutting-down' : undefined;
-            expect([outcome.code, outcome.retryAfter, outcome.connection]).toEqual([code, '1', 'close']);
+            expect([outcome.code, outcome.retryAfter, outcome.connection]).toEqual(['shutting-down', '1', 'close']);
           } else {
             expect({ kind: outcome.kind, status: outcome.status }).toEqual({
               kind: outcome.kind,
