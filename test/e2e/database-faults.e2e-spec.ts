@@ -1,5 +1,3 @@
-import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import mariadb from 'mariadb';
 import pg from 'pg';
 import type { Response } from 'supertest';
@@ -11,10 +9,8 @@ import {
   type SampleDatabase,
 } from '../../fixtures/blog/database/create-prisma-client.js';
 import { pushSchemaIfEmpty } from '../../fixtures/blog/database/prepare-database.js';
-import { CrudApiModule } from '../../lib/index.js';
-import { contractAgent } from '../support/openapi-agent.js';
 import { canCreatePgCluster, createPgCluster, type PgCluster } from '../support/pg-cluster.js';
-import { createPlatformApp, TEST_ENDPOINT } from '../support/test-app.js';
+import { createAppOver } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
 
 /** Short bounds, so that each fault answers within a few seconds. */
@@ -23,34 +19,10 @@ const BOUNDS: DatabaseBounds = { poolSize: 4, acquireMs: 1000, statementMs: 3000
 const PROMPTLY_MS = 3000;
 const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
 
-interface FaultApp {
-  app: INestApplication;
-  http: () => TestAgent;
-  close(): Promise<void>;
-}
+type FaultApp = Awaited<ReturnType<typeof createAppOver>>;
 
-async function createFaultApp(database: SampleDatabase): Promise<FaultApp> {
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      CrudApiModule.forRoot({
-        endpoint: TEST_ENDPOINT,
-        prisma: database.prisma,
-        modelMeta: database.modelMeta,
-        openapi: true,
-        transactions: { maxWait: BOUNDS.acquireMs, timeout: BOUNDS.statementMs },
-      }),
-    ],
-  }).compile();
-  const app = await createPlatformApp(moduleRef);
-  return {
-    app,
-    http: () => contractAgent(app),
-    close: async () => {
-      await app.close();
-      await database.prisma.$disconnect();
-    },
-  };
-}
+const createFaultApp = (database: SampleDatabase) =>
+  createAppOver(database, { transactions: { maxWait: BOUNDS.acquireMs, timeout: BOUNDS.statementMs } });
 
 /** A database fault answered in the interface's format: never 500, 503 with Retry-After, 504 without. */
 function expectFault(res: Response, status: 503 | 504, code: string, format: 'rest' | 'rpc'): void {

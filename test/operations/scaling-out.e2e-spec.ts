@@ -17,7 +17,7 @@ import {
 } from '../support/pg-cluster.js';
 import { callRpc } from '../support/rpc-client.js';
 import { createPlatformApp, TEST_ENDPOINT } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
+import { createTestDatabase, type TestDatabase, testProviders, withPg } from '../support/test-database.js';
 
 const JSON_API = 'application/vnd.api+json';
 const onPostgres = testProviders().includes('postgresql') ? describe : describe.skip;
@@ -27,16 +27,6 @@ function databaseUrl(url: string, database: string): string {
   const named = new URL(url);
   named.pathname = `/${database}`;
   return named.toString();
-}
-
-async function sql(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 interface Instance {
@@ -160,7 +150,7 @@ onPostgres('scaling out on PostgreSQL', () => {
         const shared = new URL(db.url);
         const name = shared.pathname.slice(1);
         // PgBouncer refuses settings sent when a connection opens: the database carries the bounds.
-        await sql(db.url, `ALTER DATABASE ${name} SET lock_timeout = '500ms'`);
+        await withPg(db.url, `ALTER DATABASE ${name} SET lock_timeout = '500ms'`);
         bouncer = await startPgBouncer(Number(shared.port || 5432), 4);
         pooled = createSampleDatabase(bouncer.url(name));
         instance = await startInstance({
@@ -271,13 +261,13 @@ onPostgres('scaling out on PostgreSQL', () => {
 
       beforeAll(async () => {
         primary = await createPgCluster();
-        await sql(primary.url, 'CREATE DATABASE blog');
+        await withPg(primary.url, 'CREATE DATABASE blog');
         await pushSchemaIfEmpty(databaseUrl(primary.url, 'blog'));
         replica = await createPgReplica(primary);
         // A commit returns once the replica has applied it: a caller reads its own write there.
-        await sql(primary.url, "ALTER SYSTEM SET synchronous_standby_names = '*'");
-        await sql(primary.url, "ALTER SYSTEM SET synchronous_commit = 'remote_apply'");
-        await sql(primary.url, 'SELECT pg_reload_conf()');
+        await withPg(primary.url, "ALTER SYSTEM SET synchronous_standby_names = '*'");
+        await withPg(primary.url, "ALTER SYSTEM SET synchronous_commit = 'remote_apply'");
+        await withPg(primary.url, 'SELECT pg_reload_conf()');
         onPrimary = withQueries(createSampleDatabase(databaseUrl(primary.url, 'blog'), { emitQueryEvents: true }));
         onReplica = withQueries(createSampleDatabase(databaseUrl(replica.url, 'blog'), { emitQueryEvents: true }));
         const prisma = onPrimary.prisma.$extends(readReplicas({ replicas: [onReplica.prisma as never] }));

@@ -95,6 +95,36 @@ export async function createTestApp(provider: DatabaseProvider, setup: TestAppOp
   };
 }
 
+/**
+ * The module over a database the test made itself (its own server, bounds or adapter), as a user's
+ * app would mount it; `close` closes the application and disconnects the client.
+ */
+export async function createAppOver(
+  database: { prisma: CrudApiModuleOptions['prisma']; modelMeta: CrudApiModuleOptions['modelMeta'] },
+  options: Partial<CrudApiModuleOptions> = {},
+): Promise<Pick<TestApp, 'app' | 'http' | 'close'>> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      CrudApiModule.forRoot({
+        endpoint: TEST_ENDPOINT,
+        prisma: database.prisma,
+        modelMeta: database.modelMeta,
+        openapi: true,
+        ...options,
+      }),
+    ],
+  }).compile();
+  const app = await createPlatformApp(moduleRef);
+  return {
+    app,
+    http: () => contractAgent(app),
+    close: async () => {
+      await app.close();
+      await (database.prisma as unknown as { $disconnect(): Promise<void> }).$disconnect();
+    },
+  };
+}
+
 export interface UseTestAppOptions extends TestAppOptions {
   /** Writes the rows the tests read, once the application is up (`beforeAll`). */
   seed?: (t: TestAppHandle) => Promise<unknown>;

@@ -70,7 +70,8 @@ async function open(url: string, remove: () => Promise<unknown>): Promise<TestDa
   };
 }
 
-async function withPg(url: string, sql: string): Promise<void> {
+/** Runs one statement on the PostgreSQL database at `url`. */
+export async function withPg(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
