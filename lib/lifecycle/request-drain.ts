@@ -11,7 +11,6 @@ import { runShutdownHooksFirst } from './hooks-first.js';
 export interface ClosingResponse {
   readonly headersSent: boolean;
   setHeader(name: string, value: string): unknown;
-  once(event: 'close', listener: () => void): unknown;
 }
 
 const logger = new Logger('CrudApi');
@@ -45,12 +44,12 @@ export class RequestDrain implements OnModuleDestroy {
   }
 
   /**
-   * Counts a request of the instance's routes in flight until its response closes (Express's
-   * response, or Fastify's reply and its `raw` one); once closing, refuses it with 503
-   * `shutting-down`, answered in the interface's format by its filter. The controllers call it
-   * first thing: a plain call costs less than an interceptor's observable on every request.
+   * Counts a request of the instance's routes in flight until `release`; once closing, refuses it
+   * with 503 `shutting-down`, answered in the interface's format by its filter. `serveRequest`
+   * calls both around the request's work: a plain call costs less than an interceptor's
+   * observable, or a `close` listener, on every request.
    */
-  admit(platformResponse: PlatformResponse): void {
+  admit(platformResponse: PlatformResponse): ClosingResponse {
     if (this.closing) {
       throw new CrudApiError('shutting-down', 'The server is shutting down; retry the request.', {
         headers: SHUTTING_DOWN_HEADERS,
@@ -58,10 +57,13 @@ export class RequestDrain implements OnModuleDestroy {
     }
     const response = ((platformResponse as { raw?: unknown }).raw ?? platformResponse) as ClosingResponse;
     this.inFlight.add(response);
-    response.once('close', () => {
-      this.inFlight.delete(response);
-      if (this.inFlight.size === 0) this.drained?.();
-    });
+    return response;
+  }
+
+  /** Ends an admitted request's time in flight: its work is done, its answer written or failed. */
+  release(response: ClosingResponse): void {
+    this.inFlight.delete(response);
+    if (this.inFlight.size === 0) this.drained?.();
   }
 
   onModuleDestroy(): Promise<void> {

@@ -8,10 +8,12 @@ import type { ApiKind } from './crud-api-route.js';
  */
 export class ApiMounts {
   private readonly mounts: ReadonlyArray<[ApiKind, NestMount]>;
+  /** Each mount's bases as the first request found them: Nest's routes no longer change then. */
+  private served?: ReadonlyArray<[ApiKind, string[]]>;
 
   constructor(
     mounts: Readonly<Record<ApiKind, NestMount>>,
-    /** Read per request: the application sets its prefix and versioning after the module is created. */
+    /** Not read before needed: the application sets its prefix and versioning after the module is created. */
     private readonly bases: (mount: NestMount) => string[],
   ) {
     this.mounts = [
@@ -20,10 +22,10 @@ export class ApiMounts {
     ];
   }
 
+  /** Called per request, once the application serves requests: its routes are registered by then. */
   kindOf(path: string): ApiKind | undefined {
-    return this.mounts.find(([, mount]) =>
-      this.bases(mount).some((base) => path === base || path.startsWith(`${base}/`)),
-    )?.[0];
+    this.served ??= this.mounts.map(([kind, mount]) => [kind, this.bases(mount)]);
+    return this.served.find(([, bases]) => bases.some((base) => path === base || path.startsWith(`${base}/`)))?.[0];
   }
 
   /** Whether `url` is the URL pattern Nest registers for the `route` of an interface's mount. */

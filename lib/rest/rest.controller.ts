@@ -1,11 +1,11 @@
 import { Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 
 import { RequestDrain } from '../lifecycle/request-drain.js';
+import { serveRequest } from '../lifecycle/serve-request.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { REST_COLLECTION_ROUTE } from '../options/interface-mounts.js';
 import type { ApiRequest } from '../shared/api-request.js';
 import type { ApiResponse, PlatformResponse } from '../shared/api-response.js';
-import { serveRequest } from '../telemetry/serve-request.js';
 import { ATOMIC_MEDIA_TYPE, ATOMIC_ROUTE } from './atomic/atomic.constants.js';
 import { negotiateAtomic } from './atomic/atomic-negotiation.js';
 import { AtomicOperationsService } from './atomic/atomic-operations.service.js';
@@ -17,8 +17,10 @@ type Params = Record<string, string>;
 
 /**
  * The JSON:API routes, on Express or Fastify. Thin: every route describes the request, hands it
- * to `RestService` and writes what it returns. Relationship routes come first so `relationships`
- * is never taken for a relationship name. Mounted per module instance by `mountController`.
+ * to `RestService` and writes what it returns. Collection and resource routes come first (Express
+ * tries routes in order, and these serve most requests); relationship routes come before related
+ * ones so that `relationships` is never taken for a relationship name. Mounted per module instance
+ * by `mountController`.
  */
 export class RestController {
   constructor(
@@ -31,12 +33,41 @@ export class RestController {
   /** JSON:API Atomic Operations; declared before `POST :type`, so no resource type can be called `operations`. */
   @Post(ATOMIC_ROUTE)
   operations(@Req() req: any, @Res() res: PlatformResponse): Promise<void> {
-    this.drain.admit(res);
     const run = (request: ApiRequest) => {
       negotiateAtomic(request);
       return this.atomic.run(request);
     };
-    return serveRequest(req, res, { interface: 'rest', operation: 'atomic' }, run, ATOMIC_MEDIA_TYPE);
+    return serveRequest(this.drain, req, res, { interface: 'rest', operation: 'atomic' }, run, ATOMIC_MEDIA_TYPE);
+  }
+
+  @Get(':type/:id')
+  fetch(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
+    return this.send(req, res, 'fetch', p.type!, (api) => this.rest.fetch(api, p.type!, p.id!));
+  }
+
+  @Get(REST_COLLECTION_ROUTE)
+  list(@Req() req: any, @Res() res: PlatformResponse, @Param('type') type: string) {
+    return this.send(req, res, 'list', type, (api) => this.rest.list(api, type));
+  }
+
+  @Post(':type')
+  create(@Req() req: any, @Res() res: PlatformResponse, @Param('type') type: string) {
+    return this.send(req, res, 'create', type, (api) => this.rest.create(api, type));
+  }
+
+  @Patch(':type/:id')
+  patch(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
+    return this.send(req, res, 'update', p.type!, (api) => this.rest.update(api, p.type!, p.id!));
+  }
+
+  @Put(':type/:id')
+  put(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
+    return this.send(req, res, 'update', p.type!, (api) => this.rest.update(api, p.type!, p.id!));
+  }
+
+  @Delete(':type/:id')
+  delete(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
+    return this.send(req, res, 'delete', p.type!, (api) => this.rest.delete(api, p.type!, p.id!));
   }
 
   @Get(':type/:id/relationships/:relationship/:relatedId')
@@ -88,36 +119,6 @@ export class RestController {
     );
   }
 
-  @Get(':type/:id')
-  fetch(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, 'fetch', p.type!, (api) => this.rest.fetch(api, p.type!, p.id!));
-  }
-
-  @Get(REST_COLLECTION_ROUTE)
-  list(@Req() req: any, @Res() res: PlatformResponse, @Param('type') type: string) {
-    return this.send(req, res, 'list', type, (api) => this.rest.list(api, type));
-  }
-
-  @Post(':type')
-  create(@Req() req: any, @Res() res: PlatformResponse, @Param('type') type: string) {
-    return this.send(req, res, 'create', type, (api) => this.rest.create(api, type));
-  }
-
-  @Patch(':type/:id')
-  patch(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, 'update', p.type!, (api) => this.rest.update(api, p.type!, p.id!));
-  }
-
-  @Put(':type/:id')
-  put(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, 'update', p.type!, (api) => this.rest.update(api, p.type!, p.id!));
-  }
-
-  @Delete(':type/:id')
-  delete(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, 'delete', p.type!, (api) => this.rest.delete(api, p.type!, p.id!));
-  }
-
   /** Serves one route of `type`: negotiates the media types before the service runs, then writes its response. */
   private send(
     req: any,
@@ -126,12 +127,11 @@ export class RestController {
     type: string,
     run: (request: ApiRequest) => Promise<ApiResponse>,
   ): Promise<void> {
-    this.drain.admit(res);
     const scope = { interface: 'rest' as const, operation, model: this.registry.findByTypeName(type)?.name };
     const negotiated = (request: ApiRequest) => {
       negotiate(request);
       return run(request);
     };
-    return serveRequest(req, res, scope, negotiated, JSON_API_MEDIA_TYPE);
+    return serveRequest(this.drain, req, res, scope, negotiated, JSON_API_MEDIA_TYPE);
   }
 }

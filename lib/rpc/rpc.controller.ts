@@ -1,10 +1,10 @@
 import { All, Inject, Param, Post, Req, Res } from '@nestjs/common';
 
 import { RequestDrain } from '../lifecycle/request-drain.js';
+import { serveRequest } from '../lifecycle/serve-request.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { RPC_ROUTE } from '../options/interface-mounts.js';
 import type { PlatformResponse } from '../shared/api-response.js';
-import { serveRequest } from '../telemetry/serve-request.js';
 import { RpcService } from './rpc.service.js';
 import { RPC_OPERATIONS } from './rpc-operations.js';
 import { RPC_TRANSACTION_ROUTE } from './transaction/transaction-route.js';
@@ -23,9 +23,8 @@ export class RpcController {
   /** Declared first: `$transaction/sequential` would otherwise match `:model/:operation`. */
   @Post(RPC_TRANSACTION_ROUTE)
   transaction(@Req() req: any, @Res() res: PlatformResponse): Promise<void> {
-    this.drain.admit(res);
     const scope = { interface: 'rpc' as const, operation: '$transaction' };
-    return serveRequest(req, res, scope, (request) => this.rpc.transaction(request), 'application/json');
+    return serveRequest(this.drain, req, res, scope, (request) => this.rpc.transaction(request), 'application/json');
   }
 
   @All(RPC_ROUTE)
@@ -35,13 +34,19 @@ export class RpcController {
     @Param('model') model: string,
     @Param('operation') operation: string,
   ): Promise<void> {
-    this.drain.admit(res);
     // Only names the module knows become attributes: metrics stay bounded whatever the URL says.
     const scope = {
       interface: 'rpc' as const,
       model: this.registry.findByTypeName(model)?.name,
       operation: RPC_OPERATIONS.has(operation) ? operation : undefined,
     };
-    return serveRequest(req, res, scope, (request) => this.rpc.handle(request, model, operation), 'application/json');
+    return serveRequest(
+      this.drain,
+      req,
+      res,
+      scope,
+      (request) => this.rpc.handle(request, model, operation),
+      'application/json',
+    );
   }
 }

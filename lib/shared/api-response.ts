@@ -77,20 +77,16 @@ export function mergeVary(...values: HeaderValue[]): string {
 }
 
 /**
- * The module's headers joined with those the application already set on the response (its CORS
- * middleware's `Vary: Origin`, its interceptors' `Cache-Control`): `Vary` merged, `Cache-Control`
- * the application's, every other header the module's own (they describe its answer).
+ * A header of the module's answer joined with what the application already set on the response
+ * (its CORS middleware's `Vary: Origin`, its interceptors' `Cache-Control`): `Vary` merged,
+ * `Cache-Control` the application's, every other header the module's own (they describe its answer).
  */
-function joinedHeaders(response: PlatformResponse, headers: Record<string, string>): Record<string, string> {
-  const joined = { ...headers };
-  for (const [name, value] of Object.entries(headers)) {
-    const set = valuesSet(response, name);
-    if (set.length === 0) continue;
-    const key = name.toLowerCase();
-    if (key === 'vary') joined[name] = mergeVary(...set, value);
-    else if (key === 'cache-control') joined[name] = [set[0]!].flat().join(', ');
-  }
-  return joined;
+function joinedValue(response: PlatformResponse, name: string, value: string): string {
+  const key = name.toLowerCase();
+  if (key !== 'vary' && key !== 'cache-control') return value;
+  const set = valuesSet(response, name);
+  if (set.length === 0) return value;
+  return key === 'vary' ? mergeVary(...set, value) : [set[0]!].flat().join(', ');
 }
 
 /**
@@ -104,19 +100,22 @@ function valuesSet(response: PlatformResponse, name: string): Array<NonNullable<
   return values.filter((value) => value !== undefined);
 }
 
-/** Writes status, headers and bytes on either platform, the application's headers joined (`joinedHeaders`). */
+/**
+ * Writes status, headers and bytes on either platform, the application's headers joined
+ * (`joinedValue`). `headers` is the answer's own object: its values are replaced by the joined ones.
+ */
 export function sendBytes(
   response: PlatformResponse,
   status: number,
   headers: Record<string, string>,
   payload: Buffer | undefined,
 ): void {
-  const joined = joinedHeaders(response, headers);
   if (isFastifyReply(response)) {
-    response.status(status).headers(joined).send(payload);
+    for (const name in headers) headers[name] = joinedValue(response, name, headers[name]!);
+    response.status(status).headers(headers).send(payload);
     return;
   }
   response.statusCode = status;
-  for (const [name, value] of Object.entries(joined)) response.setHeader(name, value);
+  for (const name in headers) response.setHeader(name, joinedValue(response, name, headers[name]!));
   response.end(payload);
 }

@@ -10,7 +10,8 @@ export function jsonPointer(path: readonly (string | number)[]): string {
   for (const segment of path) {
     const text = String(segment);
     if (text.length > MAX_QUOTED_INPUT) break;
-    pointer += `/${text.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    pointer +=
+      text.includes('~') || text.includes('/') ? `/${text.replaceAll('~', '~0').replaceAll('/', '~1')}` : `/${text}`;
   }
   return pointer;
 }

@@ -40,8 +40,8 @@ export interface RequestFailure {
 }
 
 /**
- * Each request's call, for the error filter. A WeakMap rather than a property of the request: a
- * property added to every request changes its shape, which slows the platform's own code on it.
+ * The calls of failed requests, for the error filter. A WeakMap rather than a property of the
+ * request: a property added to a request changes its shape, which slows the platform's own code on it.
  */
 const CALLS = new WeakMap<object, RequestCall>();
 
@@ -52,9 +52,14 @@ interface CarrierRequest {
   route?: { path?: string };
 }
 
-/** The request's call, if the module began one. */
+/** The call of a failed request, if the module began one (`keepCallForFilter`). */
 export function requestCallOf(raw: PlatformRequest): RequestCall | undefined {
   return CALLS.get(raw as object);
+}
+
+/** Keeps a failed request's call for the filter that answers it: only failures pay for the map. */
+export function keepCallForFilter(raw: PlatformRequest, call: RequestCall): void {
+  CALLS.set(raw as object, call);
 }
 
 /**
@@ -74,7 +79,6 @@ export function beginRequest(raw: PlatformRequest, scope: RequestScope): Request
     finished: false,
   };
   if (span.isRecording()) describeSpan(span, carrier, call);
-  CALLS.set(carrier, call);
   return call;
 }
 
