@@ -1,7 +1,7 @@
 import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js';
 
 /** The keys of a path item that are operations (its others are `parameters`, `summary`...). */
-const OPERATION_KEYS: ReadonlySet<string> = new Set([
+export const OPERATION_KEYS: ReadonlySet<string> = new Set([
   'get',
   'put',
   'post',

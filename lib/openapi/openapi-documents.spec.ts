@@ -130,6 +130,27 @@ describe('OpenAPI documents', () => {
     await expectValid(rpc);
   });
 
+  it('describe X-Request-Id on every answer of the module and Retry-After on 503', () => {
+    for (const document of Object.values(documents(sqliteMeta))) {
+      const answers: Array<[string, any]> = [];
+      for (const item of Object.values(document.paths))
+        for (const operation of Object.values(item as Record<string, any>))
+          for (const [status, response] of Object.entries(operation.responses ?? {})) answers.push([status, response]);
+      for (const [name, response] of Object.entries(document.components.responses ?? {}))
+        answers.push([name.slice(-3), response]);
+      const own = answers.filter(([status, response]) => status !== '431' && !('$ref' in response));
+      expect(own.length).toBeGreaterThan(10);
+      for (const [status, response] of own) {
+        expect(response.headers['X-Request-Id']).toEqual({ $ref: '#/components/headers/RequestId' });
+        expect(response.headers['Retry-After']).toEqual(
+          status === '503' ? { $ref: '#/components/headers/RetryAfter' } : undefined,
+        );
+      }
+      expect(answers.some(([status]) => status === '503')).toBe(true);
+      expect(Object.keys(document.components.headers ?? {})).toEqual(['RequestId', 'RetryAfter']);
+    }
+  });
+
   it('write every scalar type in its wire form', () => {
     const attributes = schemas(documents(secondMeta).rest).ItemAttributes.properties;
     expect(attributes.price).toMatchObject({ type: 'string', pattern: expect.any(String) });

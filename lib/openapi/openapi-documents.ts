@@ -5,6 +5,7 @@ import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interfa
 import { withSecurity } from './document-security.js';
 import { DocumentedFields } from './documented-fields.js';
 import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js';
+import { withResponseHeaders } from './response-headers.js';
 import { buildRestDocument } from './rest-document.js';
 import { buildRpcDocument } from './rpc-document.js';
 
@@ -28,8 +29,11 @@ export function buildOpenApiDocuments(
   const info = (kind: OpenApiInterface) => ({ title: `${openapi.title} — ${TITLES[kind]}`, version: openapi.version });
   const servers = openapi.servers ? { servers: openapi.servers } : {};
   return {
-    rest: withSecurity({ ...buildRestDocument(fields, options, info('rest')), ...servers }, openapi),
-    rpc: withSecurity({ ...buildRpcDocument(fields, options, info('rpc')), ...servers }, openapi),
+    rest: withSecurity(
+      withResponseHeaders({ ...buildRestDocument(fields, options, info('rest')), ...servers }),
+      openapi,
+    ),
+    rpc: withSecurity(withResponseHeaders({ ...buildRpcDocument(fields, options, info('rpc')), ...servers }), openapi),
   };
 }
 

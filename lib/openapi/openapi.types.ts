@@ -11,6 +11,7 @@ export interface OpenApiDocument {
     schemas: Record<string, JsonSchema>;
     responses?: Record<string, unknown>;
     parameters?: Record<string, unknown>;
+    headers?: Record<string, unknown>;
     securitySchemes?: Record<string, OpenApiSecurityScheme>;
   };
   tags?: { name: string; description?: string }[];
