@@ -47,7 +47,7 @@ const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9
 const FONT = "system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif";
 
 /** "SQLite on Express, no database": what a run measured, as a legend names it. */
-export function runLabel({ options }: ChartResults): string {
+function runLabel({ options }: ChartResults): string {
   return (
     `${DATABASE_NAMES[options.db]} on ${PLATFORM_NAMES[options.platform]}` +
     `${options.noDb ? ', no database' : ''}${options.tracing ? ', ours traced' : ''}`
@@ -58,7 +58,7 @@ const runDetail = (results: ChartResults) =>
   `${results.startedAt.slice(0, 10)}, ${results.options.rounds} rounds per side`;
 
 /** The throughput ratio with its round spread as stored, and the CPU ratio with the spread of its paired rounds. */
-export function scenarioMarks(scenario: ChartScenario): { throughput: RatioMark; cpu: RatioMark } {
+function scenarioMarks(scenario: ChartScenario): { throughput: RatioMark; cpu: RatioMark } {
   const cpu = pairRatios({ ours: scenario.ours.rounds, baseline: scenario.baseline.rounds }, cpuPerRequest);
   return {
     throughput: { value: scenario.ratio, low: scenario.ratioRange[0], high: scenario.ratioRange[1] },
@@ -195,7 +195,7 @@ export function ratioChart(runs: readonly ChartResults[]): string {
  * The scale of the ratio panels: every median and 1.00, and the round spreads up to
  * SPREAD_ROOM beyond them: one disturbed round can reach 20x and would squash every other mark.
  */
-export function ratioDomain(marks: readonly RatioMark[]): [number, number] {
+function ratioDomain(marks: readonly RatioMark[]): [number, number] {
   const low = Math.min(1, ...marks.map((mark) => mark.value));
   const high = Math.max(1, ...marks.map((mark) => mark.value));
   return [
@@ -400,7 +400,7 @@ const round = (value: number) => Math.round(value * 10) / 10;
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
-export const escapeXml = (value: string) => value.replace(/[&<>"']/g, (char) => XML_ESCAPES[char]!);
+const escapeXml = (value: string) => value.replace(/[&<>"']/g, (char) => XML_ESCAPES[char]!);
 
 /** One element; numbers are rounded to 0.1 px, undefined attributes left out, no children makes it empty. */
 function element(name: string, attributes: Record<string, string | number | undefined>, children: string[] = []) {
