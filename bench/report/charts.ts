@@ -43,6 +43,7 @@ const PLATFORM_NAMES: Record<BenchOptions['platform'], string> = { express: 'Exp
 
 /** Colours that stay apart for the common kinds of colour blindness (Okabe-Ito). */
 const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'];
+const colour = (index: number) => PALETTE[index % PALETTE.length]!;
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif";
 
@@ -80,6 +81,9 @@ const RATIO_PANELS = [
     name: 'CPU ratio',
   },
 ] as const;
+
+const RATIO_KEY =
+  'Dot: median of the paired round ratios; bar: lowest to highest round (an arrow: beyond the axis); dashed line: level (1.00).';
 
 const LABEL_WIDTH = 320;
 const PANEL_WIDTH = 330;
@@ -120,19 +124,11 @@ export function ratioChart(runs: readonly ChartResults[]): string {
   const title = `Ours / hand-written controller, by scenario: ${runs.map(runLabel).join(', ')}`;
   const body = [
     text(16, 24, title, { 'font-size': 15, 'font-weight': 'bold' }),
-    text(
-      16,
-      44,
-      'Dot: median of the paired round ratios; bar: lowest to highest round (an arrow: beyond the axis); dashed line: level (1.00).',
-      {
-        'font-size': 11,
-        fill: '#444',
-      },
-    ),
+    text(16, 44, RATIO_KEY, { 'font-size': 11, fill: '#444' }),
     legend(
       16,
       LEGEND_TOP,
-      runs.map((run, index) => ({ label: `${runLabel(run)} (${runDetail(run)})`, color: PALETTE[index]!, dot: true })),
+      runs.map((run, index) => ({ label: `${runLabel(run)} (${runDetail(run)})`, color: colour(index), dot: true })),
     ),
     ...scenarios.map((_, row) =>
       row % 2 === 0
@@ -141,7 +137,7 @@ export function ratioChart(runs: readonly ChartResults[]): string {
     ),
     ...RATIO_PANELS.flatMap((panel, index) => {
       const x = scale(index);
-      const left = x(ticks[0]!);
+      const left = x(first);
       return [
         text(left, rowsTop - 10, panel.heading, { 'font-weight': 'bold' }),
         ...ticks.map((tick) =>
@@ -154,7 +150,7 @@ export function ratioChart(runs: readonly ChartResults[]): string {
             'stroke-dasharray': tick === 1 ? '4 3' : undefined,
           }),
         ),
-        element('line', { x1: left, x2: x(ticks.at(-1)!), y1: rowsBottom, y2: rowsBottom, stroke: '#333' }),
+        element('line', { x1: left, x2: x(last), y1: rowsBottom, y2: rowsBottom, stroke: '#333' }),
         ...ticks.map((tick) =>
           text(x(tick), rowsBottom + 14, tick.toFixed(2), { 'font-size': 10, 'text-anchor': 'middle' }),
         ),
@@ -171,13 +167,13 @@ export function ratioChart(runs: readonly ChartResults[]): string {
             const mark = marks[row]![index]?.[panel.key];
             const x = scale(panelIndex);
             if (!mark)
-              return text(x(ticks[0]!), y + 4, `not measured (${runLabel(run)})`, { 'font-size': 10, fill: '#777' });
+              return text(x(first), y + 4, `not measured (${runLabel(run)})`, { 'font-size': 10, fill: '#777' });
             return ratioMark(
               mark,
               x,
               [first, last],
               y,
-              PALETTE[index]!,
+              colour(index),
               `${scenarioTitle}, ${runLabel(run)}: ${panel.name}`,
             );
           });
@@ -257,7 +253,7 @@ export function scalingChart(results: ChartResults): string | undefined {
     })),
   ].map((line, index) => ({
     ...line,
-    color: line.dashed ? '#555' : PALETTE[index]!,
+    color: line.dashed ? '#555' : colour(index),
     points: rows.flatMap((row) => {
       const side = line.pick(row);
       // A log scale has no place for 0 ms (or a variant the run did not measure).
