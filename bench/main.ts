@@ -15,6 +15,7 @@ import {
   type ScenarioResult,
   summarizeSide,
 } from './report/bench-report.js';
+import { writeResultCharts } from './report/charts.js';
 import { formatSerializerCostTable, measureSerializerCost, type SerializerCostRow } from './report/serializer-cost.js';
 import { formatValidatorCostTable, measureValidatorCost } from './report/validator-cost.js';
 import { canPinCpus, pinProcess, RUNNER_CPU, SERVER_CPU } from './runner/cpu-affinity.js';
@@ -28,7 +29,8 @@ import { runSoak } from './soak/run-soak.js';
 
 // `npm run bench`: seeds a database, then for every scenario starts our module and the scenario's
 // hand-written baseline as two child processes, checks they answer the same, and drives
-// alternating rounds of autocannon load at each. Prints the tables and writes them as JSON.
+// alternating rounds of autocannon load at each. Prints the tables and writes them as JSON, with
+// their charts as SVG next to it.
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
@@ -113,6 +115,7 @@ async function main(): Promise<void> {
   );
   await mkdir(options.out, { recursive: true });
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+  const charts = await writeResultCharts(file, report);
 
   const database = options.noDb ? `no database (Prisma answers from memory, recorded on ${options.db})` : options.db;
   console.log(
@@ -136,7 +139,7 @@ async function main(): Promise<void> {
   for (const result of results.filter((r) => r.parity.verdict === 'different')) {
     console.log(`\nWARNING ${result.id}: ours and baseline answer differently: ${result.parity.detail}`);
   }
-  console.log(`\nResults: ${file}`);
+  console.log(`\nResults: ${file}${charts.map((chart) => `\nChart: ${chart}`).join('')}`);
 }
 
 async function runScenario(

@@ -71,12 +71,16 @@ export function pairedRatio(rounds: {
 }): Pick<ScenarioResult, 'ratio' | 'ratioRange' | 'cpuRatio'> {
   const throughput = pairRatios(rounds, (round) => round.rps);
   if (!throughput.length) return { ratio: 0, ratioRange: [0, 0], cpuRatio: 0 };
-  const cpu = pairRatios(rounds, (round) => (round.serverRequests > 0 ? round.cpuMicros / round.serverRequests : 0));
+  const cpu = pairRatios(rounds, cpuPerRequest);
   return { ratio: median(throughput), ratioRange: [throughput[0]!, throughput.at(-1)!], cpuRatio: median(cpu) };
 }
 
+/** Server CPU µs per request of one round. */
+export const cpuPerRequest = (round: RoundResult) =>
+  round.serverRequests > 0 ? round.cpuMicros / round.serverRequests : 0;
+
 /** ours / baseline of each round pair, ascending; a pair whose baseline measured 0 counts as 0. */
-function pairRatios(
+export function pairRatios(
   rounds: { ours: readonly RoundResult[]; baseline: readonly RoundResult[] },
   pick: (round: RoundResult) => number,
 ): number[] {
