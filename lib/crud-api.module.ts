@@ -4,6 +4,7 @@ import { ModuleRef } from '@nestjs/core';
 import { PrismaClientResolver } from './data/prisma-client.resolver.js';
 import { CrudApiHealth } from './lifecycle/crud-api-health.service.js';
 import { RequestDrain } from './lifecycle/request-drain.js';
+import { RequestServer } from './lifecycle/request-server.js';
 import { ModelRegistry } from './metadata/model-registry.js';
 import { ConfigurableCrudApiModule } from './module/crud-api.module-definition.js';
 import { CRUD_API_CONTROLLERS, CRUD_API_OPTIONS } from './options/crud-api.constants.js';
@@ -32,6 +33,7 @@ import { RpcService } from './rpc/rpc.service.js';
     JsonBodyInstaller,
     PrismaClientResolver,
     RequestDrain,
+    RequestServer,
     CrudApiHealth,
   ],
   exports: [CRUD_API_OPTIONS, ModelRegistry, PrismaClientResolver, RestService, RpcService, CrudApiHealth],

@@ -45,7 +45,7 @@ export class RequestDrain implements OnModuleDestroy {
 
   /**
    * Counts a request of the instance's routes in flight until `release`; once closing, refuses it
-   * with 503 `shutting-down`, answered in the interface's format by its filter. `serveRequest`
+   * with 503 `shutting-down`, answered in the interface's format by its filter. `RequestServer`
    * calls both around the request's work: a plain call costs less than an interceptor's
    * observable, or a `close` listener, on every request.
    */

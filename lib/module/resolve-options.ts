@@ -24,6 +24,7 @@ import {
 import {
   COUNT_STRATEGIES,
   DEFAULT_BODY_LIMIT,
+  DEFAULT_CACHING,
   DEFAULT_COUNT,
   DEFAULT_ID_DIVIDER,
   DEFAULT_LIMITS,
@@ -80,6 +81,21 @@ class CrudApiTransactionsSchema {
 
 class CrudApiShutdownSchema {
   @IsOptional() @IsInt() @Min(0) gracePeriod?: number;
+}
+
+/** An HTTP field name (RFC 9110 §5.1: a token). */
+const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+class CrudApiCachingSchema {
+  @IsOptional()
+  @IsString()
+  @Matches(/^[\t\x20-\x7e]*[^\s][\t\x20-\x7e]*$/, { message: 'cacheControl must be a Cache-Control field value' })
+  cacheControl?: string;
+
+  @IsOptional()
+  @IsArray()
+  @Matches(FIELD_NAME, { each: true, message: 'vary must list header names' })
+  vary?: string[];
 }
 
 /** class-validator schema of `CrudApiModuleOptions`. */
@@ -182,6 +198,12 @@ class CrudApiOptionsSchema {
   onServerError?: unknown;
   @ValidateNested()
   shutdown?: CrudApiShutdownSchema;
+
+  @IsOptional()
+  @ValidateIf((_object, value) => value !== false)
+  @IsObject({ message: 'caching must be false or { cacheControl, vary }' })
+  @ValidateNested()
+  caching?: CrudApiCachingSchema | false;
 }
 
 /** One message per problem, nested options named by their path (`limits.maxFilters`). */
@@ -283,6 +305,10 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
     limits: options.limits && Object.assign(new CrudApiLimitsSchema(), options.limits),
     transactions: options.transactions && Object.assign(new CrudApiTransactionsSchema(), options.transactions),
     shutdown: options.shutdown && Object.assign(new CrudApiShutdownSchema(), options.shutdown),
+    caching:
+      options.caching && typeof options.caching === 'object'
+        ? Object.assign(new CrudApiCachingSchema(), options.caching)
+        : options.caching,
   });
   failOnProblems(
     describeProblems(
@@ -302,5 +328,6 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     transactions: { ...DEFAULT_TRANSACTIONS, ...options.transactions },
     shutdown: { ...DEFAULT_SHUTDOWN, ...options.shutdown },
+    caching: options.caching === false ? false : { ...DEFAULT_CACHING, ...options.caching },
   };
 }

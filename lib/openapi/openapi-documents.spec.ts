@@ -147,7 +147,32 @@ describe('OpenAPI documents', () => {
         );
       }
       expect(answers.some(([status]) => status === '503')).toBe(true);
-      expect(Object.keys(document.components.headers ?? {})).toEqual(['RequestId', 'RetryAfter']);
+      expect(Object.keys(document.components.headers ?? {})).toEqual([
+        'RequestId',
+        'RetryAfter',
+        'ETag',
+        'CacheControl',
+      ]);
+    }
+  });
+
+  it('describe ETag, If-None-Match and 304 on every GET, and none of them with caching: false', () => {
+    for (const [caching, document] of [
+      ...Object.values(documents(sqliteMeta)).map((document) => [true, document] as const),
+      ...Object.values(documents(sqliteMeta, { caching: false })).map((document) => [false, document] as const),
+    ]) {
+      const operations = Object.values(document.paths).flatMap((item) => Object.entries(item as Record<string, any>));
+      const gets = operations.filter(([method]) => method === 'get').map(([, operation]) => operation);
+      expect(gets.length).toBeGreaterThan(5);
+      for (const operation of gets) {
+        expect(Boolean(operation.responses['304'])).toBe(caching);
+        expect(Boolean(operation.responses['200'].headers.ETag)).toBe(caching);
+        expect((operation.parameters ?? []).some((parameter: any) => parameter.name === 'If-None-Match')).toBe(caching);
+      }
+      const writes = operations
+        .filter(([method]) => !['get', 'parameters', 'summary', 'description'].includes(method))
+        .map(([, operation]) => operation);
+      for (const operation of writes) expect(operation.responses['304']).toBeUndefined();
     }
   });
 

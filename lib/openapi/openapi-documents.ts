@@ -28,12 +28,16 @@ export function buildOpenApiDocuments(
   const fields = new DocumentedFields(registry, options.policies, options.defaultPolicy, options.rules);
   const info = (kind: OpenApiInterface) => ({ title: `${openapi.title} — ${TITLES[kind]}`, version: openapi.version });
   const servers = openapi.servers ? { servers: openapi.servers } : {};
+  const caching = options.caching !== false;
   return {
     rest: withSecurity(
-      withResponseHeaders({ ...buildRestDocument(fields, options, info('rest')), ...servers }),
+      withResponseHeaders({ ...buildRestDocument(fields, options, info('rest')), ...servers }, caching),
       openapi,
     ),
-    rpc: withSecurity(withResponseHeaders({ ...buildRpcDocument(fields, options, info('rpc')), ...servers }), openapi),
+    rpc: withSecurity(
+      withResponseHeaders({ ...buildRpcDocument(fields, options, info('rpc')), ...servers }, caching),
+      openapi,
+    ),
   };
 }
 

@@ -2,7 +2,7 @@ import { REQUEST_ID_HEADER } from '../telemetry/telemetry.constants.js';
 import { OPERATION_KEYS } from './document-security.js';
 import type { OpenApiDocument } from './openapi.types.js';
 
-/** The headers the module sets on answers of every route, as `components.headers`. */
+/** The headers the module sets on its answers, as `components.headers`. */
 const HEADERS = {
   RequestId: {
     description:
@@ -15,48 +15,90 @@ const HEADERS = {
   },
 };
 
-const REQUEST_ID = { [REQUEST_ID_HEADER]: { $ref: '#/components/headers/RequestId' } };
-const RETRY_AFTER = { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } };
+/** The validators of a successful GET (`caching` option). */
+const CACHING_HEADERS = {
+  ETag: {
+    description: 'Strong entity tag of this representation: send it in `If-None-Match` to revalidate.',
+    schema: { type: 'string' },
+  },
+  CacheControl: {
+    description: 'How caches may keep the answer (`caching.cacheControl`; default `private, no-cache`).',
+    schema: { type: 'string' },
+  },
+};
+
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'Entity tags of representations the client holds: 304 Not Modified when the current one is among them.',
+  schema: { type: 'string' },
+};
+
+const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const REQUEST_ID = { [REQUEST_ID_HEADER]: ref('RequestId') };
+const RETRY_AFTER = { 'Retry-After': ref('RetryAfter') };
+const VALIDATORS = { ETag: ref('ETag'), 'Cache-Control': ref('CacheControl') };
+
+const NOT_MODIFIED = {
+  description: 'Not modified: the representation still has the entity tag the client sent (no body).',
+  headers: { ...VALIDATORS, Vary: { schema: { type: 'string' } }, ...REQUEST_ID },
+};
 
 /** A response object the module answers itself (not a reference, not the HTTP server's own 431). */
-function withAnswerHeaders(status: string, response: unknown): unknown {
+function withAnswerHeaders(status: string, response: unknown, validated: boolean): unknown {
   if (typeof response !== 'object' || response === null || '$ref' in response || status === '431') return response;
   const { headers } = response as { headers?: Record<string, unknown> };
-  return { ...response, headers: { ...headers, ...REQUEST_ID, ...(status === '503' ? RETRY_AFTER : {}) } };
+  const own = { ...REQUEST_ID, ...(status === '503' ? RETRY_AFTER : {}), ...(validated ? VALIDATORS : {}) };
+  return { ...response, headers: { ...headers, ...own } };
 }
 
-function mapResponses(responses: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(responses).map(([status, value]) => [status, withAnswerHeaders(status, value)]),
+/** An operation with the headers of its answers; a GET with `If-None-Match` and its 304 when caching. */
+function withOperationHeaders(method: string, operation: Record<string, unknown>, caching: boolean): unknown {
+  const conditional = caching && method === 'get';
+  const responses = Object.fromEntries(
+    Object.entries((operation.responses ?? {}) as Record<string, unknown>).map(([status, value]) => [
+      status,
+      withAnswerHeaders(status, value, conditional && status === '200'),
+    ]),
   );
+  if (!conditional) return { ...operation, responses };
+  const parameters = [...((operation.parameters as unknown[] | undefined) ?? []), IF_NONE_MATCH];
+  return { ...operation, parameters, responses: { ...responses, 304: NOT_MODIFIED } };
 }
 
 /**
- * The document with the headers every answer of the module has: `X-Request-Id` on each response
- * (success and error), `Retry-After` on 503. Error components are named by status (`JsonApiError503`).
+ * The document with the headers of the module's answers: `X-Request-Id` on each (success and
+ * error), `Retry-After` on 503, and with `caching`, `ETag` and `Cache-Control` on successful GETs,
+ * their `If-None-Match` and 304. Error components are named by status (`JsonApiError503`).
  */
-export function withResponseHeaders(document: OpenApiDocument): OpenApiDocument {
+export function withResponseHeaders(document: OpenApiDocument, caching: boolean): OpenApiDocument {
   const paths = Object.fromEntries(
     Object.entries(document.paths).map(([path, item]) => [
       path,
       Object.fromEntries(
-        Object.entries(item).map(([key, operation]) => {
-          if (!OPERATION_KEYS.has(key)) return [key, operation];
-          const { responses } = operation as { responses?: Record<string, unknown> };
-          return [key, responses ? { ...(operation as object), responses: mapResponses(responses) } : operation];
-        }),
+        Object.entries(item).map(([key, operation]) => [
+          key,
+          OPERATION_KEYS.has(key)
+            ? withOperationHeaders(key, operation as Record<string, unknown>, caching)
+            : operation,
+        ]),
       ),
     ]),
   );
   const responses = Object.fromEntries(
     Object.entries(document.components.responses ?? {}).map(([name, value]) => [
       name,
-      withAnswerHeaders(/(\d{3})$/.exec(name)?.[1] ?? '', value),
+      withAnswerHeaders(/(\d{3})$/.exec(name)?.[1] ?? '', value, false),
     ]),
   );
   return {
     ...document,
     paths,
-    components: { ...document.components, responses, headers: { ...document.components.headers, ...HEADERS } },
+    components: {
+      ...document.components,
+      responses,
+      headers: { ...document.components.headers, ...HEADERS, ...(caching ? CACHING_HEADERS : {}) },
+    },
   };
 }

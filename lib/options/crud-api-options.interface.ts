@@ -69,6 +69,27 @@ export interface CrudApiOptions {
   onServerError?: ServerErrorListener;
   /** Graceful shutdown of the instance's routes when the application closes (docs/operations.md). */
   shutdown?: CrudApiShutdown;
+  /**
+   * HTTP caching of reads (docs/http.md): a strong `ETag` on every successful GET of both
+   * interfaces, `304 Not Modified` for a matching `If-None-Match`, with `Cache-Control` and `Vary`.
+   * `false` sends none of them.
+   */
+  caching?: CrudApiCaching | false;
+}
+
+/** HTTP caching of the instance's GET answers (docs/http.md). */
+export interface CrudApiCaching {
+  /**
+   * `Cache-Control` of successful GET answers (and their 304s). Default `private, no-cache`: answers
+   * are per caller, and a cache revalidates (a 304 when unchanged) before reusing one. An
+   * application's own `Cache-Control` on the response wins.
+   */
+  cacheControl?: string;
+  /**
+   * Request headers the answers depend on besides `Accept` and `Prefer` (REST), which are always
+   * named: the ones the application's authentication or `context` reads. Default `['Authorization']`.
+   */
+  vary?: string[];
 }
 
 /** How the multi-operation requests run; each request is one interactive transaction. */
@@ -126,7 +147,7 @@ export interface CrudApiLimits {
 }
 
 /** The options of one instance with every default applied, mount paths included. */
-export type ResolvedCrudApiOptions = Omit<CrudApiOptions, 'limits' | 'transactions' | 'shutdown'> &
+export type ResolvedCrudApiOptions = Omit<CrudApiOptions, 'limits' | 'transactions' | 'shutdown' | 'caching'> &
   Required<Pick<CrudApiOptions, 'pageSize' | 'count' | 'idDivider' | 'bodyLimit'>> & {
     /** Mount paths of the REST and RPC controllers. */
     restPath: string;
@@ -138,6 +159,7 @@ export type ResolvedCrudApiOptions = Omit<CrudApiOptions, 'limits' | 'transactio
     limits: Required<CrudApiLimits>;
     transactions: Required<Omit<CrudApiTransactions, 'isolationLevel'>> & Pick<CrudApiTransactions, 'isolationLevel'>;
     shutdown: Required<CrudApiShutdown>;
+    caching: Required<CrudApiCaching> | false;
   };
 
 /** How a collection's total is found (`count` option, `Prefer: count=…`). */

@@ -34,6 +34,8 @@ export const DEFAULT_TRANSACTIONS = {
 /** Room for a slow transaction (the default `transactions` bounds add up to 7 s), well within Kubernetes' 30 s. */
 export const DEFAULT_SHUTDOWN = { gracePeriod: 10_000 } as const;
 
+export const DEFAULT_CACHING = { cacheControl: 'private, no-cache', vary: ['Authorization'] };
+
 /**
  * How a collection's total is found: `exact` counts the rows (the specification's `meta.total`),
  * `estimated` reads PostgreSQL's planner statistics where that is safe (`estimate-count.ts`),

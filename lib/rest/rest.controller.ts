@@ -1,7 +1,6 @@
 import { Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 
-import { RequestDrain } from '../lifecycle/request-drain.js';
-import { serveRequest } from '../lifecycle/serve-request.js';
+import { RequestServer } from '../lifecycle/request-server.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { REST_COLLECTION_ROUTE } from '../options/interface-mounts.js';
 import type { ApiRequest } from '../shared/api-request.js';
@@ -27,7 +26,7 @@ export class RestController {
     @Inject(RestService) private readonly rest: RestService,
     @Inject(AtomicOperationsService) private readonly atomic: AtomicOperationsService,
     @Inject(ModelRegistry) private readonly registry: ModelRegistry,
-    @Inject(RequestDrain) private readonly drain: RequestDrain,
+    @Inject(RequestServer) private readonly server: RequestServer,
   ) {}
 
   /** JSON:API Atomic Operations; declared before `POST :type`, so no resource type can be called `operations`. */
@@ -37,7 +36,7 @@ export class RestController {
       negotiateAtomic(request);
       return this.atomic.run(request);
     };
-    return serveRequest(this.drain, req, res, { interface: 'rest', operation: 'atomic' }, run, ATOMIC_MEDIA_TYPE);
+    return this.server.serve(req, res, { interface: 'rest', operation: 'atomic' }, run, ATOMIC_MEDIA_TYPE);
   }
 
   @Get(':type/:id')
@@ -132,6 +131,6 @@ export class RestController {
       negotiate(request);
       return run(request);
     };
-    return serveRequest(this.drain, req, res, scope, negotiated, JSON_API_MEDIA_TYPE);
+    return this.server.serve(req, res, scope, negotiated, JSON_API_MEDIA_TYPE);
   }
 }

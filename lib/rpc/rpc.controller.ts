@@ -1,7 +1,6 @@
 import { All, Inject, Param, Post, Req, Res } from '@nestjs/common';
 
-import { RequestDrain } from '../lifecycle/request-drain.js';
-import { serveRequest } from '../lifecycle/serve-request.js';
+import { RequestServer } from '../lifecycle/request-server.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { RPC_ROUTE } from '../options/interface-mounts.js';
 import type { PlatformResponse } from '../shared/api-response.js';
@@ -17,14 +16,14 @@ export class RpcController {
   constructor(
     @Inject(RpcService) private readonly rpc: RpcService,
     @Inject(ModelRegistry) private readonly registry: ModelRegistry,
-    @Inject(RequestDrain) private readonly drain: RequestDrain,
+    @Inject(RequestServer) private readonly server: RequestServer,
   ) {}
 
   /** Declared first: `$transaction/sequential` would otherwise match `:model/:operation`. */
   @Post(RPC_TRANSACTION_ROUTE)
   transaction(@Req() req: any, @Res() res: PlatformResponse): Promise<void> {
     const scope = { interface: 'rpc' as const, operation: '$transaction' };
-    return serveRequest(this.drain, req, res, scope, (request) => this.rpc.transaction(request), 'application/json');
+    return this.server.serve(req, res, scope, (request) => this.rpc.transaction(request), 'application/json');
   }
 
   @All(RPC_ROUTE)
@@ -40,8 +39,7 @@ export class RpcController {
       model: this.registry.findByTypeName(model)?.name,
       operation: RPC_OPERATIONS.has(operation) ? operation : undefined,
     };
-    return serveRequest(
-      this.drain,
+    return this.server.serve(
       req,
       res,
       scope,

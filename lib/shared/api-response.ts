@@ -38,19 +38,24 @@ export function isResponseSent(response: PlatformResponse): boolean {
   return isFastifyReply(response) ? response.sent : response.headersSent;
 }
 
+/** The bytes of an answer's body: its JSON, or none. */
+export function bodyBytes(body: unknown): Buffer | undefined {
+  return body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+}
+
 /**
  * Writes the response as given on either platform, with `extraHeaders` (the request id). The body
- * goes out as bytes with exactly `contentType`: neither platform then adds `charset=utf-8`, which
- * JSON:API forbids (media type parameters other than `ext` and `profile`) and JSON does not need
- * (it is UTF-8 by definition).
+ * goes out as bytes (`payload`, the body's own by default) with exactly `contentType`: neither
+ * platform then adds `charset=utf-8`, which JSON:API forbids (media type parameters other than
+ * `ext` and `profile`) and JSON does not need (it is UTF-8 by definition).
  */
 export function sendApiResponse(
   response: PlatformResponse,
   { status, body, headers }: ApiResponse,
   contentType: string,
   extraHeaders?: Record<string, string>,
+  payload: Buffer | undefined = bodyBytes(body),
 ): void {
-  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   sendBytes(
     response,
     status,

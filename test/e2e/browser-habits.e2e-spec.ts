@@ -34,18 +34,23 @@ describe.each(testProviders())('what browsers and shared caches see (%s)', (prov
     },
   });
 
-  it('keeps the CORS middleware’s Vary: Origin beside the collection’s Vary: Prefer', async () => {
+  it('keeps the CORS middleware’s Vary: Origin beside the module’s Vary names', async () => {
     const res = await t.http().get('/api/rest/tag').set('Origin', ORIGIN).expect(200);
     expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
-    expect(new Set(varyNames(res.headers.vary))).toEqual(new Set(['origin', 'prefer']));
-    expect(varyNames(res.headers.vary)).toHaveLength(2);
+    expect(new Set(varyNames(res.headers.vary))).toEqual(new Set(['origin', 'accept', 'prefer', 'authorization']));
+    expect(varyNames(res.headers.vary)).toHaveLength(4);
   });
 
   it('merges the application’s Vary names once each, whatever their case, and keeps * alone', async () => {
     const merged = await t.http().get('/api/rest/tag').set('x-test-vary', 'Accept-Encoding, PREFER').expect(200);
     const names = varyNames(merged.headers.vary);
     // CORS' Origin too where the platform keeps it beside the middleware's header (Fastify's hook).
-    expect(names.filter((name) => name !== 'origin').sort()).toEqual(['accept-encoding', 'prefer']);
+    expect(names.filter((name) => name !== 'origin').sort()).toEqual([
+      'accept',
+      'accept-encoding',
+      'authorization',
+      'prefer',
+    ]);
     expect(new Set(names).size).toBe(names.length);
     const star = await t.http().get('/api/rest/tag').set('x-test-vary', '*').expect(200);
     expect(star.headers.vary).toBe('*');

@@ -1,0 +1,109 @@
+import { Inject, Injectable } from '@nestjs/common';
+
+import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import { type ApiRequest, type PlatformRequest, toApiRequest } from '../shared/api-request.js';
+import {
+  type ApiResponse,
+  bodyBytes,
+  mergeVary,
+  type PlatformResponse,
+  sendApiResponse,
+} from '../shared/api-response.js';
+import { entityTag, noneMatch } from '../shared/http-caching.js';
+import {
+  type ApiInterface,
+  beginRequest,
+  finishRequest,
+  keepCallForFilter,
+  type RequestScope,
+  runInRequest,
+} from '../telemetry/request-telemetry.js';
+import { REQUEST_ID_HEADER } from '../telemetry/telemetry.constants.js';
+import { RequestDrain } from './request-drain.js';
+
+/** What a cacheable answer carries besides its body (`caching` option). */
+interface Validators {
+  cacheControl: string;
+  vary: Readonly<Record<ApiInterface, string>>;
+}
+
+/**
+ * Serves the requests of one module instance's controllers: the one place where a request is
+ * admitted (`RequestDrain`), begun (id, span), run, and answered (its `X-Request-Id`, and for a
+ * successful GET its `ETag`, `Cache-Control` and `Vary`, or `304 Not Modified` when the client's
+ * `If-None-Match` lists the tag). A failure is answered by the interface's filter
+ * (`sendApiError`), which finds the request's call and ends it there.
+ */
+@Injectable()
+export class RequestServer {
+  private readonly validators?: Validators;
+
+  constructor(
+    @Inject(RequestDrain) private readonly drain: RequestDrain,
+    @Inject(CRUD_API_OPTIONS) { caching }: ResolvedCrudApiOptions,
+  ) {
+    if (caching) {
+      const vary = mergeVary(caching.vary.join(','));
+      // The REST answers depend on Accept (negotiation) and Prefer (counts) as well.
+      this.validators = {
+        cacheControl: caching.cacheControl,
+        vary: { rest: mergeVary('Accept, Prefer', vary), rpc: vary },
+      };
+    }
+  }
+
+  async serve(
+    raw: PlatformRequest,
+    response: PlatformResponse,
+    scope: RequestScope,
+    run: (request: ApiRequest) => Promise<ApiResponse>,
+    contentType: string,
+  ): Promise<void> {
+    const admitted = this.drain.admit(response);
+    const call = beginRequest(raw, scope);
+    try {
+      const answer = await runInRequest(call, () => run(toApiRequest(raw)));
+      const payload = bodyBytes(answer.body);
+      const sent = this.validated(raw, answer, payload, scope.interface);
+      sendApiResponse(
+        response,
+        sent,
+        contentType,
+        { [REQUEST_ID_HEADER]: call.id },
+        sent.status === 304 ? undefined : payload,
+      );
+      finishRequest(call, sent.status);
+    } catch (error) {
+      keepCallForFilter(raw, call);
+      throw error;
+    } finally {
+      this.drain.release(admitted);
+    }
+  }
+
+  /**
+   * A successful read's answer with its validators, or the 304 that replaces it (RFC 9110 §15.4.5:
+   * the same `ETag`, `Cache-Control` and `Vary`, no body). Any other answer as it is.
+   */
+  private validated(
+    raw: { method: string; headers: Record<string, string | string[] | undefined> },
+    answer: ApiResponse,
+    payload: Buffer | undefined,
+    kind: ApiInterface,
+  ): ApiResponse {
+    const { validators } = this;
+    if (!validators || answer.status !== 200 || payload === undefined) return answer;
+    if (raw.method !== 'GET' && raw.method !== 'HEAD') return answer;
+    const etag = entityTag(payload);
+    const headers = {
+      ...answer.headers,
+      ETag: etag,
+      'Cache-Control': validators.cacheControl,
+      Vary: mergeVary(answer.headers?.Vary, validators.vary[kind]),
+    };
+    if (noneMatch(raw.headers['if-none-match'], etag)) return { ...answer, headers };
+    const { ETag, 'Cache-Control': cacheControl, Vary } = headers;
+    return { status: 304, headers: { ETag, 'Cache-Control': cacheControl, Vary } };
+  }
+}

@@ -1,0 +1,29 @@
+import { entityTag, entityTagList, noneMatch } from './http-caching.js';
+
+describe('entity tags', () => {
+  it('tag the exact bytes: equal bodies share a strong tag, any change gives another', () => {
+    const tag = entityTag(Buffer.from('{"data":1}'));
+    expect(tag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect(entityTag(Buffer.from('{"data":1}'))).toBe(tag);
+    expect(entityTag(Buffer.from('{"data":2}'))).not.toBe(tag);
+    expect(entityTag(Buffer.from('{"data":1} '))).not.toBe(tag);
+  });
+
+  it('read If-None-Match lists, repeated fields and * as RFC 9110 writes them', () => {
+    expect(entityTagList(undefined)).toEqual([]);
+    expect(entityTagList(' "a" ,W/"b",, "c"')).toEqual(['"a"', 'W/"b"', '"c"']);
+    expect(entityTagList(['"a"', '"b", "c"'])).toEqual(['"a"', '"b"', '"c"']);
+    expect(entityTagList('*')).toEqual(['*']);
+  });
+
+  it('compare weakly for If-None-Match: a listed tag, its weak form or * fails the condition', () => {
+    const tag = '"abc"';
+    expect(noneMatch(undefined, tag)).toBe(true);
+    expect(noneMatch('"abc"', tag)).toBe(false);
+    expect(noneMatch('W/"abc"', tag)).toBe(false);
+    expect(noneMatch('"x", "abc"', tag)).toBe(false);
+    expect(noneMatch('*', tag)).toBe(false);
+    expect(noneMatch('"abcd"', tag)).toBe(true);
+    expect(noneMatch('abc', tag)).toBe(true);
+  });
+});

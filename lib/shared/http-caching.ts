@@ -1,0 +1,36 @@
+import { hash } from 'node:crypto';
+
+/**
+ * A strong entity tag of a representation (RFC 9110 §8.8.3): a digest of the exact bytes sent,
+ * so two answers share a tag only when their bodies are byte for byte the same. SHA-256 runs in
+ * hardware on current CPUs: cheaper than a non-cryptographic hash written in JavaScript.
+ */
+export function entityTag(payload: Buffer): string {
+  return `"${hash('sha256', payload, 'base64url')}"`;
+}
+
+/** The entity tags of an `If-None-Match` or `If-Match` field value, `*` as itself; repeated fields joined. */
+export function entityTagList(value: string | readonly string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return [value]
+    .flat()
+    .join(',')
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+}
+
+/** The opaque tag without a weakness indicator: weak comparison treats `W/"x"` and `"x"` alike (§8.8.3.2). */
+function opaqueTag(tag: string): string {
+  return tag.startsWith('W/') ? tag.slice(2) : tag;
+}
+
+/**
+ * Whether `If-None-Match` holds for a representation tagged `etag` (§13.1.2): false when the field
+ * is `*` or lists the tag, compared weakly; true without the field.
+ */
+export function noneMatch(value: string | readonly string[] | undefined, etag: string): boolean {
+  const tags = entityTagList(value);
+  const opaque = opaqueTag(etag);
+  return !tags.some((tag) => tag === '*' || opaqueTag(tag) === opaque);
+}
