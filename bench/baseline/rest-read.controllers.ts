@@ -120,21 +120,26 @@ export class RestFilterSortBaseline extends BaselineController {
   }
 }
 
-/** Hand-written `GET /user/:id/posts`. */
+/** Hand-written `GET /user/:id/posts`: the posts by their foreign key, the user looked up only for an empty page. */
 @Controller('api/rest')
 export class RestRelatedBaseline extends BaselineController {
   @Get('user/:id/posts')
   async related(@Req() req: BaselineRequest, @Res() res: BaselineResponse, @Param('id') id: string): Promise<void> {
     const page = pageOf(req);
-    const user = await this.db.prisma.user.findUnique({
-      where: { id: Number(id) },
-      select: { posts: { skip: page.offset, take: page.limit, orderBy: { id: 'asc' } } },
+    const authorId = Number(id);
+    const where = { authorId };
+    const posts = await this.db.prisma.post.findMany({
+      where,
+      skip: page.offset,
+      take: page.limit,
+      orderBy: { id: 'asc' },
     });
-    if (!user) return notFound(res);
-    const total =
-      knownTotal(page.offset, page.limit, user.posts.length) ??
-      (await this.db.prisma.post.count({ where: { authorId: Number(id) } }));
-    const data = user.posts.map((post) => postResource(this.endpoint, post));
+    // No posts may mean no such user, which is a 404; posts prove the user exists.
+    if (!posts.length && !(await this.db.prisma.user.findUnique({ where: { id: authorId }, select: { id: true } }))) {
+      return notFound(res);
+    }
+    const total = knownTotal(page.offset, page.limit, posts.length) ?? (await this.db.prisma.post.count({ where }));
+    const data = posts.map((post) => postResource(this.endpoint, post));
     const self = requestLink(this.endpoint, req.originalUrl);
     sendDocument(
       res,

@@ -95,6 +95,26 @@ function requiresRelated(rule: ResolvedRule, field: string, related: PolicyWhere
   });
 }
 
+/** `where`s the module built on a parent whose read it checks itself (see `parentCheckedWhere`). */
+const parentChecked = new WeakSet<object>();
+
+/**
+ * Marks a `where` of foreign-key equalities (`{ authorId: 42 }`) that names a parent whose
+ * readability the module checks separately, once (a related collection's parent, 404 when not
+ * readable): the policy client then takes it as written rather than joining every row to the
+ * parent's read rule, which would only repeat that check. Only code can mark an object, never a
+ * request, whose `where` is parsed from text.
+ */
+export function parentCheckedWhere<Where extends object>(where: Where): Where {
+  parentChecked.add(where);
+  return where;
+}
+
+/** Whether the module marked this `where` with `parentCheckedWhere`. */
+export function isParentCheckedWhere(where: object): boolean {
+  return parentChecked.has(where);
+}
+
 /**
  * Whether Prisma certainly matches a null value with this scalar condition (`null`, `{ equals: null }`,
  * `{}`). Anything else counts as not matching null, which errs on the safe side: a row whose

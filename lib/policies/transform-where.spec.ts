@@ -1,4 +1,5 @@
 import { modelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
+import { parentCheckedWhere } from './foreign-key-guards.js';
 import { planRead } from './plan-read.js';
 import { PolicySet } from './policy-set.js';
 import { transformWhere } from './transform-where.js';
@@ -41,6 +42,13 @@ describe('transformWhere', () => {
     expect(() => transformWhere(set, User, { NOT: { passwordHash: 'x' } })).toThrow(
       'Unknown field "passwordHash" on model User',
     );
+  });
+
+  it('sees a foreign key through its related row, unless the module checked that row itself', () => {
+    const guarded = { AND: [{ post: { is: postRule } }] };
+    expect(transformWhere(set, Comment, { postId: 7 })).toEqual({ postId: 7, ...guarded });
+    const checked = parentCheckedWhere({ postId: 7 });
+    expect(transformWhere(set, Comment, { AND: [checked, { body: 'a' }] })).toEqual({ AND: [checked, { body: 'a' }] });
   });
 });
 

@@ -1,6 +1,6 @@
 import { unknownField } from '../errors/unknown-field.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
-import { foreignKeyGuards, guardForeignKeyCondition } from './foreign-key-guards.js';
+import { foreignKeyGuards, guardForeignKeyCondition, isParentCheckedWhere } from './foreign-key-guards.js';
 import type { PolicyWhere } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
 import { andWhere, isPlainObject, type ResolvedRule, ruleWhere } from './rule-where.js';
@@ -17,11 +17,12 @@ export function fieldOf(model: ModelMeta, name: string): FieldMeta | undefined {
  * refused as unknown, and every filter through a relation only considers related rows the
  * caller may read (`some`/`none`/`is` join the rule, `every` ignores invisible rows, and an
  * invisible to-one row counts as no row). A condition on a foreign key whose related row the
- * caller cannot read sees that key as null (see `foreignKeyGuards`). The result is still a `where`
- * of the same model, to be used with the model's read rule.
+ * caller cannot read sees that key as null (see `foreignKeyGuards`), unless the module checked that
+ * row readable itself (`parentCheckedWhere`). The result is still a `where` of the same model, to be
+ * used with the model's read rule.
  */
 export function transformWhere(set: PolicySet, model: ModelMeta, where: unknown): any {
-  if (!isPlainObject(where)) return where;
+  if (!isPlainObject(where) || isParentCheckedWhere(where)) return where;
   const hidden = set.hiddenFields(model.name);
   const guards = foreignKeyGuards(set, model).visible;
   const out: Record<string, unknown> = {};

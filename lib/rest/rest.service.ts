@@ -9,6 +9,7 @@ import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry, toTypeName } from '../metadata/model-registry.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import { parentCheckedWhere } from '../policies/foreign-key-guards.js';
 import { policiesOf } from '../policies/with-policies.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ApiRequest } from '../shared/api-request.js';
@@ -29,6 +30,7 @@ import { type ReadQuery, readQuery } from './query/read-query.js';
 import { formatResourceId, uniqueWhere } from './resource-id.js';
 import { assertReferencesExist, findResource } from './resources/find-resource.js';
 import { modelDelegate, type Row } from './resources/model-delegate.js';
+import { foreignKeyWhere, relationWhere } from './resources/related-rows.js';
 import { type ResourceContext, visibleFields, writeScope } from './resources/resource-context.js';
 import { resourceDocument, resourceSelection } from './resources/resource-document.js';
 import {
@@ -318,7 +320,12 @@ export class RestService {
     });
   }
 
-  /** One page of a to-many relationship's related resources, plus their total. */
+  /**
+   * One page of a to-many relationship's related resources, plus their total; 404 when the parent
+   * does not exist or the caller may not read it. Where the related rows hold the foreign key, they
+   * are read by it. Rows prove their parent exists, so it is looked up only for an empty page, unless
+   * rows may be hidden (policies, a per-request client): readable rows do not prove a readable parent.
+   */
   private async loadToMany(
     req: ApiRequest,
     client: PrismaClientLike,
@@ -333,11 +340,29 @@ export class RestService {
     const opposite = this.registry.findField(related, field.relation!.oppositeField ?? '');
     if (!opposite)
       throw new CrudApiError('internal-error', `Relation ${target.model.name}.${field.name} has no opposite field.`);
-    const back = { [opposite.name]: opposite.isList ? { some: target.id } : { is: target.id } };
-    const where = query.where ? { AND: [back, query.where] } : back;
-    const page = await this.page(req, client, related, query, where, selection, path);
+    const byKey = foreignKeyWhere(target, opposite);
+    const findParent = () => findResource(this.registry, client, target, { select: idSelect(target.model) });
+    if (byKey && this.rowsMayBeHidden(client)) {
+      // One lookup of the parent, alongside the page, instead of the parent's read rule joined to
+      // every row; an error of the page itself still answers first, as on the other path.
+      const parent = findParent();
+      parent.catch(() => undefined);
+      const page = await this.page(
+        req,
+        client,
+        related,
+        query,
+        this.and(parentCheckedWhere(byKey), query.where),
+        selection,
+        path,
+      );
+      await parent;
+      return page;
+    }
+    const back = byKey ?? relationWhere(target, opposite);
+    const page = await this.page(req, client, related, query, this.and(back, query.where), selection, path);
     // An empty page may mean a missing parent, which is a 404; rows prove it exists (and is readable).
-    if (!page.rows.length) await findResource(this.registry, client, target, { select: idSelect(target.model) });
+    if (!page.rows.length) await findParent();
     return page;
   }
 
@@ -353,10 +378,9 @@ export class RestService {
   ) {
     const choice = chooseCount(req.headers.prefer, this.options.count, query.page.kind === 'cursor');
     const delegate = modelDelegate(this.registry, client, model);
-    const rowsMayBeHidden = Boolean(this.options.policies || this.options.getPrisma || policiesOf(client));
     const estimate = estimationAllowed({
       provider: this.registry.provider,
-      rowsMayBeHidden,
+      rowsMayBeHidden: this.rowsMayBeHidden(client),
       filtered: where !== undefined,
     });
     const source: PageSource = {
@@ -454,6 +478,15 @@ export class RestService {
 
   private compound(query: ReadQuery): CompoundDocument {
     return resourceDocument(this.registry, this.options, query.fieldsets);
+  }
+
+  /** Whether the client may hide rows from the caller (access policies, or a client of the request's own). */
+  private rowsMayBeHidden(client: PrismaClientLike): boolean {
+    return Boolean(this.options.policies || this.options.getPrisma || policiesOf(client));
+  }
+
+  private and(where: Row, also: Row | undefined): Row {
+    return also ? { AND: [where, also] } : where;
   }
 
   private urlWithoutQuery(url: string): string {
