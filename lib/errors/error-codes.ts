@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   'not-found': { status: 404, title: 'Resource not found' },
   'not-acceptable': { status: 406, title: 'Not acceptable' },
   conflict: { status: 409, title: 'Conflict' },
+  'precondition-failed': { status: 412, title: 'Precondition failed' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'http-error': { status: 500, title: 'HTTP error' },

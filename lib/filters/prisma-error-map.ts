@@ -172,6 +172,15 @@ export function databaseErrorOf(meta: Record<string, unknown> | undefined): Data
   };
 }
 
+/**
+ * Whether a data-layer error says the transaction lost to a concurrent one (a write conflict, a
+ * serialization failure or a deadlock): a conditional write's precondition no longer holds.
+ */
+export function isWriteConflict(error: unknown): boolean {
+  const { code, meta } = (error ?? {}) as { code?: unknown; meta?: Record<string, unknown> };
+  return code === 'P2034' || databaseErrorMapping(databaseErrorOf(meta)) === WRITE_CONFLICT;
+}
+
 /** Adapters map some codes to kinds of their own (`TooManyConnections`...): the code tells the database. */
 function kindOfCode(code: string): DatabaseError['kind'] {
   if (code.startsWith('SQLITE_')) return 'sqlite';

@@ -10,7 +10,7 @@ import {
   type PlatformResponse,
   sendApiResponse,
 } from '../shared/api-response.js';
-import { entityTag, noneMatch } from '../shared/http-caching.js';
+import { entityTag, noneMatch, TAGGED_WRITES } from '../shared/http-caching.js';
 import {
   type ApiInterface,
   beginRequest,
@@ -65,7 +65,7 @@ export class RequestServer {
     try {
       const answer = await runInRequest(call, () => run(toApiRequest(raw)));
       const payload = bodyBytes(answer.body);
-      const sent = this.validated(raw, answer, payload, scope.interface);
+      const sent = this.validated(raw, answer, payload, scope);
       sendApiResponse(
         response,
         sent,
@@ -84,23 +84,29 @@ export class RequestServer {
 
   /**
    * A successful read's answer with its validators, or the 304 that replaces it (RFC 9110 §15.4.5:
-   * the same `ETag`, `Cache-Control` and `Vary`, no body). Any other answer as it is.
+   * the same `ETag`, `Cache-Control` and `Vary`, no body); a write's answer with the new `ETag` of
+   * what it wrote. Any other answer as it is.
    */
   private validated(
     raw: { method: string; headers: Record<string, string | string[] | undefined> },
     answer: ApiResponse,
     payload: Buffer | undefined,
-    kind: ApiInterface,
+    scope: RequestScope,
   ): ApiResponse {
     const { validators } = this;
-    if (!validators || answer.status !== 200 || payload === undefined) return answer;
-    if (raw.method !== 'GET' && raw.method !== 'HEAD') return answer;
+    if (!validators || payload === undefined) return answer;
+    if (raw.method !== 'GET' && raw.method !== 'HEAD') {
+      const tagged =
+        (answer.status === 200 || answer.status === 201) && TAGGED_WRITES[scope.interface].has(scope.operation ?? '');
+      return tagged ? { ...answer, headers: { ...answer.headers, ETag: entityTag(payload) } } : answer;
+    }
+    if (answer.status !== 200) return answer;
     const etag = entityTag(payload);
     const headers = {
       ...answer.headers,
       ETag: etag,
       'Cache-Control': validators.cacheControl,
-      Vary: mergeVary(answer.headers?.Vary, validators.vary[kind]),
+      Vary: mergeVary(answer.headers?.Vary, validators.vary[scope.interface]),
     };
     if (noneMatch(raw.headers['if-none-match'], etag)) return { ...answer, headers };
     const { ETag, 'Cache-Control': cacheControl, Vary } = headers;

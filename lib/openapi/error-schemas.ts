@@ -123,6 +123,7 @@ const REASONS: Readonly<Record<number, string>> = {
   404: 'Not found (unknown type, resource or relationship)',
   406: 'Not acceptable',
   409: 'Conflict',
+  412: 'Precondition failed (If-Match: the resource changed since the client read it)',
   413: 'Payload too large',
   415: 'Unsupported media type',
   422: 'Unprocessable content',

@@ -27,6 +27,24 @@ const CACHING_HEADERS = {
   },
 };
 
+/** The `If-Match` of a conditional write: 412 unless the resource still has one of the tags. */
+export const IF_MATCH = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'Entity tags (from a read’s or a write’s ETag) the resource must still have: 412 precondition-failed otherwise, nothing written.',
+  schema: { type: 'string' },
+};
+
+/** The `ETag` of a write's answer: the tag a read of what it wrote answers. */
+export const WRITTEN_ETAG = {
+  ETag: {
+    description: 'Entity tag of the written representation (with `caching` on): send it in If-Match to write again.',
+    schema: { type: 'string' },
+  },
+};
+
 const IF_NONE_MATCH = {
   name: 'If-None-Match',
   in: 'header',

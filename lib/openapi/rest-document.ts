@@ -6,6 +6,7 @@ import { JSON_API_MEDIA_TYPE } from '../rest/json-api.constants.js';
 import type { DocumentedFields } from './documented-fields.js';
 import { errorResponseComponents, errorResponseRefs, errorStatuses, JSON_API_ERROR_SCHEMAS } from './error-schemas.js';
 import { type JsonSchema, nullable, type OpenApiDocument, ref } from './openapi.types.js';
+import { IF_MATCH, WRITTEN_ETAG } from './response-headers.js';
 import { collectionParameters, filterSchema, resourceParameters, restParameterComponents } from './rest-parameters.js';
 import {
   anyResourceSchema,
@@ -185,7 +186,7 @@ class RestPaths {
         responses: {
           201: {
             description: 'Created',
-            headers: { Location: { required: true, schema: { type: 'string' } } },
+            headers: { Location: { required: true, schema: { type: 'string' } }, ...WRITTEN_ETAG },
             ...json(topLevelDocument(resource)),
           },
         },
@@ -202,15 +203,18 @@ class RestPaths {
     if (allows('update')) {
       const update = (verb: string) =>
         this.operation(model, `${verb}_${type}`, `Update a ${type} (absent members keep their values)`, {
-          parameters: reads,
+          parameters: [...reads, IF_MATCH],
           requestBody: requestDocument(ref(names.updateDocument)),
-          responses: { 200: { description: 'The updated resource', ...json(topLevelDocument(resource)) } },
+          responses: {
+            200: { description: 'The updated resource', headers: WRITTEN_ETAG, ...json(topLevelDocument(resource)) },
+          },
         });
       single.patch = update('update');
       single.put = update('replace');
     }
     if (allows('delete'))
       single.delete = this.operation(model, `delete_${type}`, `Delete a ${type}`, {
+        parameters: [IF_MATCH],
         responses: { 204: { description: 'Deleted' } },
       });
     if (Object.keys(single).length > 1) paths[`${this.base}/${type}/{id}`] = single;
@@ -271,8 +275,11 @@ class RestPaths {
     if (canUpdate && this.fields.writes(model, field)) {
       const change = (verb: string, summary: string) =>
         this.operation(model, `${verb}_${name}_relationship`, summary, {
+          parameters: [IF_MATCH],
           requestBody: requestDocument(linkageInput(this.fields, field)),
-          responses: linkageResponse,
+          responses: {
+            200: { ...linkageResponse[200], headers: { ...linkageResponse[200].headers, ...WRITTEN_ETAG } },
+          },
         });
       relationship.patch = change('replace', `Replace the ${field.name} linkage`);
       if (field.isList) {

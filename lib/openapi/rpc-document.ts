@@ -4,9 +4,11 @@ import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interfa
 import { OPERATION_ARGS } from '../rpc/args/operation-args.js';
 import { findRpcOperation, readsArgsFromQuery, RPC_OPERATIONS } from '../rpc/rpc-operations.js';
 import { RPC_TRANSACTION_ROUTE } from '../rpc/transaction/transaction-route.js';
+import { RPC_CONDITIONAL_WRITES, TAGGED_WRITES } from '../shared/http-caching.js';
 import type { DocumentedFields } from './documented-fields.js';
 import { errorResponseComponents, errorResponseRefs, errorStatuses, RPC_ERROR_SCHEMAS } from './error-schemas.js';
 import { type JsonSchema, type OpenApiDocument, ref } from './openapi.types.js';
+import { IF_MATCH, WRITTEN_ETAG } from './response-headers.js';
 import { argumentSchema, modelRpcSchemas, resultSchema, rpcNames, SHARED_RPC_SCHEMAS } from './rpc-schemas.js';
 
 export type RpcDocumentOptions = Pick<
@@ -75,10 +77,15 @@ export function buildRpcDocument(
           operationId: `${toTypeName(model.name)}_${name}${operation.methods.length > 1 ? `_${method.toLowerCase()}` : ''}`,
           tags: [toTypeName(model.name)],
           summary: `${model.name}.${name}`,
-          ...(readsArgsFromQuery(method) ? { parameters: queryArgs(args) } : { requestBody: bodyArgs(schemas[args]!) }),
+          parameters: [
+            ...(readsArgsFromQuery(method) ? queryArgs(args) : []),
+            ...(RPC_CONDITIONAL_WRITES.has(name) ? [IF_MATCH] : []),
+          ],
+          ...(readsArgsFromQuery(method) ? {} : { requestBody: bodyArgs(schemas[args]!) }),
           responses: {
             [operation.successStatus]: {
               description: 'The result',
+              ...(TAGGED_WRITES.rpc.has(name) ? { headers: WRITTEN_ETAG } : {}),
               content: { [JSON_MEDIA_TYPE]: { schema: envelope(resultSchema(model, name)) } },
             },
             ...errors,

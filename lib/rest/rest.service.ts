@@ -4,6 +4,7 @@ import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
 import { transactionBounds } from '../data/run-in-transaction.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
 import { quoteInput } from '../errors/quote-input.js';
+import { conditionalWrite } from '../filters/conditional-write.js';
 import { idSelect } from '../metadata/id-select.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry, toTypeName } from '../metadata/model-registry.js';
@@ -153,16 +154,20 @@ export class RestService {
       parseResourceDocument(context.scope, target.model, req.body, target.id),
     );
     const selection = this.selection(context.client, target.model, query);
-    const row = await this.updateResource(context, target, write, selection);
-    return this.resourceResponse(target.model, row, query, `${type}/${id}`);
+    return this.conditionally(context, this.resourceRepresentation(req, target, `${type}/${id}`), async (written) => {
+      const row = await this.updateResource(written, target, write, selection);
+      return this.resourceResponse(target.model, row, query, `${type}/${id}`);
+    });
   }
 
   async delete(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'delete');
     const context = await this.context(req);
     this.query(req, context.client, target.model, false);
-    await this.deleteResource(context, target);
-    return { status: 204 };
+    return this.conditionally(context, this.resourceRepresentation(req, target, `${type}/${id}`), async (written) => {
+      await this.deleteResource(written, target);
+      return { status: 204 };
+    });
   }
 
   async changeRelationship(
@@ -182,10 +187,18 @@ export class RestService {
     const write = inChildSpan(SPANS.parse, () =>
       parseRelationshipWrite(context.scope, writable, change, documentData(context.scope, req.body), '/data'),
     );
-    return context.client.$transaction(async (tx) => {
-      await this.updateRelationship({ ...context, client: tx }, target, write);
-      return this.linkage(req, tx, target, field);
-    }, transactionBounds(this.options.transactions));
+    const linkage = (tx: PrismaClientLike, request = req) => this.linkage(request, tx, target, field);
+    const run = async (written: ResourceContext) => {
+      await this.updateRelationship(written, target, write);
+      return linkage(written.client);
+    };
+    if (req.headers['if-match'] !== undefined) {
+      return this.conditionally(context, async (tx) => (await linkage(tx, { ...req, query: '' })).body, run);
+    }
+    return context.client.$transaction(
+      (tx) => run({ ...context, client: tx }),
+      transactionBounds(this.options.transactions),
+    );
   }
 
   /**
@@ -450,6 +463,41 @@ export class RestService {
   }
 
   /** What the resource operations of this request run with: its client, explaining failures. */
+  /**
+   * Runs a single-resource write under the request's `If-Match` (`conditionalWrite`): in one
+   * transaction with the read of `current`, the representation the client's tag was taken from.
+   * Without the header, on the request's client as before.
+   */
+  private conditionally(
+    context: ResourceContext,
+    current: (tx: PrismaClientLike) => Promise<unknown>,
+    write: (written: ResourceContext) => Promise<ApiResponse>,
+  ): Promise<ApiResponse> {
+    const { request } = context;
+    // Inside the transaction a failed statement has aborted it: no queries explain the failure.
+    const inTransaction = (tx: PrismaClientLike) =>
+      tx === context.client ? context : { ...context, client: tx, explainFailures: false };
+    return conditionalWrite(request, context.client, this.options.transactions, current, (tx) =>
+      write(inTransaction(tx)),
+    );
+  }
+
+  /**
+   * The body `GET /:type/:id` answers at `path` without query parameters, read on the transaction
+   * given: what an `If-Match` tag is compared with.
+   */
+  private resourceRepresentation(
+    req: ApiRequest,
+    target: ResourceTarget,
+    path: string,
+  ): (tx: PrismaClientLike) => Promise<unknown> {
+    return async (tx) => {
+      const plain = this.query({ ...req, query: '' }, tx, target.model, false);
+      const row = await findResource(this.registry, tx, target, this.selection(tx, target.model, plain));
+      return this.resourceResponse(target.model, row, plain, path).body;
+    };
+  }
+
   private async context(req: ApiRequest): Promise<ResourceContext> {
     const client = await this.clients.forRequest(req);
     return { request: req, client, scope: writeScope(this.registry, this.options, client), explainFailures: true };

@@ -5,6 +5,7 @@ import { runInBatchTransaction, runInTransaction } from '../data/run-in-transact
 import { atStepSync } from '../data/step-failure.error.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
 import { quoteInput } from '../errors/quote-input.js';
+import { conditionalWrite } from '../filters/conditional-write.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
@@ -13,6 +14,7 @@ import { policiesOf } from '../policies/with-policies.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { type ApiRequest, queryParameters } from '../shared/api-request.js';
 import type { ApiResponse } from '../shared/api-response.js';
+import { RPC_CONDITIONAL_WRITES } from '../shared/http-caching.js';
 import { isJsonMediaType } from '../shared/json-media-type.js';
 import { inChildSpan } from '../telemetry/child-span.js';
 import { SPANS } from '../telemetry/telemetry.constants.js';
@@ -55,8 +57,33 @@ export class RpcService {
     const call = inChildSpan(SPANS.parse, () =>
       this.prepareCall(client, model, operationName, operation, parsed, origin),
     );
-    const result = await call(client);
+    const conditional = RPC_CONDITIONAL_WRITES.has(operationName) && req.headers['if-match'] !== undefined;
+    const current = conditional ? this.currentRepresentation(client, model, parsed, origin) : undefined;
+    const result = current
+      ? await conditionalWrite(req, client, this.options.transactions, current, call)
+      : await call(client);
     return { status: operation.successStatus, body: inChildSpan(SPANS.serialize, () => serializeRpcResult(result)) };
+  }
+
+  /**
+   * What an `If-Match` tag of a write of one row is compared with: the body `findUnique` with the
+   * write's `where` (and no selection) answers, read on the write's transaction.
+   */
+  protected currentRepresentation(
+    client: PrismaClientLike,
+    model: ModelMeta,
+    parsed: RpcArgs | undefined,
+    origin: ArgsOrigin,
+  ): (tx: PrismaClientLike) => Promise<unknown> {
+    const find = this.prepareCall(
+      client,
+      model,
+      'findUnique',
+      this.resolveOperation(model, 'findUnique'),
+      { where: parsed?.where },
+      origin,
+    );
+    return async (tx) => serializeRpcResult(await find(tx));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { entityTag, entityTagList, noneMatch } from './http-caching.js';
+import { entityTag, entityTagList, ifMatchHolds, noneMatch } from './http-caching.js';
 
 describe('entity tags', () => {
   it('tag the exact bytes: equal bodies share a strong tag, any change gives another', () => {
@@ -25,5 +25,18 @@ describe('entity tags', () => {
     expect(noneMatch('*', tag)).toBe(false);
     expect(noneMatch('"abcd"', tag)).toBe(true);
     expect(noneMatch('abc', tag)).toBe(true);
+  });
+});
+
+describe('If-Match', () => {
+  it('holds without the field, for * and for a listed tag by strong comparison only', () => {
+    const tag = '"abc"';
+    expect(ifMatchHolds(undefined, tag)).toBe(true);
+    expect(ifMatchHolds('"abc"', tag)).toBe(true);
+    expect(ifMatchHolds('"x", "abc"', tag)).toBe(true);
+    expect(ifMatchHolds('*', tag)).toBe(true);
+    expect(ifMatchHolds('W/"abc"', tag)).toBe(false);
+    expect(ifMatchHolds('"abcd"', tag)).toBe(false);
+    expect(ifMatchHolds('', tag)).toBe(false);
   });
 });

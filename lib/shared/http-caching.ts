@@ -34,3 +34,24 @@ export function noneMatch(value: string | readonly string[] | undefined, etag: s
   const opaque = opaqueTag(etag);
   return !tags.some((tag) => tag === '*' || opaqueTag(tag) === opaque);
 }
+
+/**
+ * Whether `If-Match` holds for a representation tagged `etag` (§13.1.1): `*`, or a listed tag
+ * equal to it by strong comparison (a weak tag never matches). Absent, it holds.
+ */
+export function ifMatchHolds(value: string | readonly string[] | undefined, etag: string): boolean {
+  if (value === undefined) return true;
+  return entityTagList(value).some((tag) => tag === '*' || tag === etag);
+}
+
+/** The RPC operations that write one row named by a unique `where`: `If-Match` applies to them. */
+export const RPC_CONDITIONAL_WRITES: ReadonlySet<string> = new Set(['update', 'upsert', 'delete']);
+
+/**
+ * The writes (by interface and operation) whose answer is the representation a read of what they
+ * wrote answers, REST single resources and relationships, RPC writes of one row: they carry its `ETag`.
+ */
+export const TAGGED_WRITES: Readonly<Record<'rest' | 'rpc', ReadonlySet<string>>> = {
+  rest: new Set(['create', 'update', 'relationship.add', 'relationship.replace', 'relationship.remove']),
+  rpc: new Set(['create', 'update', 'upsert']),
+};

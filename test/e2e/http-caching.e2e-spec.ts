@@ -112,7 +112,7 @@ describe.each(testProviders())('conditional reads (%s)', (provider) => {
     await get(rpc).set('If-None-Match', afterRest.headers.etag).expect(304);
   });
 
-  it('tag HEAD like GET, and never an error or a write', async () => {
+  it('tag HEAD like GET, and never an error', async () => {
     // The platforms answer HEAD with the GET route, which the documents describe: a plain agent.
     const head = () => request(t.app.getHttpServer()).head(`/api/rest/post/${postId}`).set('Accept', JSON_API);
     const { etag } = (await get(`/api/rest/post/${postId}`)).headers;
@@ -122,12 +122,6 @@ describe.each(testProviders())('conditional reads (%s)', (provider) => {
     expect(missing.headers.etag).toBeUndefined();
     const notModifiedError = await get('/api/rest/post/987654').set('If-None-Match', '*').expect(404);
     expect(notModifiedError.headers.etag).toBeUndefined();
-    const created = await t
-      .http()
-      .post('/api/rpc/tag/create')
-      .send({ data: { name: 'fresh' } })
-      .expect(201);
-    expect(created.headers.etag).toBeUndefined();
   });
 });
 

@@ -1,0 +1,141 @@
+import { useTestApp } from '../support/test-app.js';
+import { testProviders } from '../support/test-database.js';
+
+const JSON_API = 'application/vnd.api+json';
+const q = (args: unknown) => encodeURIComponent(JSON.stringify(args));
+
+describe.each(testProviders())('conditional writes with If-Match (%s)', (provider) => {
+  let userId: number;
+  const t = useTestApp(provider, {
+    seed: async ({ db }) => {
+      userId = (await db.prisma.user.create({ data: { email: 'match@example.com', name: 'Match' } })).id;
+    },
+  });
+
+  const newPost = async (title = 'draft') => (await t.db.prisma.post.create({ data: { title, authorId: userId } })).id;
+  const restTag = async (path: string) =>
+    (await t.http().get(path).set('Accept', JSON_API).expect(200)).headers.etag as string;
+  const rpcTag = async (id: number) =>
+    (
+      await t
+        .http()
+        .get(`/api/rpc/post/findUnique?q=${q({ where: { id } })}`)
+        .expect(200)
+    ).headers.etag as string;
+  const patch = (id: number, title: string, ifMatch?: string) => {
+    const req = t.http().patch(`/api/rest/post/${id}`).set('Content-Type', JSON_API);
+    if (ifMatch !== undefined) req.set('If-Match', ifMatch);
+    return req.send({ data: { type: 'post', id: String(id), attributes: { title } } });
+  };
+  const titleOf = async (id: number) => (await t.db.prisma.post.findUnique({ where: { id } }))?.title;
+
+  it('REST: writes with the current tag and answers the new one, the tag a read then answers', async () => {
+    const id = await newPost();
+    const tag = await restTag(`/api/rest/post/${id}`);
+    const res = await patch(id, 'matched', tag).expect(200);
+    expect(res.headers.etag).toEqual(expect.stringMatching(/^"[\w-]{43}"$/));
+    expect(res.headers.etag).not.toBe(tag);
+    expect(await restTag(`/api/rest/post/${id}`)).toBe(res.headers.etag);
+    // The answer's tag is good for the next conditional write, and * for any existing resource.
+    await patch(id, 'again', res.headers.etag).expect(200);
+    await patch(id, 'star', '*').expect(200);
+    expect(await titleOf(id)).toBe('star');
+  });
+
+  it('REST: 412 for a stale or weak tag, with nothing written', async () => {
+    const id = await newPost('kept');
+    const stale = await restTag(`/api/rest/post/${id}`);
+    await t.db.prisma.post.update({ where: { id }, data: { content: 'changed by someone else' } });
+    for (const condition of [stale, `W/${await restTag(`/api/rest/post/${id}`)}`, '"unknown"']) {
+      const res = await patch(id, 'lost update', condition).expect(412);
+      expect(res.body.errors[0].code).toBe('precondition-failed');
+    }
+    expect(await titleOf(id)).toBe('kept');
+    const deleted = await t.http().delete(`/api/rest/post/${id}`).set('If-Match', stale).expect(412);
+    expect(deleted.body.errors[0].code).toBe('precondition-failed');
+    expect(await titleOf(id)).toBe('kept');
+    await t
+      .http()
+      .delete(`/api/rest/post/${id}`)
+      .set('If-Match', await restTag(`/api/rest/post/${id}`))
+      .expect(204);
+    expect(await titleOf(id)).toBeUndefined();
+    await patch(id, 'gone', '*').expect(404);
+  });
+
+  it('REST relationships: the linkage tag guards its changes', async () => {
+    const id = await newPost();
+    const tag = await t.db.prisma.tag.create({ data: { name: `rel-${id}` } });
+    const path = `/api/rest/post/${id}/relationships/tags`;
+    const linkage = { data: [{ type: 'tag', id: String(tag.id) }] };
+    const before = await restTag(path);
+    const added = await t.http().post(path).set('Content-Type', JSON_API).set('If-Match', before).send(linkage);
+    expect(added.status).toBe(200);
+    expect(added.headers.etag).toBe(await restTag(path));
+    const stale = await t.http().delete(path).set('Content-Type', JSON_API).set('If-Match', before).send(linkage);
+    expect(stale.status).toBe(412);
+    expect((await t.db.prisma.post.findUnique({ where: { id }, include: { tags: true } }))?.tags).toHaveLength(1);
+  });
+
+  it('RPC: update, upsert and delete check the findUnique tag', async () => {
+    const id = await newPost('rpc');
+    const tag = await rpcTag(id);
+    const updated = await t
+      .http()
+      .patch('/api/rpc/post/update')
+      .set('If-Match', tag)
+      .send({ where: { id }, data: { title: 'rpc matched' } })
+      .expect(200);
+    expect(updated.headers.etag).toBe(await rpcTag(id));
+    const stale = await t
+      .http()
+      .patch('/api/rpc/post/update')
+      .set('If-Match', tag)
+      .send({ where: { id }, data: { title: 'rpc lost' } })
+      .expect(412);
+    expect(stale.body.error.errorCode).toBe('precondition-failed');
+    await t
+      .http()
+      .post('/api/rpc/post/upsert')
+      .set('If-Match', tag)
+      .send({ where: { id }, create: { title: 'x', authorId: userId }, update: { title: 'rpc lost' } })
+      .expect(412);
+    await t
+      .http()
+      .delete(`/api/rpc/post/delete?q=${q({ where: { id } })}`)
+      .set('If-Match', tag)
+      .expect(412);
+    expect(await titleOf(id)).toBe('rpc matched');
+    await t
+      .http()
+      .delete(`/api/rpc/post/delete?q=${q({ where: { id } })}`)
+      .set('If-Match', await rpcTag(id))
+      .expect(200);
+    expect(await titleOf(id)).toBeUndefined();
+  });
+
+  it.each([
+    ['REST', 'rest'],
+    ['RPC', 'rpc'],
+  ] as const)('%s: of concurrent writers holding the same tag exactly one wins', async (_name, kind) => {
+    for (let round = 0; round < 3; round++) {
+      const id = await newPost('contested');
+      const tag = kind === 'rest' ? await restTag(`/api/rest/post/${id}`) : await rpcTag(id);
+      const writers = ['a', 'b', 'c', 'd'].map((who) =>
+        kind === 'rest'
+          ? patch(id, `by ${who}`, tag)
+          : t
+              .http()
+              .patch('/api/rpc/post/update')
+              .set('If-Match', tag)
+              .send({ where: { id }, data: { title: `by ${who}` } }),
+      );
+      const answers = await Promise.all(writers.map((writer) => writer.then((res) => res)));
+      const statuses = answers.map((res) => res.status).sort();
+      expect(statuses).toEqual([200, 412, 412, 412]);
+      const winner = answers.find((res) => res.status === 200)!;
+      const title = kind === 'rest' ? winner.body.data.attributes.title : winner.body.data.title;
+      expect(await titleOf(id)).toBe(title);
+    }
+  });
+});
