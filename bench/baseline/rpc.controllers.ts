@@ -5,7 +5,7 @@ import { SuperJSON, type SuperJSONResult } from 'superjson';
 import { postCreateSchema, preparePostCreate } from '../post-create-rules.js';
 import { BaselineController } from './baseline.controller.js';
 import { type BaselineResponse, sendBytes } from './baseline-response.js';
-import { postOutput, postsWithAuthorAndTagsOutput, type SuperJsonOutput } from './superjson-rows.js';
+import { postOutput, postsWithAuthorAndTagsOutput, rpcBody, type SuperJsonOutput } from './superjson-rows.js';
 
 // Hand-written RPC endpoints: JSON.parse of `q` or the body, one Prisma call, superjson out
 // (post reads written from the model's field lists, the rest by superjson's `serialize`).
@@ -23,9 +23,8 @@ function send(res: BaselineResponse, status: number, result: unknown): void {
   sendOutput(res, status, serializer.serialize(result));
 }
 
-function sendOutput(res: BaselineResponse, status: number, { json, meta }: SuperJsonOutput | SuperJSONResult): void {
-  const body = meta ? { data: json, meta: { serialization: meta } } : { data: json ?? null };
-  sendBytes(res, status, 'application/json', Buffer.from(JSON.stringify(body)));
+function sendOutput(res: BaselineResponse, status: number, output: SuperJsonOutput | SuperJSONResult): void {
+  sendBytes(res, status, 'application/json', Buffer.from(JSON.stringify(rpcBody(output))));
 }
 
 /** Hand-written `GET /post/findUnique?q=`. */

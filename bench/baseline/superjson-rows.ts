@@ -3,6 +3,8 @@
 // strings with their `meta.values` entry written alongside, in the row's key order. It writes
 // superjson's bytes exactly (the runner checks it before measuring) without superjson's generic walk.
 
+import type { SuperJSONResult } from 'superjson';
+
 type Row = Record<string, any>;
 type Values = Record<string, unknown>;
 
@@ -90,4 +92,15 @@ export function postsWithAuthorAndTagsOutput(rows: Row[]): SuperJsonOutput {
     return written;
   });
   return output(json, values, bigints);
+}
+
+/** The baseline's hand-written writer of each RPC read scenario that has one; the others call superjson's `serialize`. */
+export const HAND_WRITTEN_OUTPUTS: Readonly<Record<string, (result: any) => SuperJsonOutput>> = {
+  'rpc-find-unique': postOutput,
+  'rpc-find-many': postsWithAuthorAndTagsOutput,
+};
+
+/** The RPC response body of superjson's output: `data`, and `meta.serialization` when there is one. */
+export function rpcBody({ json, meta }: SuperJsonOutput | SuperJSONResult): unknown {
+  return meta ? { data: json, meta: { serialization: meta } } : { data: json ?? null };
 }
