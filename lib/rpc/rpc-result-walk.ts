@@ -85,7 +85,7 @@ export function isPlainNumber(value: number): boolean {
   return Number.isFinite(value) && !(value === 0 && 1 / value < 0);
 }
 
-/** A value superjson walks as a plain object (its members copied), not as a leaf. */
+/** A plain object the walk copies member by member: not one superjson's Decimal rule would take. */
 export function isPlainRecord(value: object): boolean {
   const prototype = Object.getPrototypeOf(value);
   return (prototype === Object.prototype || prototype === null) && !isDecimalLike(value);
@@ -150,8 +150,8 @@ export class ResultWalk {
   }
 
   /**
-   * Notes a plain object or array about to be copied at a new place: superjson writes a container
-   * reached twice once and refers to it, which is left to superjson itself.
+   * Notes a plain object or array about to be copied: one reached twice (shared or circular) is
+   * left to superjson itself, which lists it as a referential equality.
    */
   enter(source: object): void {
     // One lookup: a container is never a leaf, so `set` leaves the size alone only for one met before.
@@ -261,7 +261,10 @@ export class ResultWalk {
     return this.member(value, key, false, prefix, prefix !== '');
   }
 
-  /** A leaf whose annotation the caller has checked (a Date or bigint of a typed field), at its escaped path. */
+  /**
+   * A leaf whose annotation the caller has checked (a Date or bigint of a typed field), under a
+   * key that is not an array index, at its escaped path.
+   */
   annotated(value: unknown, annotation: Annotation, path: string): unknown {
     this.ordered = false;
     (this.values as Record<string, Annotation>)[path] = annotation;

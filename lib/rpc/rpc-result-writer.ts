@@ -76,7 +76,7 @@ class RowsWriter {
 
   /** One row: a plain object, met once, whose keys are fields of the model. */
   row(walk: ResultWalk, row: unknown, prefix: string): unknown {
-    if (typeof row !== 'object' || row === null || Array.isArray(row) || !isPlainRecord(row)) throw UNSUPPORTED;
+    if (typeof row !== 'object' || row === null || !isPlainRecord(row)) throw UNSUPPORTED;
     walk.enter(row);
     return this.layout(Object.keys(row)).write(walk, row as Record<string, unknown>, prefix);
   }
