@@ -1,12 +1,14 @@
 import { BadRequestException, Body, Controller, Get, Patch, Post, Query, Res } from '@nestjs/common';
 import { Decimal } from '@prisma/client/runtime/client';
-import { SuperJSON } from 'superjson';
+import { SuperJSON, type SuperJSONResult } from 'superjson';
 
 import { postCreateSchema, preparePostCreate } from '../post-create-rules.js';
 import { BaselineController } from './baseline.controller.js';
 import { type BaselineResponse, sendBytes } from './baseline-response.js';
+import { postOutput, postsWithAuthorAndTagsOutput, rpcBody, type SuperJsonOutput } from './superjson-rows.js';
 
-// Hand-written RPC endpoints: JSON.parse of `q` or the body, one Prisma call, superjson out.
+// Hand-written RPC endpoints: JSON.parse of `q` or the body, one Prisma call, superjson out
+// (post reads written from the model's field lists, the rest by superjson's `serialize`).
 const serializer = new SuperJSON();
 serializer.registerCustom<Decimal, string>(
   {
@@ -18,9 +20,11 @@ serializer.registerCustom<Decimal, string>(
 );
 
 function send(res: BaselineResponse, status: number, result: unknown): void {
-  const { json, meta } = serializer.serialize(result);
-  const body = meta ? { data: json, meta: { serialization: meta } } : { data: json ?? null };
-  sendBytes(res, status, 'application/json', Buffer.from(JSON.stringify(body)));
+  sendOutput(res, status, serializer.serialize(result));
+}
+
+function sendOutput(res: BaselineResponse, status: number, output: SuperJsonOutput | SuperJSONResult): void {
+  sendBytes(res, status, 'application/json', Buffer.from(JSON.stringify(rpcBody(output))));
 }
 
 /** Hand-written `GET /post/findUnique?q=`. */
@@ -29,17 +33,18 @@ export class RpcFindUniqueBaseline extends BaselineController {
   @Get('post/findUnique')
   async findUnique(@Res() res: BaselineResponse, @Query('q') q: string): Promise<void> {
     const { where } = JSON.parse(q);
-    send(res, 200, await this.db.prisma.post.findUnique({ where: { id: where.id } }));
+    sendOutput(res, 200, postOutput(await this.db.prisma.post.findUnique({ where: { id: where.id } })));
   }
 }
 
-/** Hand-written `GET /post/findMany?q=` with where, include, orderBy and take. */
+/** Hand-written `GET /post/findMany?q=` with where, orderBy and take, including author and tags. */
 @Controller('api/rpc')
 export class RpcFindManyBaseline extends BaselineController {
   @Get('post/findMany')
   async findMany(@Res() res: BaselineResponse, @Query('q') q: string): Promise<void> {
-    const { where, include, orderBy, take } = JSON.parse(q);
-    send(res, 200, await this.db.prisma.post.findMany({ where, include, orderBy, take }));
+    const { where, orderBy, take } = JSON.parse(q);
+    const posts = await this.db.prisma.post.findMany({ where, include: { author: true, tags: true }, orderBy, take });
+    sendOutput(res, 200, postsWithAuthorAndTagsOutput(posts));
   }
 }
 

@@ -1,8 +1,11 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import fc from 'fast-check';
 
+import { modelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
 import { rpcResultArbitrary } from '../../test/support/rpc-result-arbitraries.js';
+import { ModelRegistry } from '../metadata/model-registry.js';
 import { pathSegmentCount, walkRpcResult } from './rpc-result-walk.js';
+import { compileResultWriter, type RpcResultWriter } from './rpc-result-writer.js';
 import { rpcSuperJSON } from './rpc-superjson.js';
 import { serializeRpcResult } from './serialize-rpc-result.js';
 
@@ -25,31 +28,64 @@ function outcome(serialize: () => unknown): { bytes: string } | { error: string 
   }
 }
 
-describe('walkRpcResult', () => {
-  it('writes byte for byte what superjson writes for Prisma results of the sample models', () => {
+const registry = new ModelRegistry(modelMeta);
+
+/**
+ * Writers compiled for the models the sample results hold rows of (posts, users). The tests use
+ * new ones for each result, which compile every key order met, and ones kept across results as the
+ * server keeps them, which soon have as many key orders as they keep and leave new ones to the
+ * generic walk.
+ */
+function sampleWriters(): RpcResultWriter[] {
+  return ['Post', 'User'].map((name) => compileResultWriter(registry, registry.findByModelName(name)!));
+}
+
+describe('walkRpcResult and the compiled result writers', () => {
+  it('write byte for byte what superjson writes for Prisma results of the sample models', () => {
+    const kept = sampleWriters();
+    let compiled = 0;
     fc.assert(
       fc.property(rpcResultArbitrary({ hostile: false }), (result) => {
+        const expected = JSON.stringify(rpcSuperJSON.serialize(result));
         const walked = walkRpcResult(result);
         expect(walked).toBeDefined();
-        expect(JSON.stringify(walked)).toBe(JSON.stringify(rpcSuperJSON.serialize(result)));
+        expect(JSON.stringify(walked)).toBe(expected);
+        for (const writer of [...sampleWriters(), ...kept]) {
+          const written = writer(result);
+          if (written === undefined) continue;
+          compiled++;
+          expect(JSON.stringify(written)).toBe(expected);
+        }
       }),
       { seed: SEED, numRuns: RUNS },
     );
+    // Rows of posts or users are three of the arbitrary's seven shapes.
+    expect(compiled).toBeGreaterThan(RUNS / 4);
   });
 
-  it('gives the same response body as superjson, or the same error, on hostile values', () => {
+  it('give the same response body as superjson, or the same error, on hostile values', () => {
+    const kept = sampleWriters();
     let walked = 0;
+    let compiled = 0;
     fc.assert(
       fc.property(rpcResultArbitrary({ hostile: true }), (result) => {
         if (walkRpcResult(result) !== undefined) walked++;
-        expect(outcome(() => serializeRpcResult(result))).toEqual(outcome(() => superjsonBody(result)));
+        const expected = outcome(() => superjsonBody(result));
+        expect(outcome(() => serializeRpcResult(result))).toEqual(expected);
+        for (const writer of [...sampleWriters(), ...kept]) {
+          if (writer(result) !== undefined) compiled++;
+          expect(outcome(() => serializeRpcResult(result, rpcSuperJSON, writer))).toEqual(expected);
+        }
       }),
       { seed: SEED, numRuns: RUNS },
     );
-    // Most of them still take the fast walk: the comparison is not only superjson against itself.
+    // Most of them still take a fast path: the comparison is not only superjson against itself.
     expect(walked).toBeGreaterThan(RUNS / 2);
+    expect(compiled).toBeGreaterThan(RUNS / 8);
   });
+});
 
+describe('walkRpcResult', () => {
   it('lists equal bigints and a Date reached twice as referential equalities, as superjson does', () => {
     const when = new Date(5);
     const result = [

@@ -20,20 +20,30 @@ import { isDecimalLike } from './rpc-superjson.js';
  * would reorder) returns undefined: the caller then runs superjson itself.
  */
 export function walkRpcResult(value: unknown): SuperJSONResult | undefined {
+  return runResultWalk((walk) => walk.root(value));
+}
+
+/**
+ * Runs a walk over one result: `write` returns its `json` part, writing the rest into the walk
+ * (the generic `root`, or a compiled writer that calls the walk's members). Undefined when `write`
+ * met what only superjson itself writes the same.
+ */
+export function runResultWalk(write: (walk: ResultWalk) => unknown): SuperJSONResult | undefined {
   const walk = new ResultWalk();
   try {
-    return walk.result(value);
+    return walk.result(write(walk));
   } catch (error) {
     if (error === UNSUPPORTED) return undefined;
     throw error;
   }
 }
 
-const UNSUPPORTED = Symbol('unsupported by the fast walk');
+/** Thrown inside a walk for a value or shape only superjson itself writes the same. */
+export const UNSUPPORTED = Symbol('unsupported by the fast walk');
 
-type Annotation = readonly unknown[];
-const DATE: Annotation = Object.freeze(['Date']);
-const BIGINT: Annotation = Object.freeze(['bigint']);
+export type Annotation = readonly unknown[];
+export const DATE: Annotation = Object.freeze(['Date']);
+export const BIGINT: Annotation = Object.freeze(['bigint']);
 const UNDEFINED: Annotation = Object.freeze(['undefined']);
 const NUMBER: Annotation = Object.freeze(['number']);
 const DECIMAL: Annotation = Object.freeze([Object.freeze(['custom', 'Decimal'])]);
@@ -55,7 +65,7 @@ function isIndexKey(key: string): boolean {
 }
 
 /** superjson's `escapeKey`: `\` and `.` are escaped in paths. */
-function escapeKey(key: string): string {
+export function escapeKey(key: string): string {
   return key.includes('.') || key.includes('\\') ? key.replace(/\\/g, '\\\\').replace(/\./g, '\\.') : key;
 }
 
@@ -70,11 +80,32 @@ export function pathSegmentCount(path: string): number {
   return count;
 }
 
+/** A number superjson writes as it is: finite and not -0. */
+export function isPlainNumber(value: number): boolean {
+  return Number.isFinite(value) && !(value === 0 && 1 / value < 0);
+}
+
+/** A plain object the walk copies member by member: not one superjson's Decimal rule would take. */
+export function isPlainRecord(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return (prototype === Object.prototype || prototype === null) && !isDecimalLike(value);
+}
+
+/** Member names superjson refuses (prototype pollution): the result is left to it. */
+export function isRefusedKey(key: string): boolean {
+  return key === '__proto__' || key === 'constructor' || key === 'prototype';
+}
+
 function bytesToBase64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }
 
-class ResultWalk {
+/**
+ * The state of one result's walk: the generic walk of any value (`root`), and the members a
+ * compiled writer (rpc-result-writer.ts) calls for the values it knows, so both write one
+ * `meta` in one order.
+ */
+export class ResultWalk {
   private values: Record<string, Annotation> | Annotation | undefined;
   /** Every non-primitive value met (bigints and NaN by value, as superjson's identity map has them). */
   private readonly seen = new Map<unknown, string | typeof CONTAINER>();
@@ -85,8 +116,8 @@ class ResultWalk {
   /** No member of the current container has been annotated under a key other than an array index. */
   private ordered = true;
 
-  result(value: unknown): SuperJSONResult {
-    const json = this.root(value);
+  /** The whole result, once `json` has been written. */
+  result(json: unknown): SuperJSONResult {
     const equalities = this.referentialEqualities();
     if (this.values === undefined && equalities === undefined) return { json: json as SuperJSONResult['json'] };
     const meta: Record<string, unknown> = {};
@@ -96,17 +127,37 @@ class ResultWalk {
     return { json: json as SuperJSONResult['json'], meta: meta as SuperJSONResult['meta'] };
   }
 
-  private root(value: unknown): unknown {
+  /** The generic walk of the whole result; returns its `json`. */
+  root(value: unknown): unknown {
     const leaf = this.leafAnnotation(value);
     if (leaf === null) return value;
     if (leaf !== undefined) {
       this.values = leaf;
       return this.transformLeaf(value, leaf, '');
     }
+    return this.records(() => this.container(value as object, '', false));
+  }
+
+  /**
+   * `json` of a root plain object or array that `write` copies: annotations go to a flat object,
+   * left out when there are none.
+   */
+  records(write: () => unknown): unknown {
     this.values = {};
-    const json = this.container(value as object, '', false);
+    const json = write();
     if (this.annotations === 0) this.values = undefined;
     return json;
+  }
+
+  /**
+   * Notes a plain object or array about to be copied: one reached twice (shared or circular) is
+   * left to superjson itself, which lists it as a referential equality.
+   */
+  enter(source: object): void {
+    // One lookup: a container is never a leaf, so `set` leaves the size alone only for one met before.
+    const { size } = this.seen;
+    this.seen.set(source, CONTAINER);
+    if (this.seen.size === size) throw UNSUPPORTED;
   }
 
   /**
@@ -119,7 +170,7 @@ class ResultWalk {
       case 'boolean':
         return null;
       case 'number':
-        return Number.isFinite(value) && !(value === 0 && 1 / value < 0) ? null : NUMBER;
+        return isPlainNumber(value) ? null : NUMBER;
       case 'bigint':
         return BIGINT;
       case 'undefined':
@@ -178,8 +229,7 @@ class ResultWalk {
    * left to superjson itself.
    */
   private container(source: object, prefix: string, nested: boolean): unknown {
-    if (this.seen.has(source)) throw UNSUPPORTED;
-    this.seen.set(source, CONTAINER);
+    this.enter(source);
     const outerOrdered = this.ordered;
     this.ordered = true;
     let copy: unknown;
@@ -194,13 +244,32 @@ class ResultWalk {
       const record = source as Record<string, unknown>;
       const object: Record<string, unknown> = {};
       for (const key of Object.keys(record)) {
-        if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw UNSUPPORTED;
+        if (isRefusedKey(key)) throw UNSUPPORTED;
         object[key] = this.member(record[key], key, false, prefix, nested);
       }
       copy = object;
     }
     this.ordered = outerOrdered;
     return copy;
+  }
+
+  /**
+   * A member of a plain object under a key that is not an array index (a model's field name), as
+   * the generic walk writes it: what a compiled writer has no fast path for.
+   */
+  field(value: unknown, key: string, prefix: string): unknown {
+    return this.member(value, key, false, prefix, prefix !== '');
+  }
+
+  /**
+   * A leaf whose annotation the caller has checked (a Date or bigint of a typed field), under a
+   * key that is not an array index, at its escaped path.
+   */
+  annotated(value: unknown, annotation: Annotation, path: string): unknown {
+    this.ordered = false;
+    (this.values as Record<string, Annotation>)[path] = annotation;
+    this.annotations++;
+    return this.transformLeaf(value, annotation, path);
   }
 
   /** One member of a container: written as is, annotated, or copied as a nested container. */

@@ -29,6 +29,8 @@ import {
   RPC_OPERATIONS,
   type RpcOperation,
 } from './rpc-operations.js';
+import { RpcResultWriters } from './rpc-result-writers.js';
+import { rpcSuperJSON } from './rpc-superjson.js';
 import { serializeRpcResult } from './serialize-rpc-result.js';
 import { parseTransactionBody, type TransactionStep } from './transaction/parse-transaction-body.js';
 import { SEQUENTIAL, TRANSACTION_SEGMENT } from './transaction/transaction-route.js';
@@ -36,11 +38,16 @@ import { SEQUENTIAL, TRANSACTION_SEGMENT } from './transaction/transaction-route
 /** Runs one Prisma operation per request. Replace it with a provider of your own to customize it. */
 @Injectable()
 export class RpcService {
+  /** Result writers compiled per model and selection shape. */
+  private readonly resultWriters: RpcResultWriters;
+
   constructor(
     @Inject(CRUD_API_OPTIONS) protected readonly options: ResolvedCrudApiOptions,
     protected readonly registry: ModelRegistry,
     protected readonly clients: PrismaClientResolver,
-  ) {}
+  ) {
+    this.resultWriters = new RpcResultWriters(registry);
+  }
 
   async handle(req: ApiRequest, modelName: string, operationName: string): Promise<ApiResponse> {
     if (modelName === TRANSACTION_SEGMENT) this.refuseTransactionRoute(operationName);
@@ -62,7 +69,11 @@ export class RpcService {
     const result = current
       ? await conditionalWrite(req, client, this.options.transactions, current, call)
       : await call(client);
-    return { status: operation.successStatus, body: inChildSpan(SPANS.serialize, () => serializeRpcResult(result)) };
+    const writer = this.resultWriters.find(model, operationName, parsed);
+    return {
+      status: operation.successStatus,
+      body: inChildSpan(SPANS.serialize, () => serializeRpcResult(result, rpcSuperJSON, writer)),
+    };
   }
 
   /**

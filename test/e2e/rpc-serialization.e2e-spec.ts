@@ -1,7 +1,7 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import { SuperJSON } from 'superjson';
 
-import { callRpc } from '../support/rpc-client.js';
+import { callRpc, clientSuperJSON } from '../support/rpc-client.js';
 import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
@@ -128,5 +128,54 @@ describe.each(testProviders())('RPC serialization (%s)', (provider) => {
       meta: res.body.meta.serialization,
     });
     expect(data).toEqual([{ price: new Decimal('12345.6789'), views: 2n ** 60n + 1n }]);
+  });
+
+  it('writes model reads with include, select and omit trees byte for byte as superjson writes the rows', async () => {
+    const { prisma } = t.db;
+    const { id: userId } = await prisma.user.create({
+      data: {
+        email: 'trees@example.com',
+        name: 'Trees',
+        profile: { create: { avatar: new Uint8Array([1, 2]), settings: { a: [1, { b: null }] } } },
+      },
+    });
+    for (const views of [7n, 7n])
+      await prisma.post.create({
+        data: {
+          title: 'Tree',
+          price: new Decimal('1.5'),
+          views,
+          metadata: { 'k.0': ['v'] },
+          publishedAt: new Date('2024-01-02T03:04:05.678Z'),
+          authorId: userId,
+          tags: { create: [{ name: `tree-${crypto.randomUUID()}` }] },
+          comments: { create: [{ body: 'c', authorId: userId }, { body: 'd' }] },
+        },
+      });
+    const reads = [
+      {
+        include: {
+          author: { include: { profile: true } },
+          tags: true,
+          comments: { include: { author: true }, orderBy: { body: 'asc' } },
+          _count: true,
+        },
+      },
+      {
+        select: {
+          views: true,
+          author: { select: { createdAt: true, id: true } },
+          id: true,
+          _count: { select: { tags: true } },
+        },
+      },
+      { omit: { content: true, metadata: true }, include: { tags: { select: { name: true } } } },
+    ] as const;
+    for (const read of reads) {
+      const args = { ...read, where: { authorId: userId }, orderBy: { id: 'asc' } } as const;
+      const reply = await callRpc(t, 'get', 'post/findMany', args);
+      const { json, meta } = clientSuperJSON.serialize(await prisma.post.findMany(args as never));
+      expect(JSON.stringify(reply.body)).toBe(JSON.stringify({ data: json, meta: { serialization: meta } }));
+    }
   });
 });
