@@ -11,6 +11,7 @@ import {
   sendApiResponse,
 } from '../shared/api-response.js';
 import { entityTag, noneMatch, TAGGED_WRITES } from '../shared/http-caching.js';
+import { preferenceValue } from '../shared/prefer.js';
 import {
   type ApiInterface,
   beginRequest,
@@ -38,6 +39,7 @@ interface Validators {
 @Injectable()
 export class RequestServer {
   private readonly validators?: Validators;
+  private readonly mergedVary = new Map<string, string>();
 
   constructor(
     @Inject(RequestDrain) private readonly drain: RequestDrain,
@@ -71,7 +73,7 @@ export class RequestServer {
         sent,
         contentType,
         { [REQUEST_ID_HEADER]: call.id },
-        sent.status === 304 ? undefined : payload,
+        sent.status === 304 || sent.status === 204 ? undefined : payload,
       );
       finishRequest(call, sent.status);
     } catch (error) {
@@ -84,8 +86,8 @@ export class RequestServer {
 
   /**
    * A successful read's answer with its validators, or the 304 that replaces it (RFC 9110 §15.4.5:
-   * the same `ETag`, `Cache-Control` and `Vary`, no body); a write's answer with the new `ETag` of
-   * what it wrote. Any other answer as it is.
+   * the same `ETag`, `Cache-Control` and `Vary`, no body); a write's as `written` says. Any other
+   * answer as it is.
    */
   private validated(
     raw: { method: string; headers: Record<string, string | string[] | undefined> },
@@ -94,22 +96,59 @@ export class RequestServer {
     scope: RequestScope,
   ): ApiResponse {
     const { validators } = this;
-    if (!validators || payload === undefined) return answer;
-    if (raw.method !== 'GET' && raw.method !== 'HEAD') {
-      const tagged =
-        (answer.status === 200 || answer.status === 201) && TAGGED_WRITES[scope.interface].has(scope.operation ?? '');
-      return tagged ? { ...answer, headers: { ...answer.headers, ETag: entityTag(payload) } } : answer;
-    }
+    if (payload === undefined) return answer;
+    if (raw.method !== 'GET' && raw.method !== 'HEAD') return this.written(raw, answer, payload, scope);
+    if (!validators) return answer;
     if (answer.status !== 200) return answer;
     const etag = entityTag(payload);
     const headers = {
       ...answer.headers,
       ETag: etag,
       'Cache-Control': validators.cacheControl,
-      Vary: mergeVary(answer.headers?.Vary, validators.vary[scope.interface]),
+      Vary: this.varyOf(answer.headers?.Vary, scope.interface),
     };
     if (noneMatch(raw.headers['if-none-match'], etag)) return { ...answer, headers };
     const { ETag, 'Cache-Control': cacheControl, Vary } = headers;
     return { status: 304, headers: { ETag, 'Cache-Control': cacheControl, Vary } };
+  }
+
+  /**
+   * A write's answer: with the `ETag` of what it wrote (a read of it answers that tag), and for a
+   * REST write, shaped by `Prefer: return=minimal` (204 with no body, `Location` and `ETag` kept)
+   * or `return=representation` (the document, as without a preference), which
+   * `Preference-Applied` confirms.
+   */
+  private written(
+    raw: { headers: Record<string, string | string[] | undefined> },
+    answer: ApiResponse,
+    payload: Buffer,
+    scope: RequestScope,
+  ): ApiResponse {
+    const tagged =
+      (answer.status === 200 || answer.status === 201) && TAGGED_WRITES[scope.interface].has(scope.operation ?? '');
+    if (!tagged) return answer;
+    const headers: Record<string, string> = {
+      ...answer.headers,
+      ...(this.validators ? { ETag: entityTag(payload) } : {}),
+    };
+    const preference = scope.interface === 'rest' ? preferenceValue(raw.headers.prefer, 'return') : undefined;
+    if (preference === 'minimal')
+      return { status: 204, headers: { ...headers, 'Preference-Applied': 'return=minimal' } };
+    if (preference === 'representation') headers['Preference-Applied'] = 'return=representation';
+    return { ...answer, headers };
+  }
+
+  /** The answer's own `Vary` (a collection's `Prefer`) merged with the interface's, each merge made once. */
+  private varyOf(own: string | undefined, kind: ApiInterface): string {
+    const base = this.validators!.vary[kind];
+    if (own === undefined) return base;
+    const key = `${kind}\n${own}`;
+    let merged = this.mergedVary.get(key);
+    if (merged === undefined) {
+      merged = mergeVary(own, base);
+      // The module's answers name few distinct values; a bound keeps an application's own out of reach.
+      if (this.mergedVary.size < 64) this.mergedVary.set(key, merged);
+    }
+    return merged;
   }
 }

@@ -45,6 +45,28 @@ export const WRITTEN_ETAG = {
   },
 };
 
+/** `Prefer: return=…` of a REST write. */
+export const PREFER_RETURN = {
+  name: 'Prefer',
+  in: 'header',
+  required: false,
+  description:
+    'return=minimal: 204 with no body (Location and ETag kept); return=representation: the document. Preference-Applied says which.',
+  schema: { type: 'string' },
+};
+
+/** The answer of a REST write sent with `Prefer: return=minimal`. */
+export function minimalAnswer(location: boolean): Record<string, unknown> {
+  return {
+    description: 'Done, with no body (Prefer: return=minimal)',
+    headers: {
+      ...(location ? { Location: { required: true, schema: { type: 'string' } } } : {}),
+      ...WRITTEN_ETAG,
+      'Preference-Applied': { schema: { type: 'string' } },
+    },
+  };
+}
+
 const IF_NONE_MATCH = {
   name: 'If-None-Match',
   in: 'header',

@@ -6,7 +6,7 @@ import { JSON_API_MEDIA_TYPE } from '../rest/json-api.constants.js';
 import type { DocumentedFields } from './documented-fields.js';
 import { errorResponseComponents, errorResponseRefs, errorStatuses, JSON_API_ERROR_SCHEMAS } from './error-schemas.js';
 import { type JsonSchema, nullable, type OpenApiDocument, ref } from './openapi.types.js';
-import { IF_MATCH, WRITTEN_ETAG } from './response-headers.js';
+import { IF_MATCH, minimalAnswer, PREFER_RETURN, WRITTEN_ETAG } from './response-headers.js';
 import { collectionParameters, filterSchema, resourceParameters, restParameterComponents } from './rest-parameters.js';
 import {
   anyResourceSchema,
@@ -181,7 +181,7 @@ class RestPaths {
     }
     if (allows('create')) {
       collection.post = this.operation(model, `create_${type}`, `Create a ${type}`, {
-        parameters: reads,
+        parameters: [...reads, PREFER_RETURN],
         requestBody: requestDocument(ref(names.createDocument)),
         responses: {
           201: {
@@ -189,6 +189,7 @@ class RestPaths {
             headers: { Location: { required: true, schema: { type: 'string' } }, ...WRITTEN_ETAG },
             ...json(topLevelDocument(resource)),
           },
+          204: minimalAnswer(true),
         },
       });
     }
@@ -203,10 +204,11 @@ class RestPaths {
     if (allows('update')) {
       const update = (verb: string) =>
         this.operation(model, `${verb}_${type}`, `Update a ${type} (absent members keep their values)`, {
-          parameters: [...reads, IF_MATCH],
+          parameters: [...reads, IF_MATCH, PREFER_RETURN],
           requestBody: requestDocument(ref(names.updateDocument)),
           responses: {
             200: { description: 'The updated resource', headers: WRITTEN_ETAG, ...json(topLevelDocument(resource)) },
+            204: minimalAnswer(false),
           },
         });
       single.patch = update('update');
@@ -275,10 +277,11 @@ class RestPaths {
     if (canUpdate && this.fields.writes(model, field)) {
       const change = (verb: string, summary: string) =>
         this.operation(model, `${verb}_${name}_relationship`, summary, {
-          parameters: [IF_MATCH],
+          parameters: [IF_MATCH, PREFER_RETURN],
           requestBody: requestDocument(linkageInput(this.fields, field)),
           responses: {
             200: { ...linkageResponse[200], headers: { ...linkageResponse[200].headers, ...WRITTEN_ETAG } },
+            204: minimalAnswer(false),
           },
         });
       relationship.patch = change('replace', `Replace the ${field.name} linkage`);

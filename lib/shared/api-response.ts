@@ -87,6 +87,8 @@ export function mergeVary(...values: HeaderValue[]): string {
  * `Cache-Control` the application's, every other header the module's own (they describe its answer).
  */
 function joinedValue(response: PlatformResponse, name: string, value: string): string {
+  // Most headers are neither: their length tells without lower-casing every name of every answer.
+  if (name.length !== 4 && name.length !== 13) return value;
   const key = name.toLowerCase();
   if (key !== 'vary' && key !== 'cache-control') return value;
   const set = valuesSet(response, name);

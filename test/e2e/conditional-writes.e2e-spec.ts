@@ -63,6 +63,35 @@ describe.each(testProviders())('conditional writes with If-Match (%s)', (provide
     await patch(id, 'gone', '*').expect(404);
   });
 
+  it('REST: Prefer return=minimal answers 204 with Location and ETag, return=representation the document', async () => {
+    const created = await t
+      .http()
+      .post('/api/rest/post')
+      .set('Content-Type', JSON_API)
+      .set('Prefer', 'return=minimal')
+      .send({
+        data: {
+          type: 'post',
+          attributes: { title: 'minimal' },
+          relationships: { author: { data: { type: 'user', id: String(userId) } } },
+        },
+      })
+      .expect(204);
+    expect(created.text ?? '').toBe('');
+    expect(created.headers['preference-applied']).toBe('return=minimal');
+    const id = Number(String(created.headers.location).split('/').pop());
+    expect(await titleOf(id)).toBe('minimal');
+    expect(created.headers.etag).toBe(await restTag(`/api/rest/post/${id}`));
+    const updated = await patch(id, 'minimal too', created.headers.etag).set('Prefer', 'return=minimal').expect(204);
+    expect(updated.headers.etag).toBe(await restTag(`/api/rest/post/${id}`));
+    expect(await titleOf(id)).toBe('minimal too');
+    const full = await patch(id, 'in full').set('Prefer', 'return=representation').expect(200);
+    expect(full.headers['preference-applied']).toBe('return=representation');
+    expect(full.body.data.attributes.title).toBe('in full');
+    const plain = await patch(id, 'no preference').expect(200);
+    expect(plain.headers['preference-applied']).toBeUndefined();
+  });
+
   it('REST relationships: the linkage tag guards its changes', async () => {
     const id = await newPost();
     const tag = await t.db.prisma.tag.create({ data: { name: `rel-${id}` } });

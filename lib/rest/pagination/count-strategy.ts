@@ -1,5 +1,6 @@
 import { COUNT_STRATEGIES } from '../../options/crud-api.constants.js';
 import type { CountStrategy } from '../../options/crud-api-options.interface.js';
+import { preferenceValue } from '../../shared/prefer.js';
 
 /** The preference token of RFC 7240's `Prefer` header that asks for a strategy (PostgREST's name). */
 const COUNT_PREFERENCE = 'count';
@@ -15,18 +16,8 @@ function isCountStrategy(value: string): value is CountStrategy {
  * response then has no `Preference-Applied` for it, and `meta.count` says what was done).
  */
 export function preferredCount(prefer: string | string[] | undefined): CountStrategy | undefined {
-  if (prefer === undefined) return undefined;
-  for (const preference of (Array.isArray(prefer) ? prefer.join(',') : prefer).split(',')) {
-    const [token, ...rest] = preference.split(';')[0]!.split('=');
-    if (token!.trim().toLowerCase() !== COUNT_PREFERENCE) continue;
-    const value = rest
-      .join('=')
-      .trim()
-      .replace(/^"(.*)"$/, '$1')
-      .toLowerCase();
-    return isCountStrategy(value) ? value : undefined;
-  }
-  return undefined;
+  const value = preferenceValue(prefer, COUNT_PREFERENCE);
+  return value !== undefined && isCountStrategy(value) ? value : undefined;
 }
 
 /** The strategy a collection request gets, and whether its `Prefer` header chose it. */
