@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 
+import { CrudApiError } from '../errors/crud-api.error.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { type ApiRequest, type PlatformRequest, toApiRequest } from '../shared/api-request.js';
@@ -10,7 +11,7 @@ import {
   type PlatformResponse,
   sendApiResponse,
 } from '../shared/api-response.js';
-import { entityTag, noneMatch, TAGGED_WRITES } from '../shared/http-caching.js';
+import { CONDITIONAL_WRITES, entityTag, noneMatch, TAGGED_WRITES } from '../shared/http-caching.js';
 import { preferenceValue } from '../shared/prefer.js';
 import {
   type ApiInterface,
@@ -22,6 +23,22 @@ import {
 } from '../telemetry/request-telemetry.js';
 import { REQUEST_ID_HEADER } from '../telemetry/telemetry.constants.js';
 import { RequestDrain } from './request-drain.js';
+
+const isRead = (method: string) => method === 'GET' || method === 'HEAD';
+
+/**
+ * A write that `If-Match` does not apply to (a create, a write of many rows, atomic operations, a
+ * sequential transaction) refuses it rather than writing unconditionally: the client asked for a
+ * condition it would not get. Reads ignore it, as RFC 9110 lets them.
+ */
+function assertConditionApplies(raw: { method: string; headers: Record<string, unknown> }, scope: RequestScope): void {
+  if (raw.headers['if-match'] === undefined || isRead(raw.method) || scope.operation === undefined) return;
+  if (CONDITIONAL_WRITES[scope.interface].has(scope.operation)) return;
+  throw new CrudApiError(
+    'invalid-request',
+    'If-Match applies to writes of one resource (REST PATCH, PUT, DELETE and relationship changes; RPC update, upsert, delete), not to this request.',
+  );
+}
 
 /** What a cacheable answer carries besides its body (`caching` option). */
 interface Validators {
@@ -65,6 +82,7 @@ export class RequestServer {
     const admitted = this.drain.admit(response);
     const call = beginRequest(raw, scope);
     try {
+      assertConditionApplies(raw, scope);
       const answer = await runInRequest(call, () => run(toApiRequest(raw)));
       const payload = bodyBytes(answer.body);
       const sent = this.validated(raw, answer, payload, scope);
@@ -97,7 +115,7 @@ export class RequestServer {
   ): ApiResponse {
     const { validators } = this;
     if (payload === undefined) return answer;
-    if (raw.method !== 'GET' && raw.method !== 'HEAD') return this.written(raw, answer, payload, scope);
+    if (!isRead(raw.method)) return this.written(raw, answer, payload, scope);
     if (!validators) return answer;
     if (answer.status !== 200) return answer;
     const etag = entityTag(payload);

@@ -1,7 +1,7 @@
 import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js';
 
 /** The keys of a path item that are operations (its others are `parameters`, `summary`...). */
-export const OPERATION_KEYS: ReadonlySet<string> = new Set([
+const OPERATION_KEYS: ReadonlySet<string> = new Set([
   'get',
   'put',
   'post',
@@ -11,6 +11,24 @@ export const OPERATION_KEYS: ReadonlySet<string> = new Set([
   'patch',
   'trace',
 ]);
+
+/** The document's paths with every operation (not `parameters`, `summary`...) replaced by `change`'s. */
+export function mapOperations(
+  paths: OpenApiDocument['paths'],
+  change: (method: string, operation: Record<string, unknown>) => unknown,
+): OpenApiDocument['paths'] {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([key, value]) => [
+          key,
+          OPERATION_KEYS.has(key) ? change(key, value as Record<string, unknown>) : value,
+        ]),
+      ),
+    ]),
+  );
+}
 
 /**
  * The document with the `securitySchemes` in its components and the `security` on every operation:
@@ -24,17 +42,7 @@ export function withSecurity(
   const names = Object.keys(securitySchemes);
   if (names.length === 0 && security === undefined) return document;
   const required = security ?? names.map((name) => ({ [name]: [] }));
-  const paths = Object.fromEntries(
-    Object.entries(document.paths).map(([path, item]) => [
-      path,
-      Object.fromEntries(
-        Object.entries(item).map(([key, value]) => [
-          key,
-          OPERATION_KEYS.has(key) ? { ...(value as object), security: required } : value,
-        ]),
-      ),
-    ]),
-  );
+  const paths = mapOperations(document.paths, (_method, operation) => ({ ...operation, security: required }));
   return {
     ...document,
     paths,

@@ -1,5 +1,5 @@
 import { REQUEST_ID_HEADER } from '../telemetry/telemetry.constants.js';
-import { OPERATION_KEYS } from './document-security.js';
+import { mapOperations } from './document-security.js';
 import type { OpenApiDocument } from './openapi.types.js';
 
 /** The headers the module sets on its answers, as `components.headers`. */
@@ -113,19 +113,7 @@ function withOperationHeaders(method: string, operation: Record<string, unknown>
  * their `If-None-Match` and 304. Error components are named by status (`JsonApiError503`).
  */
 export function withResponseHeaders(document: OpenApiDocument, caching: boolean): OpenApiDocument {
-  const paths = Object.fromEntries(
-    Object.entries(document.paths).map(([path, item]) => [
-      path,
-      Object.fromEntries(
-        Object.entries(item).map(([key, operation]) => [
-          key,
-          OPERATION_KEYS.has(key)
-            ? withOperationHeaders(key, operation as Record<string, unknown>, caching)
-            : operation,
-        ]),
-      ),
-    ]),
-  );
+  const paths = mapOperations(document.paths, (method, operation) => withOperationHeaders(method, operation, caching));
   const responses = Object.fromEntries(
     Object.entries(document.components.responses ?? {}).map(([name, value]) => [
       name,

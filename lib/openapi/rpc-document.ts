@@ -4,7 +4,7 @@ import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interfa
 import { OPERATION_ARGS } from '../rpc/args/operation-args.js';
 import { findRpcOperation, readsArgsFromQuery, RPC_OPERATIONS } from '../rpc/rpc-operations.js';
 import { RPC_TRANSACTION_ROUTE } from '../rpc/transaction/transaction-route.js';
-import { RPC_CONDITIONAL_WRITES, TAGGED_WRITES } from '../shared/http-caching.js';
+import { CONDITIONAL_WRITES, TAGGED_WRITES } from '../shared/http-caching.js';
 import type { DocumentedFields } from './documented-fields.js';
 import { errorResponseComponents, errorResponseRefs, errorStatuses, RPC_ERROR_SCHEMAS } from './error-schemas.js';
 import { type JsonSchema, type OpenApiDocument, ref } from './openapi.types.js';
@@ -79,7 +79,7 @@ export function buildRpcDocument(
           summary: `${model.name}.${name}`,
           parameters: [
             ...(readsArgsFromQuery(method) ? queryArgs(args) : []),
-            ...(RPC_CONDITIONAL_WRITES.has(name) ? [IF_MATCH] : []),
+            ...(CONDITIONAL_WRITES.rpc.has(name) ? [IF_MATCH] : []),
           ],
           ...(readsArgsFromQuery(method) ? {} : { requestBody: bodyArgs(schemas[args]!) }),
           responses: {

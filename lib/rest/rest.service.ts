@@ -462,7 +462,6 @@ export class RestService {
     });
   }
 
-  /** What the resource operations of this request run with: its client, explaining failures. */
   /**
    * Runs a single-resource write under the request's `If-Match` (`conditionalWrite`): in one
    * transaction with the read of `current`, the representation the client's tag was taken from.
@@ -498,6 +497,7 @@ export class RestService {
     };
   }
 
+  /** What the resource operations of this request run with: its client, explaining failures. */
   private async context(req: ApiRequest): Promise<ResourceContext> {
     const client = await this.clients.forRequest(req);
     return { request: req, client, scope: writeScope(this.registry, this.options, client), explainFailures: true };

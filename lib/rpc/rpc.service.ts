@@ -14,7 +14,7 @@ import { policiesOf } from '../policies/with-policies.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { type ApiRequest, queryParameters } from '../shared/api-request.js';
 import type { ApiResponse } from '../shared/api-response.js';
-import { RPC_CONDITIONAL_WRITES } from '../shared/http-caching.js';
+import { CONDITIONAL_WRITES } from '../shared/http-caching.js';
 import { isJsonMediaType } from '../shared/json-media-type.js';
 import { inChildSpan } from '../telemetry/child-span.js';
 import { SPANS } from '../telemetry/telemetry.constants.js';
@@ -64,7 +64,7 @@ export class RpcService {
     const call = inChildSpan(SPANS.parse, () =>
       this.prepareCall(client, model, operationName, operation, parsed, origin),
     );
-    const conditional = RPC_CONDITIONAL_WRITES.has(operationName) && req.headers['if-match'] !== undefined;
+    const conditional = CONDITIONAL_WRITES.rpc.has(operationName) && req.headers['if-match'] !== undefined;
     const current = conditional ? this.currentRepresentation(client, model, parsed, origin) : undefined;
     const result = current
       ? await conditionalWrite(req, client, this.options.transactions, current, call)

@@ -44,8 +44,14 @@ export function ifMatchHolds(value: string | readonly string[] | undefined, etag
   return entityTagList(value).some((tag) => tag === '*' || tag === etag);
 }
 
-/** The RPC operations that write one row named by a unique `where`: `If-Match` applies to them. */
-export const RPC_CONDITIONAL_WRITES: ReadonlySet<string> = new Set(['update', 'upsert', 'delete']);
+/**
+ * The writes (by interface and operation) that `If-Match` applies to: REST single resources and
+ * relationships, RPC writes of one row named by a unique `where`. Any other write refuses it.
+ */
+export const CONDITIONAL_WRITES: Readonly<Record<'rest' | 'rpc', ReadonlySet<string>>> = {
+  rest: new Set(['update', 'delete', 'relationship.add', 'relationship.replace', 'relationship.remove']),
+  rpc: new Set(['update', 'upsert', 'delete']),
+};
 
 /**
  * The writes (by interface and operation) whose answer is the representation a read of what they

@@ -1,7 +1,9 @@
+import { snapshotDatabase } from '../support/db-snapshot.js';
 import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 const JSON_API = 'application/vnd.api+json';
+const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
 const q = (args: unknown) => encodeURIComponent(JSON.stringify(args));
 
 describe.each(testProviders())('conditional writes with If-Match (%s)', (provider) => {
@@ -27,6 +29,8 @@ describe.each(testProviders())('conditional writes with If-Match (%s)', (provide
     if (ifMatch !== undefined) req.set('If-Match', ifMatch);
     return req.send({ data: { type: 'post', id: String(id), attributes: { title } } });
   };
+  const rpcUpdate = (id: number, title: string, ifMatch: string) =>
+    t.http().patch('/api/rpc/post/update').set('If-Match', ifMatch).send({ where: { id }, data: { title } });
   const titleOf = async (id: number) => (await t.db.prisma.post.findUnique({ where: { id } }))?.title;
 
   it('REST: writes with the current tag and answers the new one, the tag a read then answers', async () => {
@@ -109,19 +113,9 @@ describe.each(testProviders())('conditional writes with If-Match (%s)', (provide
   it('RPC: update, upsert and delete check the findUnique tag', async () => {
     const id = await newPost('rpc');
     const tag = await rpcTag(id);
-    const updated = await t
-      .http()
-      .patch('/api/rpc/post/update')
-      .set('If-Match', tag)
-      .send({ where: { id }, data: { title: 'rpc matched' } })
-      .expect(200);
+    const updated = await rpcUpdate(id, 'rpc matched', tag).expect(200);
     expect(updated.headers.etag).toBe(await rpcTag(id));
-    const stale = await t
-      .http()
-      .patch('/api/rpc/post/update')
-      .set('If-Match', tag)
-      .send({ where: { id }, data: { title: 'rpc lost' } })
-      .expect(412);
+    const stale = await rpcUpdate(id, 'rpc lost', tag).expect(412);
     expect(stale.body.error.errorCode).toBe('precondition-failed');
     await t
       .http()
@@ -143,6 +137,42 @@ describe.each(testProviders())('conditional writes with If-Match (%s)', (provide
     expect(await titleOf(id)).toBeUndefined();
   });
 
+  it('refuses If-Match on writes it does not apply to, writing nothing', async () => {
+    const id = await newPost('untouched');
+    const before = await snapshotDatabase(t.db);
+    const createPost = {
+      type: 'post',
+      attributes: { title: 'x' },
+      relationships: { author: { data: { type: 'user', id: String(userId) } } },
+    };
+    const requests = [
+      t.http().post('/api/rest/post').set('Content-Type', JSON_API).send({ data: createPost }),
+      t
+        .http()
+        .post('/api/rest/operations')
+        .set({ 'Content-Type': ATOMIC, Accept: ATOMIC })
+        .send(JSON.stringify({ 'atomic:operations': [{ op: 'add', data: createPost }] })),
+      t
+        .http()
+        .post('/api/rpc/post/create')
+        .send({ data: { title: 'x', authorId: userId } }),
+      t
+        .http()
+        .patch('/api/rpc/post/updateMany')
+        .send({ where: { id }, data: { title: 'x' } }),
+      t.http().delete(`/api/rpc/post/deleteMany?q=${q({ where: { id } })}`),
+      t
+        .http()
+        .post('/api/rpc/$transaction/sequential')
+        .send([{ model: 'Post', op: 'update', args: { where: { id }, data: { title: 'x' } } }]),
+    ];
+    for (const request of requests) {
+      const res = await request.set('If-Match', '*');
+      expect({ url: res.req.path, status: res.status }).toEqual({ url: res.req.path, status: 400 });
+    }
+    expect(await snapshotDatabase(t.db)).toBe(before);
+  });
+
   it.each([
     ['REST', 'rest'],
     ['RPC', 'rpc'],
@@ -151,13 +181,7 @@ describe.each(testProviders())('conditional writes with If-Match (%s)', (provide
       const id = await newPost('contested');
       const tag = kind === 'rest' ? await restTag(`/api/rest/post/${id}`) : await rpcTag(id);
       const writers = ['a', 'b', 'c', 'd'].map((who) =>
-        kind === 'rest'
-          ? patch(id, `by ${who}`, tag)
-          : t
-              .http()
-              .patch('/api/rpc/post/update')
-              .set('If-Match', tag)
-              .send({ where: { id }, data: { title: `by ${who}` } }),
+        kind === 'rest' ? patch(id, `by ${who}`, tag) : rpcUpdate(id, `by ${who}`, tag),
       );
       const answers = await Promise.all(writers.map((writer) => writer.then((res) => res)));
       const statuses = answers.map((res) => res.status).sort();
