@@ -1,6 +1,7 @@
 import { Inject, Module, type NestModule } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 
+import { IdempotentRequests } from './data/idempotency/idempotent-requests.js';
 import { PrismaClientResolver } from './data/prisma-client.resolver.js';
 import { CrudApiHealth } from './lifecycle/crud-api-health.service.js';
 import { RequestDrain } from './lifecycle/request-drain.js';
@@ -32,6 +33,7 @@ import { RpcService } from './rpc/rpc.service.js';
     },
     JsonBodyInstaller,
     PrismaClientResolver,
+    IdempotentRequests,
     RequestDrain,
     RequestServer,
     CrudApiHealth,

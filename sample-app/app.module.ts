@@ -27,6 +27,8 @@ export const BASE_URL = process.env.BASE_URL ?? `http://localhost:${PORT}`;
         // Hashed passwords, validated emails, server-set authors: fixtures/blog/rules.ts.
         rules: sampleRules,
         operations: { AuditEntry: { readOnly: true } },
+        // A write sent with an Idempotency-Key runs once; its retries get the stored answer.
+        idempotency: { model: 'IdempotencyKey' },
         // The audit trail: one entry per committed change, written after the commit.
         onChange: async (event) => {
           await database.prisma.auditEntry.create({ data: auditEntry(event) });

@@ -4,10 +4,11 @@ import { ModuleRef } from '@nestjs/core';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { PolicyContext } from '../policies/policy.types.js';
-import { withPolicies } from '../policies/with-policies.js';
+import { policiesOf, withPolicies } from '../policies/with-policies.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ChangeEvent, ChangeListener } from '../rules/rules.types.js';
 import type { ApiRequest, PlatformRequest } from '../shared/api-request.js';
+import { joinTransaction } from './join-transaction.js';
 import { transactionBounds } from './run-in-transaction.js';
 
 /** What the module uses of `@nestjs/event-emitter`'s EventEmitter2. */
@@ -39,6 +40,7 @@ const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ use
 @Injectable()
 export class PrismaClientResolver implements OnApplicationBootstrap {
   private readonly perRequest = new WeakMap<object, Promise<PrismaClientLike>>();
+  private readonly transactions = new WeakSet<object>();
   private readonly listeners: ChangeListener[];
   private emitter?: EventEmitterLike;
 
@@ -76,7 +78,8 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   }
 
   forRequest(request: ApiRequest): Promise<PrismaClientLike> {
-    const { getPrisma, prisma } = this.options;
+    const { getPrisma, prisma, idempotency } = this.options;
+    if (idempotency && this.transactions.has(request.raw)) return this.perRequest.get(request.raw)!;
     if (!getPrisma && !this.wraps) return Promise.resolve(prisma as PrismaClientLike);
     let client = this.perRequest.get(request.raw);
     if (!client) {
@@ -84,6 +87,38 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
       this.perRequest.set(request.raw, client);
     }
     return client;
+  }
+
+  /**
+   * Runs `work` in one interactive transaction of the request's client, which every client this
+   * request resolves meanwhile is: the services' own transactions run inside it (a policy client's
+   * transaction client does that itself), and the changes it captures are delivered after its commit.
+   */
+  async inRequestTransaction<T>(
+    request: ApiRequest,
+    options: object,
+    work: (tx: PrismaClientLike) => Promise<T>,
+  ): Promise<T> {
+    const client = await this.forRequest(request);
+    return client.$transaction(async (tx: PrismaClientLike) => {
+      const bound = policiesOf(tx) ? tx : joinTransaction(tx);
+      this.perRequest.set(request.raw, Promise.resolve(bound));
+      this.transactions.add(request.raw);
+      try {
+        return await work(bound);
+      } finally {
+        this.perRequest.set(request.raw, Promise.resolve(client));
+        this.transactions.delete(request.raw);
+      }
+    }, options);
+  }
+
+  /**
+   * Whether the request runs in one transaction (`inRequestTransaction`): after a failed statement
+   * PostgreSQL answers nothing more in it, so no further query can explain the failure.
+   */
+  inTransaction(request: ApiRequest): boolean {
+    return this.transactions.has(request.raw);
   }
 
   private async create(request: PlatformRequest): Promise<PrismaClientLike> {

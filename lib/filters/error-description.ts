@@ -6,12 +6,11 @@ import { StepFailure } from '../data/step-failure.error.js';
 import { CrudApiError, type ErrorSource, type ValidationIssue } from '../errors/crud-api.error.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
 import type { PrismaErrorMapping } from '../options/crud-api-options.interface.js';
+import { databaseErrorOf, rawDatabaseErrorOf } from '../prisma/database-error.js';
 import {
   databaseErrorMapping,
-  databaseErrorOf,
   DRIVER_ERRORS,
   type PrismaErrorMap,
-  rawDatabaseErrorOf,
   UNMAPPED_KNOWN_REQUEST_ERROR,
 } from './prisma-error-map.js';
 

@@ -1,4 +1,5 @@
 import type { PrismaErrorMapping } from '../options/crud-api-options.interface.js';
+import { type DatabaseError, databaseErrorOf } from '../prisma/database-error.js';
 
 /**
  * The database's state, not the client's fault: the same request may succeed when retried
@@ -89,7 +90,7 @@ export const DEFAULT_PRISMA_ERROR_MAP: Readonly<Record<string, PrismaErrorMappin
  * else the SQLSTATE class `08`, connection errors) and SQLite result codes.
  * Class 22 (data exception) is a value the client sent.
  */
-const DATABASE_ERROR_MAPS = {
+const DATABASE_ERROR_MAPS: Readonly<Record<DatabaseError['kind'], Readonly<Record<string, PrismaErrorMapping>>>> = {
   postgres: {
     '22': invalidValue('A value cannot be stored in its field.'),
     '22001': { status: 400, code: 'constraint-violation', message: 'A value is too long for its field.' },
@@ -148,30 +149,6 @@ export const DATABASE_ERROR_MAPPINGS: readonly PrismaErrorMapping[] = Object.val
   (rows) => Object.values(rows),
 );
 
-/** A database's own error, as a driver adapter error's `cause` (or a driver's error) carries it. */
-export interface DatabaseError {
-  kind: keyof typeof DATABASE_ERROR_MAPS;
-  code: string;
-  /** MySQL's SQLSTATE. */
-  state?: string;
-  /** The mariadb driver's underlying failure, for a pool timeout (`connect ECONNREFUSED ...`). */
-  cause?: string;
-}
-
-/** The database's error carried by a Prisma error from a driver adapter, if any. */
-export function databaseErrorOf(meta: Record<string, unknown> | undefined): DatabaseError | undefined {
-  const cause = (meta?.driverAdapterError as { cause?: Record<string, unknown> } | undefined)?.cause;
-  const code = cause?.originalCode ?? cause?.code;
-  if (typeof code !== 'string' && typeof code !== 'number') return undefined;
-  const kind = cause?.kind === 'mysql' || cause?.kind === 'sqlite' ? cause.kind : kindOfCode(String(code));
-  return {
-    kind,
-    code: String(code),
-    state: typeof cause?.state === 'string' ? cause.state : undefined,
-    cause: typeof cause?.cause === 'string' ? cause.cause : undefined,
-  };
-}
-
 /**
  * Whether a data-layer error says the transaction lost to a concurrent one (a write conflict, a
  * serialization failure or a deadlock): a conditional write's precondition no longer holds.
@@ -179,12 +156,6 @@ export function databaseErrorOf(meta: Record<string, unknown> | undefined): Data
 export function isWriteConflict(error: unknown): boolean {
   const { code, meta } = (error ?? {}) as { code?: unknown; meta?: Record<string, unknown> };
   return code === 'P2034' || databaseErrorMapping(databaseErrorOf(meta)) === WRITE_CONFLICT;
-}
-
-/** Adapters map some codes to kinds of their own (`TooManyConnections`...): the code tells the database. */
-function kindOfCode(code: string): DatabaseError['kind'] {
-  if (code.startsWith('SQLITE_')) return 'sqlite';
-  return /^\d{4}$|^45\d{3}$/.test(code) ? 'mysql' : 'postgres';
 }
 
 /** A mariadb pool timeout whose attempts failed to connect at all: the server is unreachable. */
@@ -225,22 +196,6 @@ export const DRIVER_ERRORS: ReadonlyArray<{ name: string; message: RegExp; mappi
   { name: 'Error', message: /^timeout exceeded when trying to connect$/, mapping: POOL_WAIT_EXCEEDED },
   { name: 'Error', message: /^Query read timeout$/, mapping: NOT_ANSWERING },
 ];
-
-/**
- * A database error thrown by the driver itself rather than through Prisma (an application's own
- * query on the pg or mariadb driver): pg's `DatabaseError` carries a SQLSTATE `code` and a
- * `severity`, mariadb's `SqlError` an `errno` and a `sqlState`.
- */
-export function rawDatabaseErrorOf(error: Error): DatabaseError | undefined {
-  const { code, severity, errno, sqlState } = error as Error & Record<string, unknown>;
-  if (error.constructor.name === 'DatabaseError' && typeof code === 'string' && typeof severity === 'string') {
-    return { kind: 'postgres', code };
-  }
-  if (error.name === 'SqlError' && typeof errno === 'number') {
-    return { kind: 'mysql', code: String(errno), state: typeof sqlState === 'string' ? sqlState : undefined };
-  }
-  return undefined;
-}
 
 export const UNMAPPED_KNOWN_REQUEST_ERROR: PrismaErrorMapping = { status: 400, code: 'data-layer-error' };
 

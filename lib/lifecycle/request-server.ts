@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 
+import type { RecordedAnswer } from '../data/idempotency/idempotency-records.js';
+import { IdempotentRequests } from '../data/idempotency/idempotent-requests.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
@@ -61,6 +63,7 @@ export class RequestServer {
   constructor(
     @Inject(RequestDrain) private readonly drain: RequestDrain,
     @Inject(CRUD_API_OPTIONS) { caching }: ResolvedCrudApiOptions,
+    @Inject(IdempotentRequests) private readonly idempotency: IdempotentRequests,
   ) {
     if (caching) {
       const vary = mergeVary(caching.vary.join(','));
@@ -83,16 +86,13 @@ export class RequestServer {
     const call = beginRequest(raw, scope);
     try {
       assertConditionApplies(raw, scope);
-      const answer = await runInRequest(call, () => run(toApiRequest(raw)));
-      const payload = bodyBytes(answer.body);
-      const sent = this.validated(raw, answer, payload, scope);
-      sendApiResponse(
-        response,
-        sent,
-        contentType,
-        { [REQUEST_ID_HEADER]: call.id },
-        sent.status === 304 || sent.status === 204 ? undefined : payload,
+      const request = toApiRequest(raw);
+      const key = this.idempotency.keyOf(request);
+      const answer = () => this.answer(request, scope, run);
+      const sent = await runInRequest(call, () =>
+        key === undefined ? answer() : this.idempotency.run(request, key, answer),
       );
+      sendApiResponse(response, sent, contentType, { [REQUEST_ID_HEADER]: call.id }, sent.payload);
       finishRequest(call, sent.status);
     } catch (error) {
       keepCallForFilter(raw, call);
@@ -100,6 +100,18 @@ export class RequestServer {
     } finally {
       this.drain.release(admitted);
     }
+  }
+
+  /** The answer as it is sent: the service's, with its validators, and its body's bytes. */
+  private async answer(
+    request: ApiRequest,
+    scope: RequestScope,
+    run: (request: ApiRequest) => Promise<ApiResponse>,
+  ): Promise<RecordedAnswer> {
+    const answer = await run(request);
+    const payload = bodyBytes(answer.body);
+    const { status, headers } = this.validated(request.raw, answer, payload, scope);
+    return { status, headers, payload: status === 304 || status === 204 ? undefined : payload };
   }
 
   /**

@@ -21,12 +21,15 @@ import {
   type ValidationError,
 } from 'class-validator';
 
+import { idempotencyModelProblems } from '../data/idempotency/idempotency-records.js';
+import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import {
   COUNT_STRATEGIES,
   DEFAULT_BODY_LIMIT,
   DEFAULT_CACHING,
   DEFAULT_COUNT,
   DEFAULT_ID_DIVIDER,
+  DEFAULT_IDEMPOTENCY_RETENTION,
   DEFAULT_LIMITS,
   DEFAULT_PAGE_SIZE,
   DEFAULT_SHUTDOWN,
@@ -35,6 +38,7 @@ import {
 import type { CrudApiOptions, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { validatePolicies } from '../policies/policy-set.js';
 import { validateRules } from '../rules/field-modes.js';
+import type { PlatformRequest } from '../shared/api-request.js';
 import type { CrudApiModuleExtras } from './crud-api-module-options.interface.js';
 import { modelNameProblems } from './model-name-problems.js';
 import { securityProblems } from './security-problems.js';
@@ -96,6 +100,22 @@ class CrudApiCachingSchema {
   @IsArray()
   @Matches(FIELD_NAME, { each: true, message: 'vary must list header names' })
   vary?: string[];
+}
+
+/** `typeof`, not `instanceof Function`: a function from another realm (a test framework's mock) is one too. */
+const isFunction = (name: string, shape: string) =>
+  ValidateBy({
+    name: 'isFunction',
+    validator: {
+      validate: (value) => typeof value === 'function',
+      defaultMessage: () => `${name} must be a function ${shape}`,
+    },
+  });
+
+class CrudApiIdempotencySchema {
+  @IsString() @IsNotEmpty() model!: string;
+  @IsOptional() @IsInt() @Min(1) retention?: number;
+  @IsOptional() @isFunction('scope', '(request) => string') scope?: unknown;
 }
 
 /** class-validator schema of `CrudApiModuleOptions`. */
@@ -187,14 +207,7 @@ class CrudApiOptionsSchema {
   transactions?: CrudApiTransactionsSchema;
 
   @IsOptional()
-  @ValidateBy({
-    name: 'isFunction',
-    validator: {
-      // `typeof`, not `instanceof Function`: a function from another realm (a test framework's mock) is one too.
-      validate: (value) => typeof value === 'function',
-      defaultMessage: () => 'onServerError must be a function (error, info) => void',
-    },
-  })
+  @isFunction('onServerError', '(error, info) => void')
   onServerError?: unknown;
   @ValidateNested()
   shutdown?: CrudApiShutdownSchema;
@@ -204,6 +217,11 @@ class CrudApiOptionsSchema {
   @IsObject({ message: 'caching must be false or { cacheControl, vary }' })
   @ValidateNested()
   caching?: CrudApiCachingSchema | false;
+
+  @IsOptional()
+  @IsObject({ message: 'idempotency must be { model, retention?, scope? }' })
+  @ValidateNested()
+  idempotency?: CrudApiIdempotencySchema;
 }
 
 /** One message per problem, nested options named by their path (`limits.maxFilters`). */
@@ -309,18 +327,24 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
       options.caching && typeof options.caching === 'object'
         ? Object.assign(new CrudApiCachingSchema(), options.caching)
         : options.caching,
+    idempotency: options.idempotency && Object.assign(new CrudApiIdempotencySchema(), options.idempotency),
   });
   failOnProblems(
     describeProblems(
       validateSync(candidate, { forbidUnknownValues: false, whitelist: true, forbidNonWhitelisted: true }),
     ),
   );
-  failOnProblems(modelNameProblems(options));
-  if (options.policies) validatePolicies(options.policies, options.modelMeta);
-  if (options.rules) validateRules(options.rules, options.modelMeta.models);
+  const idempotencyModel = options.idempotency && options.modelMeta.models[options.idempotency.model];
+  if (options.idempotency) failOnProblems(idempotencyModelProblems(idempotencyModel, options.idempotency.model));
+  // The keys' model is the module's own: no route, document, option, policy or rule reaches it.
+  const modelMeta = idempotencyModel ? withoutModel(options.modelMeta, idempotencyModel.name) : options.modelMeta;
+  failOnProblems(modelNameProblems({ ...options, modelMeta }));
+  if (options.policies) validatePolicies(options.policies, modelMeta);
+  if (options.rules) validateRules(options.rules, modelMeta.models);
   return {
     ...options,
     ...mount,
+    modelMeta,
     pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
     count: options.count ?? DEFAULT_COUNT,
     idDivider: options.idDivider ?? DEFAULT_ID_DIVIDER,
@@ -329,5 +353,18 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
     transactions: { ...DEFAULT_TRANSACTIONS, ...options.transactions },
     shutdown: { ...DEFAULT_SHUTDOWN, ...options.shutdown },
     caching: options.caching === false ? false : { ...DEFAULT_CACHING, ...options.caching },
+    idempotency: idempotencyModel && {
+      retention: options.idempotency!.retention ?? DEFAULT_IDEMPOTENCY_RETENTION,
+      scope: options.idempotency!.scope ?? userScope,
+      model: idempotencyModel,
+    },
   };
+}
+
+/** Passport-style guards put the caller in `request.user`. */
+const userScope = (request: PlatformRequest): string => JSON.stringify(request.user ?? null);
+
+function withoutModel(meta: DataModelMeta, name: string): DataModelMeta {
+  const { [name]: _removed, ...models } = meta.models;
+  return { ...meta, models };
 }

@@ -28,14 +28,14 @@ export function buildOpenApiDocuments(
   const fields = new DocumentedFields(registry, options.policies, options.defaultPolicy, options.rules);
   const info = (kind: OpenApiInterface) => ({ title: `${openapi.title} — ${TITLES[kind]}`, version: openapi.version });
   const servers = openapi.servers ? { servers: openapi.servers } : {};
-  const caching = options.caching !== false;
+  const answers = { caching: options.caching !== false, idempotency: options.idempotency !== undefined };
   return {
     rest: withSecurity(
-      withResponseHeaders({ ...buildRestDocument(fields, options, info('rest')), ...servers }, caching),
+      withResponseHeaders({ ...buildRestDocument(fields, options, info('rest')), ...servers }, answers),
       openapi,
     ),
     rpc: withSecurity(
-      withResponseHeaders({ ...buildRpcDocument(fields, options, info('rpc')), ...servers }, caching),
+      withResponseHeaders({ ...buildRpcDocument(fields, options, info('rpc')), ...servers }, answers),
       openapi,
     ),
   };

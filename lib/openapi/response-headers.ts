@@ -75,6 +75,25 @@ const IF_NONE_MATCH = {
   schema: { type: 'string' },
 };
 
+/** The `Idempotency-Key` of a write (`idempotency` option). */
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'A key of the client’s (a UUID, sent as a string: "…") that makes the write safe to retry: it runs once, and a retry with the same key and request gets the stored answer with Idempotent-Replayed: true. 422 idempotency-key-reused for another request with the key, 409 idempotency-key-in-use while its first request runs.',
+  schema: { type: 'string', maxLength: 257 },
+};
+
+const IDEMPOTENCY_HEADERS = {
+  IdempotentReplayed: {
+    description: '`true` when the answer is the stored one of an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+const WRITE_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch', 'delete']);
+
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const REQUEST_ID = { [REQUEST_ID_HEADER]: ref('RequestId') };
 const RETRY_AFTER = { 'Retry-After': ref('RetryAfter') };
@@ -85,39 +104,57 @@ const NOT_MODIFIED = {
   headers: { ...VALIDATORS, Vary: { schema: { type: 'string' } }, ...REQUEST_ID },
 };
 
+/** What the module's answers carry besides their own headers, by option. */
+interface AnswerFeatures {
+  caching: boolean;
+  idempotency: boolean;
+}
+
 /** A response object the module answers itself (not a reference, not the HTTP server's own 431). */
-function withAnswerHeaders(status: string, response: unknown, validated: boolean): unknown {
+function withAnswerHeaders(status: string, response: unknown, extra: Record<string, unknown> = {}): unknown {
   if (typeof response !== 'object' || response === null || '$ref' in response || status === '431') return response;
   const { headers } = response as { headers?: Record<string, unknown> };
-  const own = { ...REQUEST_ID, ...(status === '503' ? RETRY_AFTER : {}), ...(validated ? VALIDATORS : {}) };
+  const own = { ...REQUEST_ID, ...(status === '503' ? RETRY_AFTER : {}), ...extra };
   return { ...response, headers: { ...headers, ...own } };
 }
 
-/** An operation with the headers of its answers; a GET with `If-None-Match` and its 304 when caching. */
-function withOperationHeaders(method: string, operation: Record<string, unknown>, caching: boolean): unknown {
-  const conditional = caching && method === 'get';
+/**
+ * An operation with the headers of its answers; a GET with `If-None-Match` and its 304 when
+ * caching; a write with `Idempotency-Key` and its successes' `Idempotent-Replayed` when idempotent.
+ */
+function withOperationHeaders(method: string, operation: Record<string, unknown>, features: AnswerFeatures): unknown {
+  const conditional = features.caching && method === 'get';
+  const idempotent = features.idempotency && WRITE_METHODS.has(method);
+  const extra = (status: string) =>
+    conditional && status === '200'
+      ? VALIDATORS
+      : idempotent && status.startsWith('2')
+        ? { 'Idempotent-Replayed': ref('IdempotentReplayed') }
+        : undefined;
   const responses = Object.fromEntries(
     Object.entries((operation.responses ?? {}) as Record<string, unknown>).map(([status, value]) => [
       status,
-      withAnswerHeaders(status, value, conditional && status === '200'),
+      withAnswerHeaders(status, value, extra(status)),
     ]),
   );
+  const parameters = (operation.parameters as unknown[] | undefined) ?? [];
+  if (idempotent) return { ...operation, parameters: [...parameters, IDEMPOTENCY_KEY], responses };
   if (!conditional) return { ...operation, responses };
-  const parameters = [...((operation.parameters as unknown[] | undefined) ?? []), IF_NONE_MATCH];
-  return { ...operation, parameters, responses: { ...responses, 304: NOT_MODIFIED } };
+  return { ...operation, parameters: [...parameters, IF_NONE_MATCH], responses: { ...responses, 304: NOT_MODIFIED } };
 }
 
 /**
  * The document with the headers of the module's answers: `X-Request-Id` on each (success and
- * error), `Retry-After` on 503, and with `caching`, `ETag` and `Cache-Control` on successful GETs,
- * their `If-None-Match` and 304. Error components are named by status (`JsonApiError503`).
+ * error), `Retry-After` on 503; with `caching`, `ETag` and `Cache-Control` on successful GETs,
+ * their `If-None-Match` and 304; with `idempotency`, the writes' `Idempotency-Key` and
+ * `Idempotent-Replayed`. Error components are named by status (`JsonApiError503`).
  */
-export function withResponseHeaders(document: OpenApiDocument, caching: boolean): OpenApiDocument {
-  const paths = mapOperations(document.paths, (method, operation) => withOperationHeaders(method, operation, caching));
+export function withResponseHeaders(document: OpenApiDocument, features: AnswerFeatures): OpenApiDocument {
+  const paths = mapOperations(document.paths, (method, operation) => withOperationHeaders(method, operation, features));
   const responses = Object.fromEntries(
     Object.entries(document.components.responses ?? {}).map(([name, value]) => [
       name,
-      withAnswerHeaders(/(\d{3})$/.exec(name)?.[1] ?? '', value, false),
+      withAnswerHeaders(/(\d{3})$/.exec(name)?.[1] ?? '', value),
     ]),
   );
   return {
@@ -126,7 +163,12 @@ export function withResponseHeaders(document: OpenApiDocument, caching: boolean)
     components: {
       ...document.components,
       responses,
-      headers: { ...document.components.headers, ...HEADERS, ...(caching ? CACHING_HEADERS : {}) },
+      headers: {
+        ...document.components.headers,
+        ...HEADERS,
+        ...(features.caching ? CACHING_HEADERS : {}),
+        ...(features.idempotency ? IDEMPOTENCY_HEADERS : {}),
+      },
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors/error-codes.js';
-import type { DataModelMeta, ModelOperationsOption } from '../metadata/model-meta.types.js';
+import type { DataModelMeta, ModelMeta, ModelOperationsOption } from '../metadata/model-meta.types.js';
 import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from '../policies/policy.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ChangeListener, CrudApiRules } from '../rules/rules.types.js';
@@ -75,6 +75,28 @@ export interface CrudApiOptions {
    * `false` sends none of them.
    */
   caching?: CrudApiCaching | false;
+  /**
+   * Idempotent retries of writes (docs/http.md): a write sent with an `Idempotency-Key` runs once.
+   * Its answer is stored with the key, in the same transaction as the write, in a model of the
+   * application's schema, and a retry with the same key and body gets that answer. Off without it.
+   */
+  idempotency?: CrudApiIdempotency;
+}
+
+/** Where and for how long the answers of writes sent with an `Idempotency-Key` are kept (docs/http.md). */
+export interface CrudApiIdempotency {
+  /**
+   * The Prisma model the answers are stored in, with the fields docs/http.md lists. It is the
+   * module's own: neither interface exposes it, and policies and rules cannot name it.
+   */
+  model: string;
+  /** How long a key's answer is kept, in milliseconds. Default 86400000 (24 hours). */
+  retention?: number;
+  /**
+   * The caller a key belongs to: the same key from two callers names two requests. Default
+   * `request.user` as JSON (what Passport-style guards set), one scope for callers without it.
+   */
+  scope?: (request: PlatformRequest) => string | Promise<string>;
 }
 
 /** HTTP caching of the instance's GET answers (docs/http.md). */
@@ -147,7 +169,10 @@ export interface CrudApiLimits {
 }
 
 /** The options of one instance with every default applied, mount paths included. */
-export type ResolvedCrudApiOptions = Omit<CrudApiOptions, 'limits' | 'transactions' | 'shutdown' | 'caching'> &
+export type ResolvedCrudApiOptions = Omit<
+  CrudApiOptions,
+  'limits' | 'transactions' | 'shutdown' | 'caching' | 'idempotency'
+> &
   Required<Pick<CrudApiOptions, 'pageSize' | 'count' | 'idDivider' | 'bodyLimit'>> & {
     /** Mount paths of the REST and RPC controllers. */
     restPath: string;
@@ -160,6 +185,8 @@ export type ResolvedCrudApiOptions = Omit<CrudApiOptions, 'limits' | 'transactio
     transactions: Required<Omit<CrudApiTransactions, 'isolationLevel'>> & Pick<CrudApiTransactions, 'isolationLevel'>;
     shutdown: Required<CrudApiShutdown>;
     caching: Required<CrudApiCaching> | false;
+    /** The model is the schema's (which `modelMeta` no longer lists). */
+    idempotency?: Required<Omit<CrudApiIdempotency, 'model'>> & { model: ModelMeta };
   };
 
 /** How a collection's total is found (`count` option, `Prefer: count=…`). */

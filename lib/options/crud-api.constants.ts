@@ -36,6 +36,9 @@ export const DEFAULT_SHUTDOWN = { gracePeriod: 10_000 } as const;
 
 export const DEFAULT_CACHING = { cacheControl: 'private, no-cache', vary: ['Authorization'] };
 
+/** How long a key's answer is kept (`idempotency.retention`): a day of retries. */
+export const DEFAULT_IDEMPOTENCY_RETENTION = 86_400_000;
+
 /**
  * How a collection's total is found: `exact` counts the rows (the specification's `meta.total`),
  * `estimated` reads PostgreSQL's planner statistics where that is safe (`estimate-count.ts`),

@@ -497,10 +497,14 @@ export class RestService {
     };
   }
 
-  /** What the resource operations of this request run with: its client, explaining failures. */
+  /**
+   * What the resource operations of this request run with: its client, explaining failures unless
+   * the request runs in one transaction, which a failed statement may have ended.
+   */
   private async context(req: ApiRequest): Promise<ResourceContext> {
     const client = await this.clients.forRequest(req);
-    return { request: req, client, scope: writeScope(this.registry, this.options, client), explainFailures: true };
+    const explainFailures = !this.clients.inTransaction(req);
+    return { request: req, client, scope: writeScope(this.registry, this.options, client), explainFailures };
   }
 
   /** The resource a URL names, if `operation` is allowed on its type. */

@@ -10,6 +10,9 @@ import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const TEST_ENDPOINT = 'http://localhost/api/rest';
 
+/** The sample schema's model for Idempotency-Key answers, which the module keeps to itself as an application would. */
+export const TEST_IDEMPOTENCY = { model: 'IdempotencyKey' };
+
 /** The HTTP platforms the e2e suites run on: jest's projects set `CRUD_API_PLATFORM` per project. */
 export type TestPlatform = 'express' | 'fastify';
 
@@ -76,6 +79,7 @@ export async function createTestApp(provider: DatabaseProvider, setup: TestAppOp
         prisma: db.prisma,
         modelMeta: db.modelMeta,
         openapi: true,
+        idempotency: TEST_IDEMPOTENCY,
         ...setup.options,
       }),
       ...(setup.metadata?.imports ?? []),
@@ -110,6 +114,7 @@ export async function createAppOver(
         prisma: database.prisma,
         modelMeta: database.modelMeta,
         openapi: true,
+        idempotency: TEST_IDEMPOTENCY,
         ...options,
       }),
     ],

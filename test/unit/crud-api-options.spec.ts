@@ -24,6 +24,41 @@ describe('resolveCrudApiOptions', () => {
     expect(resolve({ ...rest, pageSize: Infinity, getPrisma: () => ({}) as never }).pageSize).toBe(Infinity);
   });
 
+  describe('idempotency', () => {
+    const withKeys = { ...valid, modelMeta: sqliteModelMeta as unknown as CrudApiOptions['modelMeta'] };
+
+    it('resolves the model, the defaults, and takes the model out of the exposed schema', () => {
+      const resolved = resolve({ ...withKeys, idempotency: { model: 'IdempotencyKey' } });
+      expect(resolved.idempotency).toMatchObject({ model: { name: 'IdempotencyKey' }, retention: 86_400_000 });
+      expect(resolved.idempotency!.scope({ user: { id: 7 } })).toBe('{"id":7}');
+      expect(resolved.idempotency!.scope({})).toBe('null');
+      expect(Object.keys(resolved.modelMeta.models)).not.toContain('IdempotencyKey');
+      expect(Object.keys(resolve(withKeys).modelMeta.models)).toContain('IdempotencyKey');
+    });
+
+    it.each([
+      [{ model: 'Nope' }, /"idempotency.model": unknown model "Nope"/],
+      [{ model: 'Post' }, /"idempotency.model": Post.fingerprint must be String/],
+      [{ model: 'AuditEntry' }, /AuditEntry.id must be String.*AuditEntry.model is required/],
+      [{ model: 'IdempotencyKey', retention: 0 }, /"idempotency.retention"/],
+      [{ model: 'IdempotencyKey', scope: 'user' }, /"idempotency.scope": scope must be a function/],
+      [{ model: 'IdempotencyKey', ttl: 5 }, /"idempotency.ttl": unknown option/],
+      [{}, /"idempotency.model"/],
+    ])('refuses %j', (idempotency, message) => {
+      expect(() => resolve({ ...withKeys, idempotency })).toThrow(message);
+    });
+
+    it('refuses options that name the model', () => {
+      const idempotency = { model: 'IdempotencyKey' };
+      expect(() => resolve({ ...withKeys, idempotency, models: ['IdempotencyKey'] })).toThrow(
+        /"models": unknown model/,
+      );
+      expect(() => resolve({ ...withKeys, idempotency, policies: { IdempotencyKey: { read: true } } })).toThrow(
+        /IdempotencyKey/,
+      );
+    });
+  });
+
   it.each([
     [{ endpoint: 'api/rest' }, /"endpoint": endpoint must be an absolute URL/],
     [{ endpoint: undefined }, /"endpoint"/],
