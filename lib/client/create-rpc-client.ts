@@ -2,30 +2,54 @@ import { SuperJSON } from 'superjson';
 
 import { registerPrismaTypes } from '../rpc/prisma-superjson-types.js';
 import { RPC_OPERATIONS } from '../rpc/rpc-operations.js';
+import { idempotencyKeyField, randomUuid } from './idempotency-key.js';
+import { ReadCache, readCacheKey } from './read-cache.js';
 import { toRpcClientError } from './rpc-client.error.js';
-import type { RpcClient, RpcClientOptions } from './rpc-client.types.js';
+import type { RpcClient, RpcClientOptions, RpcTransactionOptions } from './rpc-client.types.js';
 import { asRpcPromise, callResult, createRpcPromise, type RpcPromise, type RpcSend, wireArgs } from './rpc-promise.js';
 import { decodeRpcResult, encodeRpcCall, encodeTransaction, type RpcHttpRequest } from './rpc-wire.js';
 import type { NoRules } from './rules-data.types.js';
+
+/** How many reads a client keeps for revalidation unless `etagCache` says otherwise. */
+const DEFAULT_ETAG_CACHE_ENTRIES = 100;
 
 async function resolveHeaders(headers: RpcClientOptions['headers']): Promise<Headers> {
   return new Headers(typeof headers === 'function' ? await headers() : headers);
 }
 
-/** Sends requests to the RPC base URL and answers the decoded results, or throws RpcClientError. */
+/** The read cache a client keeps (`etagCache` option): none when sized `false` or 0. */
+function readCacheOf(size: RpcClientOptions['etagCache']): ReadCache | undefined {
+  const entries = size ?? DEFAULT_ETAG_CACHE_ENTRIES;
+  return entries ? new ReadCache(entries) : undefined;
+}
+
+/**
+ * Sends requests to the RPC base URL and answers the decoded results, or throws RpcClientError.
+ * A GET sends the `ETag` of its last answer in `If-None-Match`; on `304` the kept body answers.
+ * A write sends its `Idempotency-Key`.
+ */
 function createTransport(
   options: RpcClientOptions,
   serializer: SuperJSON,
-): (request: RpcHttpRequest) => Promise<unknown> {
+): (request: RpcHttpRequest, idempotencyKey?: string) => Promise<unknown> {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  return async ({ method, path, body }) => {
+  const cache = readCacheOf(options.etagCache);
+  const decode = (text: string) => decodeRpcResult(serializer, JSON.parse(text));
+  return async ({ method, path, body }, idempotencyKey) => {
+    const url = `${baseUrl}${path}`;
     const headers = await resolveHeaders(options.headers);
     if (body !== undefined) headers.set('Content-Type', 'application/json');
+    const cacheKey = cache && method === 'GET' ? readCacheKey(url, headers) : undefined;
+    const cached = cacheKey === undefined ? undefined : cache?.get(cacheKey);
+    if (cached) headers.set('If-None-Match', cached.etag);
+    if (idempotencyKey !== undefined) headers.set('Idempotency-Key', idempotencyKeyField(idempotencyKey));
     const fetchImpl = options.fetch ?? globalThis.fetch;
-    const res = await fetchImpl(`${baseUrl}${path}`, { method, headers, body });
+    const res = await fetchImpl(url, { method, headers, body });
+    if (res.status === 304 && cached) return decode(cached.text);
     const text = await res.text();
     if (!res.ok) throw toRpcClientError(res.status, text);
-    return decodeRpcResult(serializer, JSON.parse(text));
+    if (cacheKey !== undefined) cache?.remember(cacheKey, res.headers.get('ETag'), text);
+    return decode(text);
   };
 }
 
@@ -50,18 +74,22 @@ function createDelegate(model: string, send: RpcSend): Record<string, (args?: un
 export function createRpcClient<Client, Rules = NoRules>(options: RpcClientOptions): RpcClient<Client, Rules> {
   const serializer = registerPrismaTypes(new SuperJSON(), options.decimal ?? null);
   const transport = createTransport(options, serializer);
-  const send: RpcSend = (model, operation, args) => {
+  const send: RpcSend = (model, operation, args, idempotencyKey) => {
     const method = RPC_OPERATIONS.get(operation)?.methods[0] ?? unknownOperation(model, operation);
-    return transport(encodeRpcCall(serializer, method, `/${encodeURIComponent(model)}/${operation}`, args));
+    return transport(
+      encodeRpcCall(serializer, method, `/${encodeURIComponent(model)}/${operation}`, args),
+      method === 'GET' ? undefined : idempotencyKey(),
+    );
   };
 
-  async function $transaction(calls: readonly unknown[]): Promise<unknown[]> {
+  async function $transaction(calls: readonly unknown[], options?: RpcTransactionOptions): Promise<unknown[]> {
     const steps = calls.map((call) => asRpcPromise(call as PromiseLike<unknown>, '$transaction').call);
     const results = (await transport(
       encodeTransaction(
         serializer,
         steps.map((step) => ({ model: step.model, op: step.operation, args: wireArgs(step) })),
       ),
+      options?.idempotencyKey ?? randomUuid(),
     )) as unknown[];
     return results.map((result, index) => callResult(steps[index], result));
   }

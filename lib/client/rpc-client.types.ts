@@ -64,8 +64,16 @@ export type RpcClient<Client, Rules = NoRules> = {
    * Runs calls of this client in order in one database transaction (`POST $transaction/sequential`):
    * all succeed, or nothing is written and the failing call's error is thrown.
    */
-  $transaction<Calls extends readonly PromiseLike<unknown>[]>(calls: [...Calls]): Promise<RpcTransactionResult<Calls>>;
+  $transaction<Calls extends readonly PromiseLike<unknown>[]>(
+    calls: [...Calls],
+    options?: RpcTransactionOptions,
+  ): Promise<RpcTransactionResult<Calls>>;
 };
+
+export interface RpcTransactionOptions {
+  /** The batch's `Idempotency-Key` (printable ASCII); a random UUID per `$transaction` call without it. */
+  idempotencyKey?: string;
+}
 
 export interface RpcClientOptions {
   /** The RPC interface's URL, such as `https://api.example.com/api/rpc`. */
@@ -79,4 +87,10 @@ export interface RpcClientOptions {
    * `browser` entry) or decimal.js's. Without it a Decimal arrives as its string.
    */
   decimal?: DecimalConstructor;
+  /**
+   * How many read answers the client keeps with their `ETag` to revalidate with `If-None-Match`
+   * (default 100, least recently used dropped first): a `304` answers the kept result, decoded
+   * afresh. Entries are this client's own, keyed by URL and every request header. `false` or 0: none.
+   */
+  etagCache?: number | false;
 }

@@ -1,4 +1,5 @@
 import { FLUENT_OPERATIONS, fluentArgs, fluentResult, type FluentStep } from './fluent-call.js';
+import { randomUuid } from './idempotency-key.js';
 
 /** What one client call asks the server for. */
 export interface RpcCall {
@@ -7,10 +8,20 @@ export interface RpcCall {
   operation: string;
   args?: unknown;
   fluent: readonly FluentStep[];
+  /** The caller's own `Idempotency-Key` for the call (`withIdempotencyKey`). */
+  idempotencyKey?: string;
 }
 
-/** Sends one call's request (arguments as the server should see them) and answers its raw result. */
-export type RpcSend = (model: string, operation: string, args: unknown) => Promise<unknown>;
+/**
+ * Sends one call's request (arguments as the server should see them) and answers its raw result;
+ * a write asks `idempotencyKey` for the key it sends.
+ */
+export type RpcSend = (
+  model: string,
+  operation: string,
+  args: unknown,
+  idempotencyKey: () => string,
+) => Promise<unknown>;
 
 /** The arguments the server receives for a call (its fluent path folded into `select`). */
 export function wireArgs(call: RpcCall): unknown {
@@ -29,15 +40,27 @@ export function callResult(call: RpcCall, raw: unknown): unknown {
 export class RpcPromise<T = unknown> implements PromiseLike<T> {
   readonly [Symbol.toStringTag] = 'PrismaPromise';
   private started?: Promise<T>;
+  private key?: string;
 
   constructor(
     readonly call: RpcCall,
-    private readonly send: RpcSend,
+    readonly send: RpcSend,
   ) {}
 
-  /** Sends the call afresh, whether or not it ran before (a query hook's refetch). */
+  /**
+   * The `Idempotency-Key` the call sends when it writes: the caller's, or a random UUID made once,
+   * so that sending the call again is a retry of the same write, which the server answers once.
+   */
+  get idempotencyKey(): string {
+    return (this.key ??= this.call.idempotencyKey ?? randomUuid());
+  }
+
+  /**
+   * Sends the call afresh, whether or not it ran before (a query hook's refetch). A write sends its
+   * `idempotencyKey` every time: executing it again retries the same write.
+   */
   execute(): Promise<T> {
-    return this.send(this.call.model, this.call.operation, wireArgs(this.call)).then(
+    return this.send(this.call.model, this.call.operation, wireArgs(this.call), () => this.idempotencyKey).then(
       (raw) => callResult(this.call, raw) as T,
     );
   }
@@ -86,4 +109,13 @@ export function asRpcPromise<T>(call: PromiseLike<T>, taker: string): RpcPromise
   if (!(call instanceof RpcPromise))
     throw new TypeError(`${taker} takes a call of an RPC client, such as client.post.findMany(args).`);
   return call as RpcPromise<T>;
+}
+
+/**
+ * The same call sending the caller's `Idempotency-Key` when it writes (a key kept across a page
+ * reload, say), in place of the random one the client makes per call.
+ */
+export function withIdempotencyKey<C extends PromiseLike<unknown>>(call: C, key: string): C {
+  const rpc = asRpcPromise(call, 'withIdempotencyKey');
+  return createRpcPromise({ ...rpc.call, idempotencyKey: key }, rpc.send) as unknown as C;
 }

@@ -25,6 +25,8 @@ describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => 
   let prisma: SamplePrismaClient;
   let authorId: number;
   const requests: string[] = [];
+  /** Each exchange's status, and the If-None-Match and Idempotency-Key it sent. */
+  const exchanges: { status: number; ifNoneMatch: string | null; idempotencyKey: string | null }[] = [];
 
   const t = useTestApp(provider, {
     options: { operations: { tag: { exclude: ['deleteMany'] } } },
@@ -36,14 +38,22 @@ describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => 
   beforeAll(async () => {
     const baseUrl = await listenRpc(t);
     client = sampleRpcClient(baseUrl, {
-      fetch: (input, init) => {
+      fetch: async (input, init) => {
         requests.push(`${init?.method} ${String(input).slice(baseUrl.length)}`);
-        return fetch(input, init);
+        const headers = new Headers(init?.headers);
+        const res = await fetch(input, init);
+        exchanges.push({
+          status: res.status,
+          ifNoneMatch: headers.get('If-None-Match'),
+          idempotencyKey: headers.get('Idempotency-Key'),
+        });
+        return res;
       },
     });
   });
   beforeEach(() => {
     requests.length = 0;
+    exchanges.length = 0;
   });
 
   it('reads answer exactly what the Prisma client answers, sent as GET with q', async () => {
@@ -108,6 +118,29 @@ describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => 
       'POST',
       'DELETE',
       'DELETE',
+    ]);
+    const keys = exchanges.map((exchange) => exchange.idempotencyKey);
+    expect(keys.every((key) => /^"[0-9a-f-]{36}"$/.test(key ?? ''))).toBe(true);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('revalidates a repeated read: the server answers 304, the client the same data; after a write, 200', async () => {
+    const post = await prisma.post.create({ data: { title: 'revalidated', authorId } });
+    const read = () => client.post.findUniqueOrThrow({ where: { id: post.id }, include: { author: true } });
+    const first = await read();
+    first.title = 'changed by the caller';
+    expect(await read()).toEqual(
+      await prisma.post.findUniqueOrThrow({ where: { id: post.id }, include: { author: true } }),
+    );
+    await client.post.update({ where: { id: post.id }, data: { title: 'rewritten' } });
+    expect(await read()).toMatchObject({ id: post.id, title: 'rewritten' });
+    expect(await read()).toMatchObject({ title: 'rewritten' });
+    expect(exchanges.map(({ status, ifNoneMatch }) => [status, ifNoneMatch !== null])).toEqual([
+      [200, false],
+      [304, true],
+      [200, false],
+      [200, true],
+      [304, true],
     ]);
   });
 

@@ -10,7 +10,7 @@ import {
 
 import type { DataModelMeta } from '../../metadata/model-meta.types.js';
 import type { RpcClientError } from '../rpc-client.error.js';
-import { asRpcPromise, wireArgs } from '../rpc-promise.js';
+import { asRpcPromise, type RpcPromise, wireArgs } from '../rpc-promise.js';
 import { queryKeyOfCall, readRpcQueryKey, type RpcQueryKey } from './query-key.js';
 import { modelsByClientName, modelsInArgs, mutatedModels } from './touched-models.js';
 
@@ -29,6 +29,20 @@ export type RpcMutationOptions<T, Variables> = Omit<UseMutationOptions<T, RpcCli
 export function createRpcHooks({ modelMeta }: RpcHooksOptions) {
   const modelNames = modelsByClientName(modelMeta);
   const prismaName = (clientName: string) => modelNames.get(clientName) ?? clientName;
+  const builtCalls = new WeakMap<object, RpcPromise>();
+
+  /**
+   * The call of one `mutate()`: built on its first attempt, then the same on TanStack Query's
+   * retries, so they send the same `Idempotency-Key`. TanStack Query (5.89 and later) passes every
+   * attempt of one `mutate()` the same context object and a new `mutate()` a new one; without it
+   * each attempt builds a new call.
+   */
+  function builtCall<T>(attempt: object | undefined, build: () => RpcPromise<T>): RpcPromise<T> {
+    if (attempt === undefined) return build();
+    let rpc = builtCalls.get(attempt) as RpcPromise<T> | undefined;
+    if (!rpc) builtCalls.set(attempt, (rpc = build()));
+    return rpc;
+  }
 
   /** A read (`client.post.findMany(args)`, any read operation, fluent calls too) as a query: typed by the call. */
   function useRpcQuery<T>(call: PromiseLike<T>, options?: RpcQueryOptions<T>): UseQueryResult<T, RpcClientError> {
@@ -39,6 +53,7 @@ export function createRpcHooks({ modelMeta }: RpcHooksOptions) {
   /**
    * A write as a mutation: `useRpcMutation((title: string) => client.post.create({ data: { title, authorId } }))`.
    * On success the queries reading any model it reached (nested writes included) are invalidated.
+   * Each `mutate()` sends one `Idempotency-Key`, the same on the mutation's retries (`retry`).
    */
   function useRpcMutation<T, Variables = void>(
     build: (variables: Variables) => PromiseLike<T>,
@@ -47,8 +62,8 @@ export function createRpcHooks({ modelMeta }: RpcHooksOptions) {
     const queryClient = useQueryClient();
     return useMutation({
       ...options,
-      mutationFn: async (variables: Variables) => {
-        const rpc = asRpcPromise(build(variables), 'useRpcMutation');
+      mutationFn: async (variables: Variables, attempt?: object) => {
+        const rpc = builtCall(attempt, () => asRpcPromise(build(variables), 'useRpcMutation'));
         const result = await rpc.execute();
         const touched = mutatedModels(modelMeta, prismaName(rpc.call.model), rpc.call.operation, wireArgs(rpc.call));
         await queryClient.invalidateQueries({

@@ -1,0 +1,160 @@
+import { createRpcClient } from './create-rpc-client.js';
+import { randomUuid } from './idempotency-key.js';
+import type { RpcClientOptions } from './rpc-client.types.js';
+import { withIdempotencyKey } from './rpc-promise.js';
+
+/** A request the fake fetch received. */
+interface Sent {
+  method: string;
+  url: string;
+  headers: Headers;
+}
+
+const UUID_FIELD = /^"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"$/;
+
+const ok = (data: unknown, etag?: string) =>
+  new Response(JSON.stringify({ data }), { status: 200, headers: etag ? { ETag: etag } : {} });
+const notModified = (etag: string) => new Response(null, { status: 304, headers: { ETag: etag } });
+
+type Call = PromiseLike<unknown> & { execute(): Promise<unknown> };
+type Model = Record<string, (args?: unknown) => Call>;
+type TestClient = Record<string, Model> & {
+  $transaction(calls: PromiseLike<unknown>[], options?: { idempotencyKey?: string }): Promise<unknown[]>;
+};
+
+/** A client whose fetch records each request and answers with the next of `answers`. */
+function fakeClient(answers: (() => Response)[], options: Partial<RpcClientOptions> = {}) {
+  const sent: Sent[] = [];
+  const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+    sent.push({ method: init?.method ?? 'GET', url: String(input), headers: new Headers(init?.headers) });
+    const answer = answers.shift();
+    if (!answer) throw new Error('No answer left.');
+    return answer();
+  };
+  const client = createRpcClient<never>({ baseUrl: 'http://api.test/rpc', fetch, ...options }) as unknown as TestClient;
+  return { client, sent };
+}
+
+describe('RPC client reads revalidated with If-None-Match', () => {
+  it('sends the tag of the last answer and answers a 304 with a fresh copy of the kept result', async () => {
+    const { client, sent } = fakeClient([() => ok([{ id: 1 }], '"a"'), () => notModified('"a"')]);
+    const first = (await client.post.findMany({ where: { id: 1 } })) as { id: number }[];
+    first[0].id = 99;
+    const second = await client.post.findMany({ where: { id: 1 } });
+    expect(second).toEqual([{ id: 1 }]);
+    expect(sent.map((request) => request.headers.get('If-None-Match'))).toEqual([null, '"a"']);
+  });
+
+  it('replaces the kept answer by a 200, and forgets it when the answer has no tag', async () => {
+    const { client, sent } = fakeClient([
+      () => ok(1, '"a"'),
+      () => ok(2, '"b"'),
+      () => notModified('"b"'),
+      () => ok(3),
+      () => ok(4, '"d"'),
+    ]);
+    const count = () => client.post.count();
+    expect([await count(), await count(), await count(), await count(), await count()]).toEqual([1, 2, 2, 3, 4]);
+    expect(sent.map((request) => request.headers.get('If-None-Match'))).toEqual([null, '"a"', '"b"', '"b"', null]);
+  });
+
+  it('keeps at most etagCache entries, dropping the least recently used', async () => {
+    const { client, sent } = fakeClient(
+      ['"1"', '"2"', '"1"', '"3"', '"1"', '"2"'].map((tag) => () => ok(tag, tag)),
+      { etagCache: 2 },
+    );
+    for (const id of [1, 2, 1, 3, 1, 2]) await client.post.findUnique({ where: { id } });
+    // 1 was read again after 2, so reading 3 drops 2: 1 revalidates, 2 starts over.
+    expect(sent.map((request) => request.headers.get('If-None-Match'))).toEqual([null, null, '"1"', null, '"1"', null]);
+  });
+
+  it('never shares an entry between callers told apart by a header', async () => {
+    let user = 'alice';
+    const { client, sent } = fakeClient(
+      [() => ok('alice’s', '"a"'), () => ok('bob’s', '"b"'), () => notModified('"a"')],
+      {
+        headers: () => ({ Authorization: `Bearer ${user}` }),
+      },
+    );
+    expect(await client.post.findMany()).toBe('alice’s');
+    user = 'bob';
+    expect(await client.post.findMany()).toBe('bob’s');
+    user = 'alice';
+    expect(await client.post.findMany()).toBe('alice’s');
+    expect(sent.map((request) => request.headers.get('If-None-Match'))).toEqual([null, null, '"a"']);
+  });
+
+  it('sends no If-None-Match with etagCache false, and none on writes', async () => {
+    const { client, sent } = fakeClient([() => ok(1, '"a"'), () => ok(1, '"a"')], { etagCache: false });
+    await client.post.count();
+    await client.post.count();
+    const cached = fakeClient([() => ok({ count: 1 }, '"a"'), () => ok({ count: 1 }, '"a"')]);
+    await cached.client.post.deleteMany({ where: { id: 1 } });
+    await cached.client.post.deleteMany({ where: { id: 1 } });
+    expect([...sent, ...cached.sent].map((request) => request.headers.get('If-None-Match'))).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it('throws a 304 it has no kept answer for as an RpcClientError', async () => {
+    const { client } = fakeClient([() => notModified('"a"')], { headers: { 'If-None-Match': '"a"' }, etagCache: 0 });
+    await expect(client.post.count()).rejects.toMatchObject({ name: 'RpcClientError', status: 304 });
+  });
+});
+
+describe('RPC client writes with an Idempotency-Key', () => {
+  const keyOf = (request: Sent) => request.headers.get('Idempotency-Key');
+
+  it('sends a fresh UUID per write, as a structured-field string, and none on reads', async () => {
+    const { client, sent } = fakeClient([() => ok({}), () => ok({}), () => ok({}), () => ok([]), () => ok([])]);
+    await client.post.create({ data: {} });
+    await client.post.update({ where: { id: 1 }, data: {} });
+    await client.post.delete({ where: { id: 1 } });
+    await client.post.findMany();
+    await client.$transaction([client.post.create({ data: {} })]);
+    const keys = sent.map(keyOf);
+    expect(sent.map((request) => request.method)).toEqual(['POST', 'PATCH', 'DELETE', 'GET', 'POST']);
+    expect(keys[3]).toBeNull();
+    const written = keys.filter((key) => key !== null);
+    expect(written).toHaveLength(4);
+    for (const key of written) expect(key).toMatch(UUID_FIELD);
+    expect(new Set(written).size).toBe(4);
+  });
+
+  it('sends the same key when the same call is sent again (a retry), a new one for a new call', async () => {
+    const { client, sent } = fakeClient([() => ok({}), () => ok({}), () => ok({})]);
+    const call = client.post.create({ data: { title: 't' } });
+    await call.execute();
+    await call.execute();
+    await client.post.create({ data: { title: 't' } });
+    const [first, retry, other] = sent.map(keyOf);
+    expect(retry).toBe(first);
+    expect(other).not.toBe(first);
+  });
+
+  it('sends the caller’s key with withIdempotencyKey and the $transaction option', async () => {
+    const { client, sent } = fakeClient([() => ok({}), () => ok({}), () => ok([])]);
+    const call = withIdempotencyKey(client.post.findUnique({ where: { id: 1 } }), 'ignored on reads');
+    await call;
+    const keyed = withIdempotencyKey(client.post.update({ where: { id: 1 }, data: {} }), 'order-7 "a\\b"') as Call;
+    await keyed;
+    await client.$transaction([client.post.create({ data: {} })], { idempotencyKey: 'batch-1' });
+    expect(sent.map(keyOf)).toEqual([null, '"order-7 \\"a\\\\b\\""', '"batch-1"']);
+  });
+
+  it('refuses a key that is no structured-field string', async () => {
+    const { client, sent } = fakeClient([]);
+    await expect(withIdempotencyKey(client.post.create({ data: {} }), 'clé')).rejects.toThrow(TypeError);
+    await expect(withIdempotencyKey(client.post.create({ data: {} }), '')).rejects.toThrow(TypeError);
+    expect(sent).toEqual([]);
+  });
+
+  it('makes version 4 UUIDs where crypto.randomUUID is missing (pages served over HTTP)', () => {
+    const keys = [1, 2].map(() => randomUuid({ getRandomValues: (bytes) => crypto.getRandomValues(bytes) }));
+    for (const key of keys) expect(`"${key}"`).toMatch(UUID_FIELD);
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+});
