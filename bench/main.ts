@@ -20,17 +20,26 @@ import { formatSerializerCostTable, measureSerializerCost, type SerializerCostRo
 import { formatValidatorCostTable, measureValidatorCost } from './report/validator-cost.js';
 import { canPinCpus, pinProcess, RUNNER_CPU, SERVER_CPU } from './runner/cpu-affinity.js';
 import type { LoadSettings } from './runner/load.js';
-import { alternateRounds, measureRound, warmUp } from './runner/measure.js';
-import { checkParity } from './runner/parity.js';
+import { alternateRounds, assertStatus, measureRound, sameRequest, warmUp } from './runner/measure.js';
+import { checkParity, prepareConditional } from './runner/parity.js';
 import { SCALING_VARIANTS, scalingVariantScenario } from './runner/scaling-variants.js';
 import { type ServerPlacement, ServerProcess } from './runner/server-process.js';
-import { SCALING_SCENARIO_ID, type Scenario, SCENARIOS, selectScenarios } from './scenarios.js';
+import {
+  type ComparisonId,
+  comparisonOf,
+  COMPARISONS,
+  SCALING_SCENARIO_ID,
+  type Scenario,
+  SCENARIOS,
+  selectScenarios,
+} from './scenarios.js';
 import { runSoak } from './soak/run-soak.js';
 
 // `npm run bench`: seeds a database, then for every scenario starts our module and the scenario's
 // hand-written baseline as two child processes, checks they answer the same, and drives
-// alternating rounds of autocannon load at each. Prints the tables and writes them as JSON, with
-// their charts as SVG next to it.
+// alternating rounds of autocannon load at each (a conditional GET: our module on both sides, the
+// 304 against the full answer). Prints the tables and writes them as JSON, with their charts as SVG
+// next to it.
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
@@ -66,13 +75,14 @@ async function main(): Promise<void> {
     await seedDataset(handle, DEFAULT_DATASET);
     handle.queries.length = 0;
     log(`seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
-    serializerCost = await measureSerializerCost(scenarios, handle.modelMeta, handle.prisma);
+    serializerCost = await measureSerializerCost(handWritten(scenarios), handle.modelMeta, handle.prisma);
     if (options.cpuProf) await mkdir(options.cpuProf, { recursive: true });
     for (const scenario of scenarios) {
       const result = await runScenario(scenario, handle.url, options, placement);
       results.push(result);
+      const { columns } = COMPARISONS[result.comparison];
       log(
-        `${scenario.id}: ours ${result.ours.rps.toFixed(0)} req/s, baseline ${result.baseline.rps.toFixed(0)} req/s, ` +
+        `${scenario.id}: ${columns.ours} ${result.ours.rps.toFixed(0)} req/s, ${columns.baseline} ${result.baseline.rps.toFixed(0)} req/s, ` +
           `ratio ${result.ratio.toFixed(2)}, CPU ratio ${result.cpuRatio.toFixed(2)} (rounds ${result.ratioRange.map((r) => r.toFixed(2)).join('-')})${result.parity.detail ? ` (bodies differ: ${result.parity.detail})` : ''}`,
       );
     }
@@ -80,7 +90,7 @@ async function main(): Promise<void> {
     await handle.drop();
   }
   const validatorCost = measureValidatorCost(
-    scenarios,
+    handWritten(scenarios),
     handle.modelMeta,
     new Map(results.map((r) => [r.id, r.ours.cpuPerRequest])),
   );
@@ -126,7 +136,12 @@ async function main(): Promise<void> {
       `load average before/after ${loadBefore[0]!.toFixed(2)} / ${report.machine.loadAverageAfter[0]!.toFixed(2)}, ` +
       `${pinned ? `runner on core ${RUNNER_CPU}, servers on core ${SERVER_CPU}` : 'not pinned to cores'}\n`,
   );
-  console.log(formatScenarioTable(results));
+  for (const [comparison, rows] of byComparison(results)) {
+    const { chart, columns, sides } = COMPARISONS[comparison];
+    if (comparison !== 'hand-written')
+      console.log(`\n${chart.title} (${columns.ours}: ${sides.ours}; ${columns.baseline}: ${sides.baseline}):\n`);
+    console.log(formatScenarioTable(rows, COMPARISONS[comparison]));
+  }
   if (serializerCost.length > 0)
     console.log(`\nRPC response serialization, in-process:\n\n${formatSerializerCostTable(serializerCost)}`);
   if (validatorCost.length > 0)
@@ -148,33 +163,30 @@ async function runScenario(
   options: BenchOptions,
   placement: ServerPlacement,
 ): Promise<ScenarioResult> {
+  const comparison = comparisonOf(scenario);
+  const conditional = comparison === 'conditional';
+  const server = { scenario: scenario.id, databaseUrl, platform: options.platform, replay: options.noDb };
   const [ours, baseline] = await Promise.all([
-    ServerProcess.start(
-      {
-        side: 'ours',
-        scenario: scenario.id,
-        databaseUrl,
-        platform: options.platform,
-        replay: options.noDb,
-        tracing: options.tracing,
-      },
-      placement,
-    ),
-    ServerProcess.start(
-      { side: 'baseline', scenario: scenario.id, databaseUrl, platform: options.platform, replay: options.noDb },
-      placement,
-    ),
+    ServerProcess.start({ ...server, side: 'ours', tracing: options.tracing }, placement),
+    // A conditional GET runs our module on both sides, so both are traced alike.
+    ServerProcess.start({ ...server, side: 'baseline', tracing: conditional && options.tracing }, placement),
   ]);
   try {
-    const parity = await checkParity(scenario, ours, baseline);
+    const { parity, requests } = conditional
+      ? await prepareConditional(scenario, ours, baseline)
+      : { parity: await checkParity(scenario, ours, baseline), requests: sameRequest(scenario) };
     const settings = { duration: options.duration, connections: options.connections, rounds: options.rounds };
-    await warmUp([ours, baseline], scenario, settings);
-    const rounds = await alternateRounds(ours, baseline, scenario, settings);
+    await warmUp([ours], requests.ours, settings);
+    await warmUp([baseline], requests.baseline, settings);
+    const rounds = await alternateRounds(ours, baseline, requests, settings);
+    if (conditional) assertStatus(rounds.ours, requests.ours, `${scenario.id} with If-None-Match`);
     const oursSummary = summarizeSide(rounds.ours, (await ours.stats()).peakRss);
     const baselineSummary = summarizeSide(rounds.baseline, (await baseline.stats()).peakRss);
     return {
       id: scenario.id,
       title: scenario.title,
+      comparison,
+      sides: COMPARISONS[comparison].sides,
       ours: oursSummary,
       baseline: baselineSummary,
       ...pairedRatio(rounds),
@@ -183,6 +195,19 @@ async function runScenario(
   } finally {
     await Promise.all([ours.stop(), baseline.stop()]);
   }
+}
+
+/** The scenarios measured against a hand-written controller: the in-process tables compare against it too. */
+const handWritten = (scenarios: readonly Scenario[]) => scenarios.filter((s) => comparisonOf(s) === 'hand-written');
+
+/** The results by comparison, hand-written first (each comparison has its own table). */
+function byComparison(results: readonly ScenarioResult[]): [ComparisonId, ScenarioResult[]][] {
+  return (Object.keys(COMPARISONS) as ComparisonId[])
+    .map((comparison): [ComparisonId, ScenarioResult[]] => [
+      comparison,
+      results.filter((r) => r.comparison === comparison),
+    ])
+    .filter(([, rows]) => rows.length > 0);
 }
 
 /** The list scenario on one growing table (two alternating rounds per size): latency should stay flat. */
@@ -216,7 +241,7 @@ async function runScaling(options: BenchOptions, placement: ServerPlacement): Pr
         posts = size;
         const settings = { duration: options.scalingDuration, connections: options.connections, rounds: 2 };
         await warmUp([ours, baseline], scenario, settings);
-        const rounds = await alternateRounds(ours, baseline, scenario, settings);
+        const rounds = await alternateRounds(ours, baseline, sameRequest(scenario), settings);
         const { rounds: _o, peakRssMb: _a, ...oursSide } = summarizeSide(rounds.ours, 0);
         const { rounds: _b, peakRssMb: _c, ...baselineSide } = summarizeSide(rounds.baseline, 0);
         const variants = await measureScalingVariants(handle, ours, scenario, size, settings);

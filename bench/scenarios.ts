@@ -18,7 +18,50 @@ export interface Scenario {
   write: boolean;
   /** Options our module gets in this scenario only (what it measures the cost of); the others run without them. */
   oursOptions?: Pick<CrudApiOptions, 'rules'>;
+  /** What the scenario's two sides are (see `COMPARISONS`); `hand-written` unless given. */
+  comparison?: ComparisonId;
 }
+
+export type ComparisonId = 'hand-written' | 'conditional';
+
+/** What a scenario compares: its two sides, as the results and the report name them. */
+export interface Comparison {
+  /** What each side serves and is sent, written into the results. */
+  sides: { ours: string; baseline: string };
+  /** Column names of the two sides, and of the pair (`ours / base`). */
+  columns: { ours: string; baseline: string; pair: string };
+  /** The charts' names: title, the two sides on the axes, the sentence describing the chart. */
+  chart: { title: string; ours: string; baseline: string; description: string };
+}
+
+export const COMPARISONS: Readonly<Record<ComparisonId, Comparison>> = {
+  'hand-written': {
+    sides: { ours: 'our module', baseline: "the scenario's hand-written Nest controller, sent the same request" },
+    columns: { ours: 'ours', baseline: 'baseline', pair: 'ours / base' },
+    chart: {
+      title: 'Ours / hand-written controller',
+      ours: 'ours',
+      baseline: 'hand-written',
+      description: 'of our module over a hand-written Nest controller',
+    },
+  },
+  conditional: {
+    sides: {
+      ours: 'our module, sent If-None-Match with the tag of its full answer: 304 with no body',
+      baseline: 'our module, sent the same read without If-None-Match: 200 with the full body',
+    },
+    columns: { ours: '304', baseline: '200', pair: '304 / 200' },
+    chart: {
+      title: 'Conditional GET, our 304 / our full 200',
+      ours: '304',
+      baseline: 'full 200',
+      description: "of our module's 304 to a conditional GET over its full answer to the same read",
+    },
+  },
+};
+
+export const comparisonOf = (scenario: { comparison?: ComparisonId }): ComparisonId =>
+  scenario.comparison ?? 'hand-written';
 
 const JSON_API = 'application/vnd.api+json';
 const POST_ID = 4242;
@@ -27,8 +70,8 @@ const USER_ID = 42;
 
 const rpcQuery = (args: unknown): string => encodeURIComponent(JSON.stringify(args));
 
-/** The scenarios of issue 7, reads first so that writes never change what a read measures. */
-export const SCENARIOS: readonly Scenario[] = [
+/** The reads of issue 7. */
+const READS: readonly Scenario[] = [
   {
     id: 'rest-fetch',
     title: 'REST GET /post/:id',
@@ -116,6 +159,10 @@ export const SCENARIOS: readonly Scenario[] = [
     status: 200,
     write: false,
   },
+];
+
+/** The writes of issue 7: they change the data, so they run after every read. */
+const WRITES: readonly Scenario[] = [
   {
     id: 'rest-create',
     title: 'REST POST /post',
@@ -199,6 +246,26 @@ export const SCENARIOS: readonly Scenario[] = [
     status: 200,
     write: true,
   },
+];
+
+/**
+ * A read as a conditional GET (`<id>-304`): our module on both sides, the full answer against the
+ * 304 to `If-None-Match` with its current tag, which the runner fetches before the rounds.
+ */
+function conditionalGet(id: string): Scenario {
+  const read = READS.find((scenario) => scenario.id === id)!;
+  return { ...read, id: `${read.id}-304`, title: `${read.title}, 304 vs 200`, comparison: 'conditional' };
+}
+
+/**
+ * Every scenario, reads first so that writes never change what a read measures. The conditional
+ * GETs take a REST read and an RPC read with large bodies, where skipping the body should show.
+ */
+export const SCENARIOS: readonly Scenario[] = [
+  ...READS,
+  conditionalGet('rest-include'),
+  conditionalGet('rpc-find-many'),
+  ...WRITES,
 ];
 
 /** The scenario whose latency the scaling table follows. */

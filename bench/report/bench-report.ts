@@ -1,5 +1,6 @@
 import type { RoundResult } from '../runner/load.js';
 import type { Parity } from '../runner/parity.js';
+import { type Comparison, type ComparisonId, COMPARISONS } from '../scenarios.js';
 
 /** One side of a scenario over all its rounds. */
 export interface SideSummary {
@@ -23,6 +24,10 @@ export interface SideSummary {
 export interface ScenarioResult {
   id: string;
   title: string;
+  /** What the two sides are: our module against the hand-written controller, or a conditional GET. */
+  comparison: ComparisonId;
+  /** What each side served and was sent (`COMPARISONS`), spelled out in the results. */
+  sides: Comparison['sides'];
   ours: SideSummary;
   baseline: SideSummary;
   /** Median over the rounds of ours.rps / baseline.rps, each round's pair measured back to back. */
@@ -100,20 +105,33 @@ function median(sorted: readonly number[]): number {
 const fixed = (value: number, digits: number) => value.toFixed(digits);
 const pair = (a: string, b: string) => `${a} / ${b}`;
 
-/** The scenario table (Markdown), one row per scenario, ours / baseline in paired columns. */
-export function formatScenarioTable(results: readonly ScenarioResult[]): string {
+const PARITY_CELLS: Record<Parity['verdict'], string> = {
+  identical: 'yes',
+  'same-shape': 'shape',
+  'not-modified': '304',
+  different: 'NO',
+};
+
+/**
+ * The scenario table (Markdown), one row per scenario, ours / baseline in paired columns named
+ * after the scenarios' comparison (`ours` and `baseline`, or `304` and `200`).
+ */
+export function formatScenarioTable(
+  results: readonly ScenarioResult[],
+  { columns } = COMPARISONS['hand-written'],
+): string {
   const header = [
     'Scenario',
-    'ours req/s',
-    'baseline req/s',
+    `${columns.ours} req/s`,
+    `${columns.baseline} req/s`,
     'ratio',
     'round ratios',
-    'p50 ms (ours / base)',
-    'p99 ms (ours / base)',
-    'CPU µs/req (ours / base)',
+    `p50 ms (${columns.pair})`,
+    `p99 ms (${columns.pair})`,
+    `CPU µs/req (${columns.pair})`,
     'CPU ratio',
-    'SQL/req (ours / base)',
-    'peak RSS MB (ours / base)',
+    `SQL/req (${columns.pair})`,
+    `peak RSS MB (${columns.pair})`,
     'errors',
     'same body',
   ];
@@ -130,7 +148,7 @@ export function formatScenarioTable(results: readonly ScenarioResult[]): string 
     pair(fixed(r.ours.sqlPerRequest, 2), fixed(r.baseline.sqlPerRequest, 2)),
     pair(fixed(r.ours.peakRssMb, 0), fixed(r.baseline.peakRssMb, 0)),
     String(r.ours.errors + r.baseline.errors),
-    r.parity.verdict === 'different' ? 'NO' : r.parity.verdict === 'identical' ? 'yes' : 'shape',
+    PARITY_CELLS[r.parity.verdict],
   ]);
   return markdownTable(header, rows);
 }

@@ -4,23 +4,28 @@ import { parseArgs } from 'node:util';
 
 import type { BenchOptions } from '../bench-options.js';
 import type { RoundResult } from '../runner/load.js';
+import { type Comparison, type ComparisonId, comparisonOf, COMPARISONS } from '../scenarios.js';
 import { cpuPerRequest, pairRatios, type ScalingRow, type ScenarioResult } from './bench-report.js';
 
 // The bench's charts, drawn as plain SVG text from a results file (bench/results/*.json): the
-// ratios of every scenario against the hand-written controller, and the list's latency by table
-// size. `npm run bench` writes them next to its JSON; this file's command redraws them:
+// ratios of every scenario against the hand-written controller, those of the conditional GETs (our
+// 304 against our full answer), and the list's latency by table size. `npm run bench` writes them next to its JSON; this file's command redraws them:
 //
 //   node .build/bench/report/charts.js <results.json>...                  each file's charts, next to it
 //   node .build/bench/report/charts.js --compare <out.svg> <results.json>...  the files' ratios side by side
 
-/** What the charts read of a results file; files written before `noDb` and `tracing` existed lack them. */
+/**
+ * What the charts read of a results file; files written before `noDb`, `tracing` and `comparison`
+ * existed lack them (their scenarios are all against the hand-written controller).
+ */
 export interface ChartResults {
   startedAt: string;
   options: Pick<BenchOptions, 'db' | 'platform' | 'rounds'> & Partial<Pick<BenchOptions, 'noDb' | 'tracing'>>;
-  scenarios: readonly (Pick<ScenarioResult, 'id' | 'title' | 'ratio' | 'ratioRange' | 'cpuRatio'> & {
-    ours: { rounds: readonly RoundResult[] };
-    baseline: { rounds: readonly RoundResult[] };
-  })[];
+  scenarios: readonly (Pick<ScenarioResult, 'id' | 'title' | 'ratio' | 'ratioRange' | 'cpuRatio'> &
+    Partial<Pick<ScenarioResult, 'comparison'>> & {
+      ours: { rounds: readonly RoundResult[] };
+      baseline: { rounds: readonly RoundResult[] };
+    })[];
   scaling: readonly ScalingRow[];
 }
 
@@ -67,20 +72,21 @@ function scenarioMarks(scenario: ChartScenario): { throughput: RatioMark; cpu: R
   };
 }
 
-const RATIO_PANELS = [
-  {
-    key: 'throughput',
-    heading: 'Throughput ratio',
-    axis: 'ours / hand-written req/s (higher: ours faster)',
-    name: 'ratio',
-  },
-  {
-    key: 'cpu',
-    heading: 'CPU ratio',
-    axis: 'ours / hand-written CPU µs per request (lower: ours cheaper)',
-    name: 'CPU ratio',
-  },
-] as const;
+const ratioPanels = ({ ours, baseline }: Comparison['chart']) =>
+  [
+    {
+      key: 'throughput',
+      heading: 'Throughput ratio',
+      axis: `${ours} / ${baseline} req/s (higher: ${ours} faster)`,
+      name: 'ratio',
+    },
+    {
+      key: 'cpu',
+      heading: 'CPU ratio',
+      axis: `${ours} / ${baseline} CPU µs per request (lower: ${ours} cheaper)`,
+      name: 'CPU ratio',
+    },
+  ] as const;
 
 const RATIO_KEY =
   'Dot: median of the paired round ratios; bar: lowest to highest round (an arrow: beyond the axis); dashed line: level (1.00).';
@@ -96,12 +102,16 @@ const LEGEND_TOP = 64;
 const LEGEND_LINE = 18;
 
 /**
- * Ratio and CPU ratio of every scenario against the hand-written controller, one row per scenario
- * and, within it, one mark per results file: the median of the paired round ratios, a bar from the
- * lowest to the highest round, the 1.00 line where ours and the baseline are level.
+ * Ratio and CPU ratio of every scenario of one comparison (by default against the hand-written
+ * controller), one row per scenario and, within it, one mark per results file: the median of the
+ * paired round ratios, a bar from the lowest to the highest round, the 1.00 line where the two
+ * sides are level.
  */
-export function ratioChart(runs: readonly ChartResults[]): string {
-  const scenarios = [...new Map(runs.flatMap((run) => run.scenarios).map((s) => [s.id, s.title])).entries()];
+export function ratioChart(runs: readonly ChartResults[], comparison: ComparisonId = 'hand-written'): string {
+  const { chart } = COMPARISONS[comparison];
+  const panels = ratioPanels(chart);
+  const compared = runs.flatMap((run) => run.scenarios).filter((s) => comparisonOf(s) === comparison);
+  const scenarios = [...new Map(compared.map((s) => [s.id, s.title])).entries()];
   const marks = scenarios.map(([id]) =>
     runs.map((run) => {
       const scenario = run.scenarios.find((s) => s.id === id);
@@ -121,7 +131,7 @@ export function ratioChart(runs: readonly ChartResults[]): string {
     panel * (PANEL_WIDTH + PANEL_GAP) +
     ((Math.min(Math.max(value, first), last) - first) / (last - first)) * (PANEL_WIDTH - VALUE_ROOM);
 
-  const title = `Ours / hand-written controller, by scenario: ${runs.map(runLabel).join(', ')}`;
+  const title = `${chart.title}, by scenario: ${runs.map(runLabel).join(', ')}`;
   const body = [
     text(16, 24, title, { 'font-size': 15, 'font-weight': 'bold' }),
     text(16, 44, RATIO_KEY, { 'font-size': 11, fill: '#444' }),
@@ -135,7 +145,7 @@ export function ratioChart(runs: readonly ChartResults[]): string {
         ? element('rect', { x: 8, y: rowsTop + row * rowHeight, width: width - 16, height: rowHeight, fill: '#f3f5f7' })
         : '',
     ),
-    ...RATIO_PANELS.flatMap((panel, index) => {
+    ...panels.flatMap((panel, index) => {
       const x = scale(index);
       const left = x(first);
       return [
@@ -163,7 +173,7 @@ export function ratioChart(runs: readonly ChartResults[]): string {
         text(LABEL_WIDTH - 12, top + (runs.length * SUB_ROW) / 2 + 4, scenarioTitle, { 'text-anchor': 'end' }),
         ...runs.flatMap((run, index) => {
           const y = top + index * SUB_ROW + SUB_ROW / 2;
-          return RATIO_PANELS.map((panel, panelIndex) => {
+          return panels.map((panel, panelIndex) => {
             const mark = marks[row]![index]?.[panel.key];
             const x = scale(panelIndex);
             if (!mark)
@@ -182,7 +192,7 @@ export function ratioChart(runs: readonly ChartResults[]): string {
     }),
   ];
   const description =
-    `Two panels, throughput ratio and CPU ratio of our module over a hand-written Nest controller, ` +
+    `Two panels, throughput ratio and CPU ratio ${chart.description}, ` +
     `for ${scenarios.length} scenarios measured by npm run bench on ${runs.map(runLabel).join(', ')}.`;
   return svgDocument(width, height, title, description, body);
 }
@@ -434,11 +444,16 @@ function svgDocument(width: number, height: number, title: string, description: 
   )}\n`;
 }
 
-/** Writes `<file>-ratios.svg` and, when the results hold a scaling table, `<file>-scaling.svg`; answers their paths. */
+/**
+ * Writes `<file>-ratios.svg` (against the hand-written controller), `<file>-conditional.svg` (the
+ * conditional GETs) and `<file>-scaling.svg`, each when the results hold what it draws; answers their paths.
+ */
 export async function writeResultCharts(file: string, results: ChartResults): Promise<string[]> {
   const base = file.replace(/\.json$/, '');
+  const has = (comparison: ComparisonId) => results.scenarios.some((s) => comparisonOf(s) === comparison);
   const charts: [string, string | undefined][] = [
-    [`${base}-ratios.svg`, results.scenarios.length > 0 ? ratioChart([results]) : undefined],
+    [`${base}-ratios.svg`, has('hand-written') ? ratioChart([results]) : undefined],
+    [`${base}-conditional.svg`, has('conditional') ? ratioChart([results], 'conditional') : undefined],
     [`${base}-scaling.svg`, scalingChart(results)],
   ];
   const written = charts.filter((chart): chart is [string, string] => chart[1] !== undefined);

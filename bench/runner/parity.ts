@@ -1,21 +1,31 @@
 import type { Scenario } from '../scenarios.js';
 import { findDifference, shapeOf } from './compare-documents.js';
+import type { SideRequests } from './measure.js';
 import type { ServerProcess } from './server-process.js';
 
 export interface Parity {
-  /** `identical`: same status and body; `same-shape`: writes whose ids and timestamps differ. */
-  verdict: 'identical' | 'same-shape' | 'different';
+  /**
+   * `identical`: same status and body; `same-shape`: writes whose ids and timestamps differ;
+   * `not-modified`: a conditional GET whose full answers are identical and whose conditional
+   * request ours answers 304, without a body, with the same tag.
+   */
+  verdict: 'identical' | 'same-shape' | 'not-modified' | 'different';
   detail?: string;
 }
 
-interface Answer {
+/** Where a request is sent: a server's origin is all the checks need. */
+type Server = Pick<ServerProcess, 'origin'>;
+
+export interface Answer {
   status: number;
   contentType: string;
+  etag: string | null;
+  /** Parsed JSON, else the text (`''` for no body). */
   body: unknown;
 }
 
 /** Sends the scenario's request once to each server and compares the answers (links made port-neutral). */
-export async function checkParity(scenario: Scenario, ours: ServerProcess, baseline: ServerProcess): Promise<Parity> {
+export async function checkParity(scenario: Scenario, ours: Server, baseline: Server): Promise<Parity> {
   const a = await ask(scenario, ours);
   const b = await ask(scenario, baseline);
   if (a.status !== b.status)
@@ -29,11 +39,45 @@ export async function checkParity(scenario: Scenario, ours: ServerProcess, basel
   return { verdict: scenario.write ? 'same-shape' : 'identical' };
 }
 
-async function ask(scenario: Scenario, server: ServerProcess): Promise<Answer> {
+/**
+ * A conditional GET (both servers run our module): checks the full answers as `checkParity` does,
+ * takes the tag of ours (its REST links name its own port, so its tag is its own), and sends ours
+ * the read again with `If-None-Match: <tag>`. Throws unless that answers 304 with no body and the
+ * same tag: measured otherwise, the scenario would compare two full answers under the name of a 304.
+ */
+export async function prepareConditional(
+  read: Scenario,
+  ours: Server,
+  full: Server,
+): Promise<{ parity: Parity; requests: SideRequests }> {
+  const parity = await checkParity(read, ours, full);
+  if (parity.verdict === 'different') throw new Error(`${read.id}: the full answers differ: ${parity.detail}`);
+  const tag = (await ask(read, ours)).etag;
+  if (!tag) throw new Error(`${read.id}: our full answer has no ETag`);
+  const conditional = conditionalRequest(read, tag);
+  const difference = notModifiedDifference(await ask(conditional, ours), tag);
+  if (difference) throw new Error(`${read.id} with If-None-Match: ${tag}: ${difference}`);
+  return { parity: { verdict: 'not-modified' }, requests: { ours: conditional, baseline: read } };
+}
+
+/** The read sent with `If-None-Match: <tag>`: a correct answer is 304. */
+export function conditionalRequest(read: Scenario, tag: string): Scenario {
+  return { ...read, headers: { ...read.headers, 'If-None-Match': tag }, status: 304 };
+}
+
+/** What is wrong with an answer to `If-None-Match: <tag>` of the current tag, or undefined for a proper 304. */
+export function notModifiedDifference(answer: Answer, tag: string): string | undefined {
+  if (answer.status !== 304) return `status ${answer.status}, expected 304: ${preview(answer.body)}`;
+  if (answer.body !== '') return `a 304 with a body: ${preview(answer.body)}`;
+  if (answer.etag !== tag) return `ETag ${answer.etag ?? 'missing'} on the 304, expected ${tag}`;
+  return undefined;
+}
+
+async function ask(scenario: Scenario, server: Server): Promise<Answer> {
   const response = await fetch(server.origin + scenario.path, {
     method: scenario.method,
     body: scenario.body,
-    headers: scenario.contentType ? { 'content-type': scenario.contentType } : {},
+    headers: { ...scenario.headers, ...(scenario.contentType ? { 'content-type': scenario.contentType } : {}) },
   });
   const text = (await response.text()).replaceAll(server.origin, '{origin}');
   let body: unknown = text;
@@ -42,7 +86,12 @@ async function ask(scenario: Scenario, server: ServerProcess): Promise<Answer> {
   } catch {
     // Not JSON: compared as text.
   }
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', body };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    etag: response.headers.get('etag'),
+    body,
+  };
 }
 
 function preview(body: unknown): string {

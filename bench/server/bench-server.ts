@@ -11,7 +11,7 @@ import { createSampleDatabase, type SampleDatabase } from '../../fixtures/blog/d
 import { CrudApiModule } from '../../lib/index.js';
 import { BENCH_DATABASE, BENCH_ENDPOINT } from '../baseline/baseline.tokens.js';
 import { BASELINE_CONTROLLERS } from '../baseline/baseline-controllers.js';
-import { SCENARIOS } from '../scenarios.js';
+import { comparisonOf, SCENARIOS } from '../scenarios.js';
 import { registerBenchTelemetry } from './bench-telemetry.js';
 import { replayingClient } from './replaying-client.js';
 import {
@@ -23,8 +23,8 @@ import {
 } from './server-protocol.js';
 
 // One benchmarked server: `ours` (the module over the sample client, with the scenario's own
-// options if it has any) or the hand-written baseline of one scenario. Started by the runner with
-// `fork`; answers stats requests over IPC.
+// options if it has any) or the hand-written baseline of one scenario; a conditional GET runs the
+// module on both sides. Started by the runner with `fork`; answers stats requests over IPC.
 
 const args = decodeServerArgs(process.argv.slice(2));
 const endpoint = endpointOf(args.port);
@@ -42,8 +42,12 @@ const logSql = process.env.BENCH_LOG_SQL === '1';
   },
 );
 
-function oursModule(db: SampleDatabase, scenario: string): Type {
-  const options = SCENARIOS.find((s) => s.id === scenario)?.oursOptions;
+const benchScenario = SCENARIOS.find((s) => s.id === args.scenario);
+const servesOurs =
+  args.side === 'ours' || (benchScenario !== undefined && comparisonOf(benchScenario) === 'conditional');
+
+function oursModule(db: SampleDatabase): Type {
+  const options = benchScenario?.oursOptions;
   @Module({ imports: [CrudApiModule.forRoot({ endpoint, prisma: db.prisma, modelMeta: db.modelMeta, ...options })] })
   class OursModule {}
   return OursModule;
@@ -72,7 +76,7 @@ async function createApp(root: Type | DynamicModule): Promise<INestApplication> 
   const logger: ['error', 'warn'] = ['error', 'warn'];
   if (args.platform === 'fastify') {
     const fastify = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter(), { logger });
-    if (args.side === 'baseline') {
+    if (!servesOurs) {
       const parseJson = fastify.getHttpAdapter().getInstance().getDefaultJsonParser('error', 'error');
       fastify.useBodyParser<Server>('application/vnd.api+json', {}, (req, body, done) =>
         parseJson(req, body.toString(), done),
@@ -81,8 +85,7 @@ async function createApp(root: Type | DynamicModule): Promise<INestApplication> 
     return fastify;
   }
   const express = await NestFactory.create<NestExpressApplication>(root, { logger });
-  if (args.side === 'baseline')
-    express.useBodyParser('json', { type: ['application/json', 'application/vnd.api+json'] });
+  if (!servesOurs) express.useBodyParser('json', { type: ['application/json', 'application/vnd.api+json'] });
   return express;
 }
 
@@ -90,9 +93,7 @@ if (args.tracing) registerBenchTelemetry();
 const served: SampleDatabase = args.replay
   ? { ...database, prisma: replayingClient(database.prisma, () => stats.queries++) }
   : database;
-const app = await createApp(
-  args.side === 'ours' ? oursModule(served, args.scenario) : baselineModule(served, args.scenario),
-);
+const app = await createApp(servesOurs ? oursModule(served) : baselineModule(served, args.scenario));
 if (process.env.BENCH_LOG_ERRORS === '1') app.getHttpServer().prependListener('request', logErrorResponse);
 await app.listen(args.port, '127.0.0.1');
 app.getHttpServer().on('request', () => {

@@ -294,6 +294,48 @@ describe('bench chart scales', () => {
   });
 });
 
+describe('bench conditional GET chart', () => {
+  const conditional = {
+    ...scenario(
+      'rest-include-304',
+      'REST include, 304 vs 200',
+      [
+        [1200, 60],
+        [1200, 60],
+      ],
+      [
+        [1000, 100],
+        [1000, 100],
+      ],
+    ),
+    comparison: 'conditional' as const,
+  };
+
+  it('draws the conditional GETs apart, naming the 304 and the full 200 as its sides', () => {
+    const run = results({ scenarios: [...results().scenarios, conditional] });
+    const elements = parseXml(ratioChart([run], 'conditional'));
+    expect(elements[1]!.text).toBe('Conditional GET, our 304 / our full 200, by scenario: SQLite on Express');
+    const axes = [
+      '304 / full 200 req/s (higher: 304 faster)',
+      '304 / full 200 CPU µs per request (lower: 304 cheaper)',
+    ];
+    expect(texts(elements).filter((text) => axes.includes(text) || text.includes('304 vs 200'))).toEqual([
+      ...axes,
+      'REST include, 304 vs 200',
+    ]);
+    expect(titles(elements)).toContain('REST include, 304 vs 200, SQLite on Express: CPU ratio 0.60, rounds 0.60-0.60');
+    expect(texts(elements)).not.toContain('REST GET /post/:id');
+  });
+
+  it('keeps them out of the chart against the hand-written controller', () => {
+    const run = results({ scenarios: [...results().scenarios, conditional] });
+    const elements = parseXml(ratioChart([run]));
+    expect(texts(elements)).toContain('REST GET /post/:id');
+    expect(texts(elements)).not.toContain('REST include, 304 vs 200');
+    expect(texts(elements)).toContain('ours / hand-written req/s (higher: ours faster)');
+  });
+});
+
 describe('bench chart files', () => {
   it('writes the ratio chart, and the scaling chart when there is one, next to the results file', async () => {
     const directory = await mkdtemp(path.join(os.tmpdir(), 'bench-charts-'));
@@ -312,6 +354,20 @@ describe('bench chart files', () => {
         'sqlite-express-2026-11-24T22-53-27-562Z.json',
       ]);
       parseXml(await readFile(file.replace('.json', '-scaling.svg'), 'utf8'));
+    } finally {
+      await rm(directory, { recursive: true });
+    }
+  });
+
+  it('writes the conditional GET chart when the results hold conditional GETs, and no ratio chart without others', async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'bench-charts-'));
+    try {
+      const file = path.join(directory, 'sqlite-express-2026-11-24T22-53-27-562Z.json');
+      const conditionalOnly = results({
+        scenarios: results().scenarios.map((s) => ({ ...s, comparison: 'conditional' as const })),
+      });
+      expect(await writeResultCharts(file, conditionalOnly)).toEqual([file.replace('.json', '-conditional.svg')]);
+      parseXml(await readFile(file.replace('.json', '-conditional.svg'), 'utf8'));
     } finally {
       await rm(directory, { recursive: true });
     }

@@ -1,9 +1,22 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { describe, expect, it } from '@jest/globals';
 
 import { parseBenchOptions } from '../../bench/bench-options.js';
-import { formatScenarioTable, markdownTable, pairedRatio, summarizeSide } from '../../bench/report/bench-report.js';
+import {
+  formatScenarioTable,
+  markdownTable,
+  pairedRatio,
+  type ScenarioResult,
+  type SideSummary,
+  summarizeSide,
+} from '../../bench/report/bench-report.js';
 import { findDifference, shapeOf } from '../../bench/runner/compare-documents.js';
 import type { RoundResult } from '../../bench/runner/load.js';
+import { assertStatus } from '../../bench/runner/measure.js';
+import { type Answer, notModifiedDifference, prepareConditional } from '../../bench/runner/parity.js';
+import { comparisonOf, COMPARISONS, SCENARIOS } from '../../bench/scenarios.js';
 import { replayingClient } from '../../bench/server/replaying-client.js';
 import { decodeServerArgs, encodeServerArgs } from '../../bench/server/server-protocol.js';
 
@@ -24,6 +37,21 @@ const round = (
   serverRequests,
   queries,
   cpuMicros,
+});
+
+/** A scenario's result with `side` on both sides, level unless `overrides` say otherwise. */
+const scenarioResult = (side: SideSummary, overrides: Partial<ScenarioResult>): ScenarioResult => ({
+  id: 'x',
+  title: 'X',
+  comparison: 'hand-written',
+  sides: COMPARISONS['hand-written'].sides,
+  ours: side,
+  baseline: side,
+  ratio: 1,
+  ratioRange: [1, 1],
+  cpuRatio: 1,
+  parity: { verdict: 'identical' },
+  ...overrides,
 });
 
 describe('bench options', () => {
@@ -223,18 +251,7 @@ describe('bench report', () => {
       ),
     ).toBe(['| name |  n |', '|------|---:|', '| a    |  1 |', '| bbb  | 22 |'].join('\n'));
     const side = summarizeSide([round(1000, 1.25, 5, 10, 20)], 100 * 2 ** 20);
-    const table = formatScenarioTable([
-      {
-        id: 'x',
-        title: 'X',
-        ours: side,
-        baseline: side,
-        ratio: 1,
-        ratioRange: [0.95, 1.05],
-        cpuRatio: 1.02,
-        parity: { verdict: 'identical' },
-      },
-    ]);
+    const table = formatScenarioTable([scenarioResult(side, { ratioRange: [0.95, 1.05], cpuRatio: 1.02 })]);
     expect(table).toContain('| X        |       1000 |           1000 |  1.00 |    0.95-1.05 |');
     expect(table).toContain('2.00 / 2.00');
     expect(table).toContain('0 / 0 |      1.02 |');
@@ -256,5 +273,110 @@ describe('bench document comparison', () => {
       at: 'null',
       tags: [{ id: 'number' }],
     });
+  });
+});
+
+describe('bench conditional GET', () => {
+  const read = SCENARIOS.find((s) => s.id === 'rest-include')!;
+  const TAG = '"sha256-of-the-body"';
+
+  /** A server answering every GET with one JSON body and its tag; `honours: false` ignores If-None-Match. */
+  async function withServer(honours: boolean, run: (server: { origin: string }) => Promise<void>): Promise<void> {
+    const server: Server = createServer((req, res) => {
+      res.setHeader('ETag', TAG);
+      if (honours && req.headers['if-none-match'] === TAG) {
+        res.statusCode = 304;
+        res.end();
+        return;
+      }
+      res.setHeader('Content-Type', 'application/vnd.api+json');
+      res.end(JSON.stringify({ data: [{ type: 'post', id: '1' }] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await run({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  it('is a variant of a REST and an RPC read: the same request, our module on both sides', () => {
+    const conditional = SCENARIOS.filter((s) => comparisonOf(s) === 'conditional');
+    expect(conditional.map((s) => s.id)).toEqual(['rest-include-304', 'rpc-find-many-304']);
+    for (const scenario of conditional) {
+      const original = SCENARIOS.find((s) => `${s.id}-304` === scenario.id)!;
+      expect(comparisonOf(original)).toBe('hand-written');
+      expect({ ...scenario, id: original.id, title: original.title, comparison: undefined }).toEqual({
+        ...original,
+        comparison: undefined,
+      });
+    }
+    // Before the writes, which would change what the tag names.
+    const lastRead = Math.max(...conditional.map((s) => SCENARIOS.indexOf(s)));
+    expect(SCENARIOS.findIndex((s) => s.write)).toBeGreaterThan(lastRead);
+  });
+
+  it('takes the tag of the full answer and measures ours with If-None-Match, expecting 304, against the full read', async () => {
+    await withServer(true, async (server) => {
+      const { parity, requests } = await prepareConditional(read, server, server);
+      expect(parity).toEqual({ verdict: 'not-modified' });
+      expect(requests.baseline).toBe(read);
+      expect(requests.ours).toEqual({ ...read, headers: { 'If-None-Match': TAG }, status: 304 });
+    });
+  });
+
+  it('fails loudly when the server answers the conditional request in full', async () => {
+    await withServer(false, async (server) => {
+      await expect(prepareConditional(read, server, server)).rejects.toThrow(
+        `rest-include with If-None-Match: ${TAG}: status 200, expected 304`,
+      );
+    });
+  });
+
+  it('accepts only a 304 without a body carrying the tag', () => {
+    const answer = (overrides: Partial<Answer>): Answer => ({
+      status: 304,
+      contentType: '',
+      etag: TAG,
+      body: '',
+      ...overrides,
+    });
+    expect(notModifiedDifference(answer({}), TAG)).toBeUndefined();
+    expect(notModifiedDifference(answer({ status: 200, body: { data: [] } }), TAG)).toBe(
+      'status 200, expected 304: {"data":[]}',
+    );
+    expect(notModifiedDifference(answer({ body: 'x' }), TAG)).toBe('a 304 with a body: x');
+    expect(notModifiedDifference(answer({ etag: '"other"' }), TAG)).toBe(`ETag "other" on the 304, expected ${TAG}`);
+    expect(notModifiedDifference(answer({ etag: null }), TAG)).toBe(`ETag missing on the 304, expected ${TAG}`);
+  });
+
+  it('fails the run when a round answered anything but 304', () => {
+    const notModified = { ...read, status: 304 };
+    const rounds: RoundResult[] = [
+      { ...round(100, 1, 1, 100, 0), statuses: { 304: 100 } },
+      { ...round(100, 1, 1, 100, 0), statuses: { 304: 97, 200: 3 }, errors: 3 },
+    ];
+    expect(() => assertStatus(rounds.slice(0, 1), notModified, 'rest-include-304')).not.toThrow();
+    expect(() => assertStatus(rounds, notModified, 'rest-include-304')).toThrow(
+      'rest-include-304: 3 requests not answered 304 (by status {"200":3,"304":197}',
+    );
+  });
+
+  it('names the two sides in its table', () => {
+    const side = summarizeSide([{ ...round(1000, 1, 5, 10, 20), statuses: { 304: 10 } }], 0);
+    const table = formatScenarioTable(
+      [
+        scenarioResult(side, {
+          title: 'REST include, 304 vs 200',
+          comparison: 'conditional',
+          sides: COMPARISONS.conditional.sides,
+          parity: { verdict: 'not-modified' },
+        }),
+      ],
+      COMPARISONS.conditional,
+    );
+    expect(table.split('\n')[0]).toContain('| 304 req/s | 200 req/s |');
+    expect(table).toContain('CPU µs/req (304 / 200)');
+    expect(table.split('\n')[2]).toMatch(/\|\s+304 \|$/);
   });
 });
