@@ -3,7 +3,7 @@ import { CrudApiError } from '../errors/crud-api.error.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { type ApiRequest } from '../shared/api-request.js';
-import { bodyBytes } from '../shared/api-response.js';
+import { bodyText } from '../shared/api-response.js';
 import { entityTag, ifMatchHolds } from '../shared/http-caching.js';
 import { isWriteConflict } from './prisma-error-map.js';
 
@@ -36,7 +36,7 @@ export async function conditionalWrite<T>(
     return await client.$transaction(
       async (tx: PrismaClientLike) => {
         const body = await current(tx);
-        if (!ifMatchHolds(condition, entityTag(bodyBytes(body) ?? Buffer.alloc(0)))) throw preconditionFailed();
+        if (!ifMatchHolds(condition, entityTag(bodyText(body) ?? ''))) throw preconditionFailed();
         return write(tx);
       },
       { ...transactionBounds(transactions), isolationLevel: 'Serializable' },

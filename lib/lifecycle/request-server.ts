@@ -8,7 +8,7 @@ import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interfa
 import { type ApiRequest, type PlatformRequest, toApiRequest } from '../shared/api-request.js';
 import {
   type ApiResponse,
-  bodyBytes,
+  bodyText,
   mergeVary,
   type PlatformResponse,
   sendApiResponse,
@@ -109,9 +109,11 @@ export class RequestServer {
     run: (request: ApiRequest) => Promise<ApiResponse>,
   ): Promise<RecordedAnswer> {
     const answer = await run(request);
-    const payload = bodyBytes(answer.body);
-    const { status, headers } = this.validated(request.raw, answer, payload, scope);
-    return { status, headers, payload: status === 304 || status === 204 ? undefined : payload };
+    const text = bodyText(answer.body);
+    const { status, headers } = this.validated(request.raw, answer, text, scope);
+    // A 304's tag needs the text, not its bytes.
+    const payload = text === undefined || status === 304 || status === 204 ? undefined : Buffer.from(text);
+    return { status, headers, payload };
   }
 
   /**
@@ -122,15 +124,15 @@ export class RequestServer {
   private validated(
     raw: { method: string; headers: Record<string, string | string[] | undefined> },
     answer: ApiResponse,
-    payload: Buffer | undefined,
+    text: string | undefined,
     scope: RequestScope,
   ): ApiResponse {
     const { validators } = this;
-    if (payload === undefined) return answer;
-    if (!isRead(raw.method)) return this.written(raw, answer, payload, scope);
+    if (text === undefined) return answer;
+    if (!isRead(raw.method)) return this.written(raw, answer, text, scope);
     if (!validators) return answer;
     if (answer.status !== 200) return answer;
-    const etag = entityTag(payload);
+    const etag = entityTag(text);
     const headers = {
       ...answer.headers,
       ETag: etag,
@@ -151,7 +153,7 @@ export class RequestServer {
   private written(
     raw: { headers: Record<string, string | string[] | undefined> },
     answer: ApiResponse,
-    payload: Buffer,
+    text: string,
     scope: RequestScope,
   ): ApiResponse {
     const tagged =
@@ -159,7 +161,7 @@ export class RequestServer {
     if (!tagged) return answer;
     const headers: Record<string, string> = {
       ...answer.headers,
-      ...(this.validators ? { ETag: entityTag(payload) } : {}),
+      ...(this.validators ? { ETag: entityTag(text) } : {}),
     };
     const preference = scope.interface === 'rest' ? preferenceValue(raw.headers.prefer, 'return') : undefined;
     if (preference === 'minimal')

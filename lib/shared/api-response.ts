@@ -38,9 +38,15 @@ export function isResponseSent(response: PlatformResponse): boolean {
   return isFastifyReply(response) ? response.sent : response.headersSent;
 }
 
+/** The JSON text of an answer's body, or none. */
+export function bodyText(body: unknown): string | undefined {
+  return body === undefined ? undefined : JSON.stringify(body);
+}
+
 /** The bytes of an answer's body: its JSON, or none. */
 export function bodyBytes(body: unknown): Buffer | undefined {
-  return body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  const text = bodyText(body);
+  return text === undefined ? undefined : Buffer.from(text);
 }
 
 /**

@@ -1,11 +1,12 @@
 import { hash } from 'node:crypto';
 
 /**
- * A strong entity tag of a representation (RFC 9110 §8.8.3): a digest of the exact bytes sent,
- * so two answers share a tag only when their bodies are byte for byte the same. SHA-256 runs in
+ * A strong entity tag of a representation (RFC 9110 §8.8.3): a digest of the exact bytes sent (a
+ * string is digested as its UTF-8 bytes, which is how it is sent), so two answers share a tag only
+ * when their bodies are byte for byte the same. SHA-256 runs in
  * hardware on current CPUs: cheaper than a non-cryptographic hash written in JavaScript.
  */
-export function entityTag(payload: Buffer): string {
+export function entityTag(payload: string | Buffer): string {
   return `"${hash('sha256', payload, 'base64url')}"`;
 }
 

@@ -194,6 +194,16 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
       },
     });
     written.AuditEntry = audit;
+    written.IdempotencyKey = await prisma.idempotencyKey.create({
+      data: {
+        id: 'k'.repeat(43),
+        fingerprint: 'f'.repeat(43),
+        status: 201,
+        headers: { Location: 'x'.repeat(500), ETag: '"tag"' },
+        body: new Uint8Array(70_000).fill(7),
+        expiresAt: new Date('2026-01-02T00:00:00.001Z'),
+      },
+    });
 
     // Every scalar field of every model was written (so a field added to the schema fails here until the DDL has it).
     for (const model of dmmf.models) {
@@ -211,6 +221,7 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
       Comment: await prisma.comment.findUniqueOrThrow({ where: { id: 'c2' } }),
       Like: await prisma.like.findUniqueOrThrow({ where: { userId_postId: { userId: bob.id, postId: post.id } } }),
       AuditEntry: await prisma.auditEntry.findUniqueOrThrow({ where: { id: audit.id } }),
+      IdempotencyKey: await prisma.idempotencyKey.findUniqueOrThrow({ where: { id: 'k'.repeat(43) } }),
     };
     expect(read).toEqual(written);
     expect(read.Post.price.toFixed(30)).toBe('12345678901234567890.123456789012345678901234567890');

@@ -14,7 +14,7 @@ import { longestStall } from '../support/longest-stall.js';
 import { createAppOver } from '../support/test-app.js';
 
 /** How long a statement of the application waits for the lock in these tests. */
-const BUSY_TIMEOUT_MS = 2000;
+const BUSY_TIMEOUT_MS = 3000;
 
 /**
  * Another process holds the SQLite database (`BEGIN EXCLUSIVE`): the application keeps serving
