@@ -361,6 +361,21 @@ describe.each(testProviders())('Idempotency-Key (%s)', (provider) => {
       }
     });
 
+    it('the OpenAPI documents give the writes the key, its replay header and the 409 and 422 answers', async () => {
+      for (const [document, path, method] of [
+        ['rest', '/api/rest/tag', 'post'],
+        ['rpc', '/api/rpc/tag/create', 'post'],
+      ] as const) {
+        const { body } = await t.http().get(`/api/docs/${document}.json`).expect(200);
+        const operation = body.paths[path][method];
+        expect(operation.parameters.map((parameter: { name: string }) => parameter.name)).toContain('Idempotency-Key');
+        expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['409', '422']));
+        expect(operation.responses['201'].headers['Idempotent-Replayed']).toBeDefined();
+        const read = body.paths[document === 'rest' ? path : '/api/rpc/tag/findMany'].get;
+        expect(read.parameters.map((parameter: { name: string }) => parameter.name)).not.toContain('Idempotency-Key');
+      }
+    });
+
     it('the keys model is on neither interface', async () => {
       await t.http().get('/api/rest/idempotencyKey').set('Accept', JSON_API).expect(404);
       await t.http().get('/api/rpc/idempotencyKey/findMany').expect(404);

@@ -2,7 +2,7 @@ import { Decimal } from '@prisma/client/runtime/client';
 
 import type { SamplePrismaClient } from '../../fixtures/blog/database/create-prisma-client.js';
 import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
-import { type RpcClient, RpcClientError } from '../../lib/client/index.js';
+import { type RpcClient, RpcClientError, withIdempotencyKey } from '../../lib/client/index.js';
 import { snapshotDatabase } from '../support/db-snapshot.js';
 import { listenRpc, sampleRpcClient } from '../support/listening-client.js';
 import { seedPolicyBlog } from '../support/policy-fixtures.js';
@@ -142,6 +142,22 @@ describe.each(testProviders())('typed RPC client over HTTP (%s)', (provider) => 
       [200, true],
       [304, true],
     ]);
+  });
+
+  it('a write sent again with its key is a retry: the server replays its answer and writes once', async () => {
+    const title = `retried ${Date.now()}`;
+    const key = `retry-${title}`;
+    const first = await withIdempotencyKey(client.post.create({ data: { title, authorId } }), key);
+    const again = await withIdempotencyKey(client.post.create({ data: { title, authorId } }), key);
+    expect(again).toEqual(first);
+    expect(exchanges.map(({ status, idempotencyKey }) => [status, idempotencyKey])).toEqual([
+      [201, exchanges[0]!.idempotencyKey],
+      [201, exchanges[0]!.idempotencyKey],
+    ]);
+    expect(await prisma.post.count({ where: { title } })).toBe(1);
+    // A new call is a new write.
+    await client.post.create({ data: { title, authorId } });
+    expect(await prisma.post.count({ where: { title } })).toBe(2);
   });
 
   it('createManyAndReturn and updateManyAndReturn where the provider has them', async () => {
