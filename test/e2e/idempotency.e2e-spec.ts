@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import fc from 'fast-check';
 import type TestAgent from 'supertest/lib/agent.js';
 
 import { createSampleDatabase } from '../../fixtures/blog/database/create-prisma-client.js';
@@ -147,6 +148,55 @@ describe.each(testProviders())('Idempotency-Key (%s)', (provider) => {
       // Sent without the key, or with another, the same request runs again.
       const other = await send().set('Idempotency-Key', newKey());
       expect(other.headers['idempotent-replayed']).toBeUndefined();
+    });
+
+    it('generated: over any sequence of keyed writes, retries replay and other requests with a key get 422', async () => {
+      const names = Object.keys(WRITES);
+      const step = fc.record({
+        name: fc.constantFrom(...names),
+        // Send again the write of an earlier step with its key: as it was, or as another request.
+        again: fc.option(fc.record({ step: fc.nat(), same: fc.boolean(), other: fc.constantFrom(...names) }), {
+          nil: undefined,
+        }),
+      });
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
+          const sent: Array<{
+            send: () => ReturnType<TestAgent['post']>;
+            key: string;
+            answer: ReturnType<typeof answerOf>;
+          }> = [];
+          for (const { name, again } of steps) {
+            const earlier = again && sent.length > 0 ? sent[again.step % sent.length]! : undefined;
+            if (!earlier) {
+              const ids = await fresh(t);
+              const n = `${count} generated`;
+              const send = () => WRITES[name]!(t.http, ids, n);
+              const key = newKey();
+              const res = await send().set('Idempotency-Key', key);
+              expect(res.headers['idempotent-replayed']).toBeUndefined();
+              // A failed request keeps no key: only answered writes are retried below.
+              if (res.status < 300) sent.push({ send, key, answer: answerOf(res) });
+              continue;
+            }
+            const otherIds = again!.same ? undefined : await fresh(t);
+            const before = await snapshotDatabase(t.db);
+            if (!otherIds) {
+              const res = await earlier.send().set('Idempotency-Key', earlier.key);
+              expect(answerOf(res)).toEqual(earlier.answer);
+              expect(res.headers['idempotent-replayed']).toBe('true');
+            } else {
+              const other = await WRITES[again!.other]!(t.http, otherIds, `${count} other`).set(
+                'Idempotency-Key',
+                earlier.key,
+              );
+              expect(other.status).toBe(422);
+            }
+            expect(await snapshotDatabase(t.db)).toBe(before);
+          }
+        }),
+        { seed: Number(process.env.FUZZ_SEED ?? 29), numRuns: Number(process.env.FUZZ_RUNS ?? 12), endOnFailure: true },
+      );
     });
 
     it('the key with another body, target or method answers 422 and writes nothing', async () => {
