@@ -41,6 +41,9 @@ export default {
     },
   ],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  // A worker that ran many suites holds a large heap, whose full collections pause it for a second
+  // or more: the suites that measure event-loop stalls (sqlite-locked) would read the collector's.
+  workerIdleMemoryLimit: '1536MB',
   testTimeout: 30000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
 };
