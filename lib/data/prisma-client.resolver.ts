@@ -40,7 +40,8 @@ const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ use
 @Injectable()
 export class PrismaClientResolver implements OnApplicationBootstrap {
   private readonly perRequest = new WeakMap<object, Promise<PrismaClientLike>>();
-  private readonly transactions = new WeakSet<object>();
+  /** The transaction client of each request that runs in one (`inRequestTransaction`). */
+  private readonly transactions = new WeakMap<object, Promise<PrismaClientLike>>();
   private readonly listeners: ChangeListener[];
   private emitter?: EventEmitterLike;
 
@@ -79,7 +80,9 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
 
   forRequest(request: ApiRequest): Promise<PrismaClientLike> {
     const { getPrisma, prisma, idempotency } = this.options;
-    if (idempotency && this.transactions.has(request.raw)) return this.perRequest.get(request.raw)!;
+    // Only idempotent writes run in one transaction: without the option, no lookup.
+    const bound = idempotency && this.transactions.get(request.raw);
+    if (bound) return bound;
     if (!getPrisma && !this.wraps) return Promise.resolve(prisma as PrismaClientLike);
     let client = this.perRequest.get(request.raw);
     if (!client) {
@@ -102,12 +105,10 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     const client = await this.forRequest(request);
     return client.$transaction(async (tx: PrismaClientLike) => {
       const bound = policiesOf(tx) ? tx : joinTransaction(tx);
-      this.perRequest.set(request.raw, Promise.resolve(bound));
-      this.transactions.add(request.raw);
+      this.transactions.set(request.raw, Promise.resolve(bound));
       try {
         return await work(bound);
       } finally {
-        this.perRequest.set(request.raw, Promise.resolve(client));
         this.transactions.delete(request.raw);
       }
     }, options);

@@ -4,7 +4,8 @@ import { atStep, StepFailure } from './step-failure.error.js';
 
 type TransactionSettings = ResolvedCrudApiOptions['transactions'];
 
-function transactionOptions(settings: TransactionSettings) {
+/** The `transactions` option as Prisma's interactive transaction options: bounds and isolation level. */
+export function transactionOptions(settings: TransactionSettings) {
   const { isolationLevel } = settings;
   return { ...transactionBounds(settings), ...(isolationLevel ? { isolationLevel } : {}) };
 }

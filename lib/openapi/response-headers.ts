@@ -1,3 +1,4 @@
+import { REPLAYED_HEADER } from '../data/idempotency/idempotent-requests.js';
 import { REQUEST_ID_HEADER } from '../telemetry/telemetry.constants.js';
 import { mapOperations } from './document-security.js';
 import type { OpenApiDocument } from './openapi.types.js';
@@ -129,7 +130,7 @@ function withOperationHeaders(method: string, operation: Record<string, unknown>
     conditional && status === '200'
       ? VALIDATORS
       : idempotent && status.startsWith('2')
-        ? { 'Idempotent-Replayed': ref('IdempotentReplayed') }
+        ? { [REPLAYED_HEADER]: ref('IdempotentReplayed') }
         : undefined;
   const responses = Object.fromEntries(
     Object.entries((operation.responses ?? {}) as Record<string, unknown>).map(([status, value]) => [

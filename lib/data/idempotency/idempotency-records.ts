@@ -92,9 +92,10 @@ export class IdempotencyRecords {
    * Takes the key for the transaction `tx`, or throws: `keyInUse` while another transaction holds
    * it, `KeyTaken` once another has committed it. Waits on a holder are bounded (PostgreSQL asks
    * for an advisory lock without waiting, MariaDB waits at most a second for the row); SQLite runs
-   * one writer at a time, so a second writer meets the committed row.
+   * one writer at a time, so a second writer meets the committed row. `expiredBy`: the key's row
+   * was found past its retention, and is replaced if it still is at that time.
    */
-  async claim(tx: PrismaClientLike, id: string, fingerprint: string, expiresAt: Date, now: Date): Promise<void> {
+  async claim(tx: PrismaClientLike, id: string, fingerprint: string, expiresAt: Date, expiredBy?: Date): Promise<void> {
     if (this.provider === 'postgresql') {
       const [row] = (await tx.$queryRawUnsafe(
         'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
@@ -104,8 +105,7 @@ export class IdempotencyRecords {
     }
     const records = this.delegate(tx);
     const take = async () => {
-      // A key kept past its retention is free again.
-      await records.deleteMany({ where: { id, expiresAt: { lte: now } } });
+      if (expiredBy) await records.deleteMany({ where: { id, expiresAt: { lte: expiredBy } } });
       await records.create({ data: { id, fingerprint, status: 0, headers: {}, expiresAt } });
     };
     try {

@@ -5,7 +5,7 @@ import { CRUD_API_OPTIONS } from '../../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../../options/crud-api-options.interface.js';
 import type { ApiRequest } from '../../shared/api-request.js';
 import { PrismaClientResolver } from '../prisma-client.resolver.js';
-import { transactionBounds } from '../run-in-transaction.js';
+import { transactionOptions } from '../run-in-transaction.js';
 import { idempotencyKeyOf, idempotencyRecordId, requestFingerprint } from './idempotency-key.js';
 import {
   type IdempotencyRecord,
@@ -55,7 +55,7 @@ export class IdempotentRequests {
   async run(request: ApiRequest, key: string, answer: () => Promise<RecordedAnswer>): Promise<RecordedAnswer> {
     const records = this.records!;
     const { retention, scope } = this.options.idempotency!;
-    const id = idempotencyRecordId(await scope(request.raw), key);
+    const id = idempotencyRecordId(String(await scope(request.raw)), key);
     const fingerprint = requestFingerprint(request);
     if (this.running.has(id)) throw keyInUse();
     this.running.add(id);
@@ -67,7 +67,8 @@ export class IdempotentRequests {
       if (stored && stored.expiresAt > now) return replayed(stored, fingerprint);
       try {
         return await this.clients.inRequestTransaction(request, this.transactionOptions(request), async (tx) => {
-          await records.claim(tx, id, fingerprint, new Date(now.getTime() + retention), now);
+          // A key kept past its retention is free again: its row is replaced.
+          await records.claim(tx, id, fingerprint, new Date(now.getTime() + retention), stored ? now : undefined);
           const first = await answer();
           await records.complete(tx, id, first);
           return first;
@@ -89,9 +90,8 @@ export class IdempotentRequests {
    * transaction, which this one then is.
    */
   private transactionOptions(request: ApiRequest): object {
-    const { transactions } = this.options;
-    const isolationLevel = request.headers['if-match'] !== undefined ? 'Serializable' : transactions.isolationLevel;
-    return { ...transactionBounds(transactions), ...(isolationLevel ? { isolationLevel } : {}) };
+    const options = transactionOptions(this.options.transactions);
+    return request.headers['if-match'] === undefined ? options : { ...options, isolationLevel: 'Serializable' };
   }
 
   private async purgeDue(client: Parameters<IdempotencyRecords['purge']>[0], now: Date): Promise<void> {
