@@ -8,7 +8,7 @@ import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interfa
 import { type ApiRequest, type PlatformRequest, toApiRequest } from '../shared/api-request.js';
 import {
   type ApiResponse,
-  bodyText,
+  bodyBytes,
   mergeVary,
   type PlatformResponse,
   sendApiResponse,
@@ -109,11 +109,7 @@ export class RequestServer {
     run: (request: ApiRequest) => Promise<ApiResponse>,
   ): Promise<RecordedAnswer> {
     const answer = await run(request);
-    const text = bodyText(answer.body);
-    const { status, headers } = this.validated(request.raw, answer, text, scope);
-    // A 304's tag needs the text, not its bytes.
-    const payload = text === undefined || status === 304 || status === 204 ? undefined : Buffer.from(text);
-    return { status, headers, payload };
+    return this.validated(request.raw, answer, bodyBytes(answer.body), scope);
   }
 
   /**
@@ -123,25 +119,21 @@ export class RequestServer {
    */
   private validated(
     raw: { method: string; headers: Record<string, string | string[] | undefined> },
-    answer: ApiResponse,
-    text: string | undefined,
+    { status, headers }: ApiResponse,
+    payload: Buffer | undefined,
     scope: RequestScope,
-  ): ApiResponse {
+  ): RecordedAnswer {
     const { validators } = this;
-    if (text === undefined) return answer;
-    if (!isRead(raw.method)) return this.written(raw, answer, text, scope);
-    if (!validators) return answer;
-    if (answer.status !== 200) return answer;
-    const etag = entityTag(text);
-    const headers = {
-      ...answer.headers,
-      ETag: etag,
+    if (payload === undefined) return { status, headers };
+    if (!isRead(raw.method)) return this.written(raw, status, headers, payload, scope);
+    if (!validators || status !== 200) return { status, headers, payload };
+    const validating = {
+      ETag: entityTag(payload),
       'Cache-Control': validators.cacheControl,
-      Vary: this.varyOf(answer.headers?.Vary, scope.interface),
+      Vary: this.varyOf(headers?.Vary, scope.interface),
     };
-    if (noneMatch(raw.headers['if-none-match'], etag)) return { ...answer, headers };
-    const { ETag, 'Cache-Control': cacheControl, Vary } = headers;
-    return { status: 304, headers: { ETag, 'Cache-Control': cacheControl, Vary } };
+    if (!noneMatch(raw.headers['if-none-match'], validating.ETag)) return { status: 304, headers: validating };
+    return { status, headers: headers === undefined ? validating : { ...headers, ...validating }, payload };
   }
 
   /**
@@ -152,22 +144,22 @@ export class RequestServer {
    */
   private written(
     raw: { headers: Record<string, string | string[] | undefined> },
-    answer: ApiResponse,
-    text: string,
+    status: number,
+    own: Record<string, string> | undefined,
+    payload: Buffer,
     scope: RequestScope,
-  ): ApiResponse {
-    const tagged =
-      (answer.status === 200 || answer.status === 201) && TAGGED_WRITES[scope.interface].has(scope.operation ?? '');
-    if (!tagged) return answer;
-    const headers: Record<string, string> = {
-      ...answer.headers,
-      ...(this.validators ? { ETag: entityTag(text) } : {}),
-    };
+  ): RecordedAnswer {
+    const tagged = (status === 200 || status === 201) && TAGGED_WRITES[scope.interface].has(scope.operation ?? '');
+    if (!tagged) return { status, headers: own, payload };
+    const headers: Record<string, string> = { ...own };
+    if (this.validators) headers.ETag = entityTag(payload);
     const preference = scope.interface === 'rest' ? preferenceValue(raw.headers.prefer, 'return') : undefined;
-    if (preference === 'minimal')
-      return { status: 204, headers: { ...headers, 'Preference-Applied': 'return=minimal' } };
+    if (preference === 'minimal') {
+      headers['Preference-Applied'] = 'return=minimal';
+      return { status: 204, headers };
+    }
     if (preference === 'representation') headers['Preference-Applied'] = 'return=representation';
-    return { ...answer, headers };
+    return { status, headers, payload };
   }
 
   /** The answer's own `Vary` (a collection's `Prefer`) merged with the interface's, each merge made once. */

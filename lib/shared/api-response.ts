@@ -62,14 +62,22 @@ export function sendApiResponse(
   extraHeaders?: Record<string, string>,
   payload: Buffer | undefined = bodyBytes(body),
 ): void {
-  sendBytes(
-    response,
-    status,
-    payload === undefined
-      ? { ...headers, ...extraHeaders }
-      : { ...headers, ...extraHeaders, 'Content-Type': contentType },
-    payload,
-  );
+  if (isFastifyReply(response)) {
+    const all = { ...headers, ...extraHeaders };
+    if (payload !== undefined) all['Content-Type'] = contentType;
+    sendBytes(response, status, all, payload);
+    return;
+  }
+  // Every answer goes through here: headers are set from each object in turn, with no merged copy.
+  response.statusCode = status;
+  setHeaders(response, headers);
+  setHeaders(response, extraHeaders);
+  if (payload !== undefined) response.setHeader('Content-Type', contentType);
+  response.end(payload);
+}
+
+function setHeaders(response: NodeResponse, headers: Record<string, string> | undefined): void {
+  for (const name in headers) response.setHeader(name, joinedValue(response, name, headers[name]!));
 }
 
 /**
@@ -129,6 +137,6 @@ export function sendBytes(
     return;
   }
   response.statusCode = status;
-  for (const name in headers) response.setHeader(name, joinedValue(response, name, headers[name]!));
+  setHeaders(response, headers);
   response.end(payload);
 }

@@ -31,6 +31,7 @@ function opaqueTag(tag: string): string {
  * is `*` or lists the tag, compared weakly; true without the field.
  */
 export function noneMatch(value: string | readonly string[] | undefined, etag: string): boolean {
+  if (value === undefined) return true;
   const tags = entityTagList(value);
   const opaque = opaqueTag(etag);
   return !tags.some((tag) => tag === '*' || opaqueTag(tag) === opaque);

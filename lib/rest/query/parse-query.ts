@@ -50,6 +50,8 @@ function badParameter(parameter: string, message: string): CrudApiError {
  */
 export function parseQuery(search: string, limits: Required<CrudApiLimits>): RawQuery {
   const query: RawQuery = { filters: [], page: {}, fields: new Map(), search };
+  // Most reads of one resource send no query at all.
+  if (search === '') return query;
   const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(search)) {
     const match = KEY.exec(name);
