@@ -2,6 +2,7 @@ import { CrudApiError } from '../errors/crud-api.error.js';
 import { idSelect } from '../metadata/id-select.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
+import { LazyTransaction } from '../prisma/lazy-transaction.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { RETURNING } from '../prisma/provider-capabilities.js';
 import {
@@ -255,6 +256,7 @@ function assertMayCreate(scope: OperationScope, model: ModelMeta): void {
 async function create(scope: OperationScope, model: ModelMeta, args: Args, path = ['data']): Promise<unknown> {
   assertMayCreate(scope, model);
   checkClientIds(scope.set, model, args.data);
+  if (!scope.set.hasPolicies && !scope.listeners) return createAlone(scope, model, args, path);
   return inTransaction(scope, async (tx, capture) => {
     const self: RowHolder = {};
     capture?.created(model, self);
@@ -270,6 +272,28 @@ async function create(scope: OperationScope, model: ModelMeta, args: Args, path 
     await checkCreated(scope, tx, model, [row]);
     return (await readBack(scope, tx, model, [row], args))[0];
   });
+}
+
+/**
+ * A create under write rules alone: with no policy to check the new row against and no listener to
+ * tell, nothing reads after the write, so the row is created and read back, as the caller selected
+ * it, in one statement. Outside a transaction, one begins only if a hook uses its client.
+ */
+async function createAlone(scope: OperationScope, model: ModelMeta, args: Args, path: string[]): Promise<unknown> {
+  const { select, include, omit } = args;
+  const plan = planRead(scope.set, model, 'findMany', { select, include, omit });
+  const selection = { select: plan.args.select, include: plan.args.include, omit: plan.args.omit };
+  const write = (tx: PrismaClientLike, current: () => PrismaClientLike) =>
+    checkedWrite(scope, tx, model, args.data, (data) => delegate(current(), model).create({ ...selection, data }), {
+      node: { kind: 'create', self: {} },
+      path,
+    });
+  const row = scope.inTransaction
+    ? await write(scope.client, () => scope.client)
+    : await new LazyTransaction(scope.client, scope.transactionOptions).run((lazy) =>
+        write(lazy.client, () => lazy.current()),
+      );
+  return plan.shape ? finishRead(scope.client, scope.set, plan.shape, row) : row;
 }
 
 const isUniqueViolation = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'P2002';

@@ -217,6 +217,61 @@ describe.each(testProviders())('write rules on the Prisma client (%s)', (provide
     ).rejects.toMatchObject({ code: 'invalid-argument' });
   });
 
+  it('creates under rules alone in exactly the statements Prisma runs for the same create', async () => {
+    const count = async (run: () => Promise<unknown>) => {
+      db.queries.length = 0;
+      await run();
+      return db.queries.length;
+    };
+    const flat = { id: true, email: true };
+    const flatPlain = await count(() =>
+      db.prisma.user.create({ data: { email: 'plain-flat@x.test', name: 'Plain' }, select: flat }),
+    );
+    const flatRuled = await count(() =>
+      as(admin).user.create({ data: { email: 'flat@x.test', name: 'Flat', password: 'long-enough' }, select: flat }),
+    );
+    expect(flatRuled).toBe(flatPlain);
+    const select = { ...flat, posts: { select: { id: true } } };
+    const plain = await count(() =>
+      db.prisma.user.create({ data: { email: 'plain-one@x.test', name: 'Plain' }, select }),
+    );
+    let created: any;
+    const ruled = await count(async () => {
+      created = await as(admin).user.create({
+        data: { email: 'Ruled-One@X.test', name: 'Ruled', password: 'long-enough' },
+        select,
+      });
+    });
+    expect(ruled).toBe(plain);
+    expect(created).toEqual({ id: expect.any(Number), email: 'ruled-one@x.test', posts: [] });
+    expect((await stored('ruled-one@x.test'))?.passwordHash).toBe(hash('long-enough'));
+    // Without a selection, the internal column stays out of the answer all the same.
+    expect(
+      await as(admin).user.create({ data: { email: 'ruled-two@x.test', name: 'Ruled', password: 'long-enough' } }),
+    ).not.toHaveProperty('passwordHash');
+  });
+
+  it('begins a transaction when a hook uses its client, and the write commits or rolls back with it', async () => {
+    const auditing: CrudApiRules = {
+      Post: {
+        beforeCreate: async ({ data, tx }) => {
+          await tx.tag.create({ data: { name: `audit ${String(data.title)}` } });
+        },
+      },
+    };
+    const client = withPolicies(db.prisma, { rules: auditing, modelMeta: db.modelMeta, context: {} }) as any;
+    const audit = (title: string) => db.prisma.tag.findUnique({ where: { name: `audit ${title}` } });
+
+    const post = await client.post.create({ data: { title: 'audited', authorId: alice.id } });
+    expect(post).toMatchObject({ title: 'audited', authorId: alice.id });
+    expect(await audit('audited')).not.toBeNull();
+
+    // The post fails after the hook wrote (no such author): the hook's write goes with it.
+    await expect(client.post.create({ data: { title: 'orphan', authorId: 999_999 } })).rejects.toBeDefined();
+    expect(await audit('orphan')).toBeNull();
+    expect(await db.prisma.post.count({ where: { title: 'orphan' } })).toBe(0);
+  });
+
   it('lets the policies judge the row the hooks made', async () => {
     const policies = samplePolicies as CrudApiPolicies;
     const post = await as(alice, policies).post.create({ data: { title: 'judged' } });
