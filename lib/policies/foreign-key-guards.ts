@@ -42,6 +42,8 @@ const cache = new WeakMap<PolicySet, Map<string, ForeignKeyGuards>>();
  * points to a readable row.
  */
 export function foreignKeyGuards(set: PolicySet, model: ModelMeta): ForeignKeyGuards {
+  // Without policies every row is readable: nothing to guard, and nothing to build per request.
+  if (!set.hasPolicies) return NO_GUARDS;
   let byModel = cache.get(set);
   if (!byModel) cache.set(set, (byModel = new Map()));
   let guards = byModel.get(model.name);

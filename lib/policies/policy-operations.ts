@@ -281,8 +281,13 @@ async function create(scope: OperationScope, model: ModelMeta, args: Args, path 
  */
 async function createAlone(scope: OperationScope, model: ModelMeta, args: Args, path: string[]): Promise<unknown> {
   const { select, include, omit } = args;
-  const plan = planRead(scope.set, model, 'findMany', { select, include, omit });
-  const selection = { select: plan.args.select, include: plan.args.include, omit: plan.args.omit };
+  // A whole row with nothing to hide is what Prisma answers: no plan to make.
+  const whole = select === undefined && include === undefined && omit === undefined;
+  const plan =
+    whole && scope.set.hiddenFields(model.name).size === 0
+      ? undefined
+      : planRead(scope.set, model, 'findMany', { select, include, omit });
+  const selection = plan && { select: plan.args.select, include: plan.args.include, omit: plan.args.omit };
   const write = (tx: PrismaClientLike, current: () => PrismaClientLike) =>
     checkedWrite(scope, tx, model, args.data, (data) => delegate(current(), model).create({ ...selection, data }), {
       node: { kind: 'create', self: {} },
@@ -293,7 +298,7 @@ async function createAlone(scope: OperationScope, model: ModelMeta, args: Args, 
     : await new LazyTransaction(scope.client, scope.transactionOptions).run((lazy) =>
         write(lazy.client, () => lazy.current()),
       );
-  return plan.shape ? finishRead(scope.client, scope.set, plan.shape, row) : row;
+  return plan?.shape ? finishRead(scope.client, scope.set, plan.shape, row) : row;
 }
 
 const isUniqueViolation = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'P2002';

@@ -144,17 +144,47 @@ function passesThrough(scope: OperationScope, model: ModelMeta, args: unknown): 
   return !reachesRules(rules, model, args, (name) => set.model(name));
 }
 
-/** The model operations of POLICY_OPERATIONS the underlying delegate has (createManyAndReturn is not everywhere). */
-function policyDelegate(scope: OperationScope, model: ModelMeta, base: Record<string, unknown>): object {
-  const delegate: Record<string, unknown> = { fields: base.fields };
-  for (const [name, operation] of Object.entries(POLICY_OPERATIONS)) {
-    if (typeof base[name] !== 'function') continue;
-    delegate[name] = async (args?: Record<string, any>) => {
-      const prototypePath = findPrototypeKey(args);
-      if (prototypePath) throw prototypeKey(prototypePath);
-      if (passesThrough(scope, model, args)) return (base[name] as (args?: object) => Promise<unknown>)(args);
-      return inChildSpan(SPANS.policy, () => operation(scope, model, args ?? {}), model.name, name);
-    };
+const STATE = Symbol('policyDelegate');
+
+interface DelegateState {
+  scope: OperationScope;
+  model: ModelMeta;
+  base: Record<string, unknown>;
+}
+
+/**
+ * A model's delegate on a policy client: the model operations of POLICY_OPERATIONS the underlying
+ * delegate has (createManyAndReturn is not everywhere). A client is made per request, so the
+ * operations live on the prototype, made once, rather than as closures made for every delegate.
+ */
+class PolicyDelegate {
+  // A symbol keeps the wrapper's state out of `Object.keys` and JSON of the delegate.
+  readonly [STATE]: DelegateState;
+
+  constructor(state: DelegateState) {
+    this[STATE] = state;
   }
-  return delegate;
+
+  get fields(): unknown {
+    return this[STATE].base.fields;
+  }
+}
+
+for (const [name, operation] of Object.entries(POLICY_OPERATIONS)) {
+  const run = async function (this: PolicyDelegate, args?: Record<string, any>): Promise<unknown> {
+    const { scope, model, base } = this[STATE];
+    const prototypePath = findPrototypeKey(args);
+    if (prototypePath) throw prototypeKey(prototypePath);
+    if (passesThrough(scope, model, args)) return (base[name] as (args?: object) => Promise<unknown>)(args);
+    return inChildSpan(SPANS.policy, () => operation(scope, model, args ?? {}), model.name, name);
+  };
+  Object.defineProperty(PolicyDelegate.prototype, name, {
+    get(this: PolicyDelegate) {
+      return typeof this[STATE].base[name] === 'function' ? run.bind(this) : undefined;
+    },
+  });
+}
+
+function policyDelegate(scope: OperationScope, model: ModelMeta, base: Record<string, unknown>): object {
+  return new PolicyDelegate({ scope, model, base });
 }
