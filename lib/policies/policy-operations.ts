@@ -274,12 +274,21 @@ async function create(scope: OperationScope, model: ModelMeta, args: Args, path 
   });
 }
 
+/** The selection of a write's answer, as the caller may read it; none for a whole row with nothing hidden. */
+type Selection = { select?: unknown; include?: unknown; omit?: unknown } | undefined;
+
 /**
- * A create under write rules alone: with no policy to check the new row against and no listener to
- * tell, nothing reads after the write, so the row is created and read back, as the caller selected
- * it, in one statement. Outside a transaction, one begins only if a hook uses its client.
+ * Runs a write under write rules alone (no access policy to check the written row against, no
+ * listener to tell): nothing reads after the write, so it writes and answers the row as the caller
+ * selected it in one statement, Prisma's own. Outside a transaction, one begins only when something
+ * (a hook, the rows a hook sees) first uses `tx`, and the write then joins it.
  */
-async function createAlone(scope: OperationScope, model: ModelMeta, args: Args, path: string[]): Promise<unknown> {
+async function writeAlone(
+  scope: OperationScope,
+  model: ModelMeta,
+  args: Args,
+  write: (tx: PrismaClientLike, current: () => PrismaClientLike, selection: Selection) => Promise<Row>,
+): Promise<unknown> {
   const { select, include, omit } = args;
   // A whole row with nothing to hide is what Prisma answers: no plan to make.
   const whole = select === undefined && include === undefined && omit === undefined;
@@ -288,17 +297,45 @@ async function createAlone(scope: OperationScope, model: ModelMeta, args: Args, 
       ? undefined
       : planRead(scope.set, model, 'findMany', { select, include, omit });
   const selection = plan && { select: plan.args.select, include: plan.args.include, omit: plan.args.omit };
-  const write = (tx: PrismaClientLike, current: () => PrismaClientLike) =>
+  const row = scope.inTransaction
+    ? await write(scope.client, () => scope.client, selection)
+    : await new LazyTransaction(scope.client, scope.transactionOptions).run((lazy) =>
+        write(lazy.client, () => lazy.current(), selection),
+      );
+  return plan?.shape ? finishRead(scope.client, scope.set, plan.shape, row) : row;
+}
+
+function createAlone(scope: OperationScope, model: ModelMeta, args: Args, path: string[]): Promise<unknown> {
+  return writeAlone(scope, model, args, (tx, current, selection) =>
     checkedWrite(scope, tx, model, args.data, (data) => delegate(current(), model).create({ ...selection, data }), {
       node: { kind: 'create', self: {} },
       path,
-    });
-  const row = scope.inTransaction
-    ? await write(scope.client, () => scope.client)
-    : await new LazyTransaction(scope.client, scope.transactionOptions).run((lazy) =>
-        write(lazy.client, () => lazy.current()),
-      );
-  return plan?.shape ? finishRead(scope.client, scope.set, plan.shape, row) : row;
+    }),
+  );
+}
+
+/**
+ * An update under write rules alone, by the caller's unique selector. The rows a hook sees, and a
+ * column the update computes (validated once written), are read in the transaction they begin; with
+ * a hook, a missing row fails before it runs, as Prisma's own "record not found".
+ */
+function updateAlone(scope: OperationScope, model: ModelMeta, args: Args, path: string[]): Promise<unknown> {
+  assertUnique(model, args.where);
+  const where = transformWhere(scope.set, model, args.where);
+  const target = expandUnique(model, where);
+  const hooked = modelRules(scope.set.writeRules, model.name)?.beforeUpdate !== undefined;
+  return writeAlone(scope, model, args, async (tx, current, selection) => {
+    const rows = once(() => storedRows(tx, model, target));
+    if (hooked && (await rows()).length === 0) return notFound(current(), model, 'update', args.where);
+    return checkedWrite(
+      scope,
+      tx,
+      model,
+      args.data,
+      (data) => delegate(current(), model).update({ ...selection, where, data }),
+      { node: { kind: 'update', parentRow: target, rows, self: {} }, path },
+    );
+  });
 }
 
 const isUniqueViolation = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'P2002';
@@ -353,6 +390,7 @@ async function createMany(scope: OperationScope, model: ModelMeta, args: Args, r
 }
 
 async function update(scope: OperationScope, model: ModelMeta, args: Args, path = ['data']): Promise<unknown> {
+  if (!scope.set.hasPolicies && !scope.listeners) return updateAlone(scope, model, args, path);
   return inTransaction(scope, async (tx, capture) => {
     const row = await locate(scope, tx, model, args.where, 'update');
     if (!row) return notFound(tx, model, 'update', args.where);

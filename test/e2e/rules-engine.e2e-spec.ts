@@ -217,12 +217,14 @@ describe.each(testProviders())('write rules on the Prisma client (%s)', (provide
     ).rejects.toMatchObject({ code: 'invalid-argument' });
   });
 
+  const statements = async (run: () => Promise<unknown>) => {
+    db.queries.length = 0;
+    await run();
+    return db.queries.length;
+  };
+
   it('creates under rules alone in exactly the statements Prisma runs for the same create', async () => {
-    const count = async (run: () => Promise<unknown>) => {
-      db.queries.length = 0;
-      await run();
-      return db.queries.length;
-    };
+    const count = statements;
     const flat = { id: true, email: true };
     const flatPlain = await count(() =>
       db.prisma.user.create({ data: { email: 'plain-flat@x.test', name: 'Plain' }, select: flat }),
@@ -249,6 +251,35 @@ describe.each(testProviders())('write rules on the Prisma client (%s)', (provide
     expect(
       await as(admin).user.create({ data: { email: 'ruled-two@x.test', name: 'Ruled', password: 'long-enough' } }),
     ).not.toHaveProperty('passwordHash');
+  });
+
+  it('updates under rules alone in exactly the statements Prisma runs, unless a hook needs the rows', async () => {
+    const post = await db.prisma.post.create({ data: { title: 'to rename', authorId: alice.id } });
+    const select = { id: true, title: true };
+    const plain = await statements(() =>
+      db.prisma.post.update({ where: { id: post.id }, data: { title: 'renamed' }, select }),
+    );
+    let updated: any;
+    const ruled = await statements(async () => {
+      updated = await as(alice).post.update({ where: { id: post.id }, data: { title: 'ruled' }, select });
+    });
+    expect(ruled).toBe(plain);
+    expect(updated).toEqual({ id: post.id, title: 'ruled' });
+    // Validation still refuses, and nothing is written.
+    await expect(as(alice).post.update({ where: { id: post.id }, data: { title: '' } })).rejects.toMatchObject(
+      failure({ path: ['data', 'title'] }),
+    );
+    expect((await db.prisma.post.findUnique({ where: { id: post.id } }))?.title).toBe('ruled');
+
+    // User's beforeUpdate sees the stored rows; a missing row fails before the hook runs.
+    await expect(
+      as(admin).user.update({ where: { email: 'nobody@x.test' }, data: { name: 'Nobody' } }),
+    ).rejects.toMatchObject({ code: 'P2025' });
+    expect(calls).toEqual([]);
+    const renamed = await as(admin).user.update({ where: { id: alice.id }, data: { name: 'Alicia' } });
+    expect(renamed).toMatchObject({ id: alice.id, name: 'Alicia' });
+    expect(renamed).not.toHaveProperty('passwordHash');
+    expect(calls).toEqual([`update User ${alice.id}`]);
   });
 
   it('begins a transaction when a hook uses its client, and the write commits or rolls back with it', async () => {
