@@ -47,6 +47,12 @@ type Operation = (scope: OperationScope, model: ModelMeta, args: Args) => Promis
 const delegate = (client: PrismaClientLike, model: ModelMeta) => client[toTypeName(model.name)];
 
 /**
+ * Whether the scope's client enforces write rules at most: no access policy judges the rows a write
+ * touches and no listener is told of them, so nothing has to be read after a write.
+ */
+export const rulesAlone = (scope: OperationScope): boolean => !scope.set.hasPolicies && !scope.listeners;
+
+/**
  * An interactive transaction in which an unreadable result does not undo the write: the
  * RESULT_NOT_READABLE error leaves the callback, the transaction commits, then the error is thrown.
  * With change listeners, the transaction's changes are read before the commit and delivered after it.
@@ -256,7 +262,7 @@ function assertMayCreate(scope: OperationScope, model: ModelMeta): void {
 async function create(scope: OperationScope, model: ModelMeta, args: Args, path = ['data']): Promise<unknown> {
   assertMayCreate(scope, model);
   checkClientIds(scope.set, model, args.data);
-  if (!scope.set.hasPolicies && !scope.listeners) return createAlone(scope, model, args, path);
+  if (rulesAlone(scope)) return createAlone(scope, model, args, path);
   return inTransaction(scope, async (tx, capture) => {
     const self: RowHolder = {};
     capture?.created(model, self);
@@ -390,7 +396,7 @@ async function createMany(scope: OperationScope, model: ModelMeta, args: Args, r
 }
 
 async function update(scope: OperationScope, model: ModelMeta, args: Args, path = ['data']): Promise<unknown> {
-  if (!scope.set.hasPolicies && !scope.listeners) return updateAlone(scope, model, args, path);
+  if (rulesAlone(scope)) return updateAlone(scope, model, args, path);
   return inTransaction(scope, async (tx, capture) => {
     const row = await locate(scope, tx, model, args.where, 'update');
     if (!row) return notFound(tx, model, 'update', args.where);

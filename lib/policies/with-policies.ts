@@ -9,7 +9,7 @@ import { inChildSpan } from '../telemetry/child-span.js';
 import { SPANS } from '../telemetry/telemetry.constants.js';
 import { prototypeKey } from './policy.error.js';
 import type { PolicyContext, TransactionBounds } from './policy.types.js';
-import { type OperationScope, POLICY_OPERATIONS, runTransaction } from './policy-operations.js';
+import { type OperationScope, POLICY_OPERATIONS, rulesAlone, runTransaction } from './policy-operations.js';
 import { type PolicyConfig, PolicySet, validatePolicies } from './policy-set.js';
 
 /** What services that build queries themselves (REST's `select` of every attribute) need to know. */
@@ -140,7 +140,7 @@ function policyClient(scope: OperationScope): PrismaClientLike {
 function passesThrough(scope: OperationScope, model: ModelMeta, args: unknown): boolean {
   const { set } = scope;
   const rules = set.writeRules;
-  if (set.hasPolicies || scope.listeners || !rules) return false;
+  if (!rules || !rulesAlone(scope)) return false;
   return !reachesRules(rules, model, args, (name) => set.model(name));
 }
 
