@@ -78,7 +78,7 @@ export { ERROR_CODES, type ErrorCode } from './errors/error-codes.js';
 export { DEFAULT_PRISMA_ERROR_MAP } from './filters/prisma-error-map.js';
 
 /** Access policies and write rules on any Prisma client, e.g. in hand-written endpoints. */
-export { withPolicies, type WithPoliciesOptions } from './policies/with-policies.js';
+export { withDeletedRows, withPolicies, type WithPoliciesOptions } from './policies/with-policies.js';
 /** The policy applied to models and actions without rules (`'deny'`). */
 export { DEFAULT_POLICY } from './policies/policy-set.js';
 /** The `reason` values of policy rejections. */
@@ -93,6 +93,7 @@ export type {
   PolicyContext,
   PolicyRule,
   PolicyWhere,
+  SoftDeleteAction,
   TransactionBounds,
 } from './policies/policy.types.js';
 
@@ -125,6 +126,7 @@ export type {
   RuleContext,
   RuleSchema,
   RulesFor,
+  SoftDelete,
   UpdateHookArgs,
   VirtualField,
 } from './rules/rules.types.js';

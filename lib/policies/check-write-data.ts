@@ -12,6 +12,7 @@ import { policyViolation } from './policy.error.js';
 import type { PolicyAction, PolicyWhere } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
 import { andUniqueWhere, andWhere, anyOfIds, idWhere, isPlainObject, type ResolvedRule } from './rule-where.js';
+import { deletedAt, markDependants } from './soft-delete.js';
 import { fieldOf, transformWhere } from './transform-where.js';
 import type { WriteChecks } from './write-checks.js';
 
@@ -331,16 +332,19 @@ async function linkChange(scope: WriteScope, relation: RelationWrite, unique: un
   for (const key of ChangeCapture.keys(relation.target, await rows())) relation.watch!.named.add(key);
 }
 
-/** The nested operations an upsert turned out to be, once the engine knew which branch runs. */
+/**
+ * The nested operations a nested write turned out to be: an upsert once the engine knew which branch
+ * runs, a delete of soft-deleted rows the update that marks them.
+ */
 class Branches {
-  readonly update: unknown[] = [];
-  readonly create: unknown[] = [];
+  private readonly ops = new Map<string, unknown[]>();
+
+  add(op: string, value: unknown): void {
+    this.ops.set(op, [...(this.ops.get(op) ?? []), value]);
+  }
 
   mergeInto(nested: Data, isList: boolean): void {
-    for (const op of ['update', 'create'] as const) {
-      if (this[op].length === 0) continue;
-      nested[op] = isList ? [...many(nested[op] ?? []), ...this[op]] : this[op][0];
-    }
+    for (const [op, values] of this.ops) nested[op] = isList ? [...many(nested[op] ?? []), ...values] : values[0];
   }
 }
 
@@ -369,12 +373,15 @@ async function resolveUpsert(
       relation.linked &&
       (await firstRow(scope, relation.target, andWhere(andWhere(where, readRule(scope, relation)), relation.linked)));
     if (!existing) {
-      branches.create.push(await createData(scope, relation, item.create, 'upsert', [...itemPath, 'create']));
+      branches.add('create', await createData(scope, relation, item.create, 'upsert', [...itemPath, 'create']));
     } else if (relation.field.isList) {
-      branches.update.push(await updateListItem(scope, relation, item.where, item.update, [...itemPath, 'update']));
+      branches.add('update', await updateListItem(scope, relation, item.where, item.update, [...itemPath, 'update']));
     } else {
       const form = item.where === undefined ? item.update : { where: item.where, data: item.update };
-      branches.update.push(await updateToOne(scope, relation, form, [...itemPath, 'update'], [...itemPath, 'update']));
+      branches.add(
+        'update',
+        await updateToOne(scope, relation, form, [...itemPath, 'update'], [...itemPath, 'update']),
+      );
     }
   });
   return branches;
@@ -433,6 +440,36 @@ async function updateToOne(
     where: restricted,
     data: await checkWriteData(scope, relation.target, data, await updateNode(scope, relation, dataPath, row)),
   };
+}
+
+interface SoftDeleteItem {
+  where: unknown;
+  /** The related rows the item deletes. */
+  rows: () => Promise<Row[]>;
+}
+
+/**
+ * A nested delete of soft-deleted rows becomes the nested update that marks them (Prisma still
+ * answers "not found" for a row that is not there), their dependants marked before it, at the same
+ * time. Undefined when the related model is not soft-deleted.
+ */
+async function softDeleted(
+  scope: WriteScope,
+  relation: RelationWrite,
+  op: 'update' | 'updateMany',
+  items: SoftDeleteItem[],
+): Promise<Branches | undefined> {
+  const { target } = relation;
+  const softDelete = scope.set.softDelete(target.name);
+  if (!softDelete) return undefined;
+  const at = scope.checks.deletedAt();
+  const data = deletedAt(scope.set, target, at);
+  const branches = new Branches();
+  for (const { where, rows } of items) {
+    if (softDelete.cascade?.length) await markDependants(scope, target, await rows(), at);
+    branches.add(op, where === undefined ? { data } : { where, data });
+  }
+  return branches;
 }
 
 const NESTED_WRITES: Record<string, NestedHandler> = {
@@ -521,32 +558,32 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
   delete: async (scope, relation, value, path) => {
     if (!relation.field.isList) {
       const where = restrictMany(scope, relation, value, 'delete');
-      if (relation.linked)
-        await relatedChange(
-          scope,
-          relation,
-          'delete',
-          linkedRows(scope, relation, where === true ? undefined : where),
-          path,
-        );
-      return where;
+      const rows = linkedRows(scope, relation, where === true ? undefined : where);
+      if (relation.linked) await relatedChange(scope, relation, 'delete', rows, path);
+      return softDeleted(scope, relation, 'update', [{ where: where === true ? undefined : where, rows }]) ?? where;
     }
-    return mapMany(value, path, async (item, itemPath) => {
-      const where = await visibleWhere(scope, relation, item, 'delete');
-      const rows = linkedRows(scope, relation, isPlainObject(where) ? expandUnique(relation.target, where) : where);
-      await relatedChange(scope, relation, 'delete', rows, itemPath);
-      return where;
-    });
+    const items = (await Promise.all(
+      many(value).map(async (item, index) => {
+        const itemPath = Array.isArray(value) ? [...path, index] : path;
+        const where = await visibleWhere(scope, relation, item, 'delete');
+        const rows = linkedRows(scope, relation, isPlainObject(where) ? expandUnique(relation.target, where) : where);
+        await relatedChange(scope, relation, 'delete', rows, itemPath);
+        return { where, rows };
+      }),
+    )) as SoftDeleteItem[];
+    const wheres = items.map((item) => item.where);
+    return softDeleted(scope, relation, 'update', items) ?? (Array.isArray(value) ? wheres : wheres[0]);
   },
   deleteMany: async (scope, relation, value, path) => {
-    const wheres = await Promise.all(
+    const items = await Promise.all(
       many(value).map(async (item, index) => {
         const { where } = await restrictBulk(scope, relation, item, 'delete');
         const rows = linkedRows(scope, relation, where);
         await relatedChange(scope, relation, 'delete', rows, Array.isArray(value) ? [...path, index] : path);
-        return where;
+        return { where, rows };
       }),
     );
-    return Array.isArray(value) ? wheres : wheres[0];
+    const wheres = items.map((item) => item.where);
+    return softDeleted(scope, relation, 'updateMany', items) ?? (Array.isArray(value) ? wheres : wheres[0]);
   },
 };

@@ -52,12 +52,12 @@ export function foreignKeyGuards(set: PolicySet, model: ModelMeta): ForeignKeyGu
 }
 
 function buildGuards(set: PolicySet, model: ModelMeta): ForeignKeyGuards {
-  const own = set.rule(model.name, 'read');
+  const own = set.policyRule(model.name, 'read');
   const relations: GuardedRelation[] = [];
   for (const field of Object.values(model.fields)) {
     const relation = field.relation;
     if (!relation?.fields.length) continue;
-    const rule = set.rule(relation.model, 'read');
+    const rule = set.policyRule(relation.model, 'read');
     if (rule === true || requiresRelated(own, field.name, rule)) continue;
     relations.push({
       field,

@@ -24,6 +24,7 @@ import { isResultNotReadable, policyViolation, resultNotReadable } from './polic
 import type { PolicyAction, TransactionBounds } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
 import { andUniqueWhere, andWhere, anyOfIds, idWhere, noRows } from './rule-where.js';
+import { markDeleted, restoreDeleted } from './soft-delete.js';
 import { transformWhere } from './transform-where.js';
 import { WriteChecks } from './write-checks.js';
 
@@ -42,15 +43,17 @@ export interface OperationScope {
 
 type Args = Record<string, any>;
 type Row = Record<string, any>;
-type Operation = (scope: OperationScope, model: ModelMeta, args: Args) => Promise<unknown>;
+export type Operation = (scope: OperationScope, model: ModelMeta, args: Args) => Promise<unknown>;
 
 const delegate = (client: PrismaClientLike, model: ModelMeta) => client[toTypeName(model.name)];
 
 /**
  * Whether the scope's client enforces write rules at most: no access policy judges the rows a write
- * touches and no listener is told of them, so nothing has to be read after a write.
+ * touches, no listener is told of them and no row is soft-deleted, so nothing has to be read after a
+ * write.
  */
-export const rulesAlone = (scope: OperationScope): boolean => !scope.set.hasPolicies && !scope.listeners;
+export const rulesAlone = (scope: OperationScope): boolean =>
+  !scope.set.hasPolicies && !scope.listeners && !scope.set.softDeletes;
 
 /**
  * An interactive transaction in which an unreadable result does not undo the write: the
@@ -434,17 +437,44 @@ async function upsert(scope: OperationScope, model: ModelMeta, args: Args): Prom
   });
 }
 
-async function remove(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
+async function remove(
+  scope: OperationScope,
+  model: ModelMeta,
+  args: Args,
+  action: 'delete' | 'hardDelete',
+): Promise<unknown> {
   return inTransaction(scope, async (tx, capture) => {
-    const row = await locate(scope, tx, model, args.where, 'delete');
+    const row = await locate(scope, tx, model, args.where, action);
     if (!row) return notFound(tx, model, 'delete', args.where);
     const stored = once(() => storedRows(tx, model, idWhere(model, row)));
     const run = ruleRun(scope, tx);
     if (run) await applyDeleteRules(run, model, [], stored);
     capture?.changing(model, 'delete', await stored());
     const [deleted] = await readBack(scope, tx, model, [row], args);
-    await delegate(tx, model).delete({ where: uniqueIdWhere(model, row), select: idSelect(model) });
+    if (action === 'delete' && scope.set.softDelete(model.name))
+      await markDeleted({ tx, set: scope.set, run, capture }, model, [row], new Date());
+    else await delegate(tx, model).delete({ where: uniqueIdWhere(model, row), select: idSelect(model) });
     return deleted;
+  });
+}
+
+/**
+ * Brings back a soft-deleted row the `restore` rule permits, with the dependants deleted with it. A
+ * row that is not deleted, or that the caller may not restore, is not found.
+ */
+async function restore(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
+  assertUnique(model, args.where);
+  const { field } = scope.set.softDelete(model.name)!;
+  return inTransaction(scope, async (tx, capture) => {
+    const unique = expandUnique(model, transformWhere(scope.set, model, args.where));
+    const deleted = { AND: [unique, { [field]: { not: null } }] };
+    const row: Row | null = await delegate(tx, model).findFirst({
+      where: andWhere(deleted, scope.set.rule(model.name, 'restore')),
+    });
+    if (!row) return notFound(tx, model, 'update', args.where);
+    capture?.changing(model, 'update', [row]);
+    await restoreDeleted({ tx, set: scope.set, capture }, model, [row], row[field]);
+    return (await readBack(scope, tx, model, [row], args))[0];
   });
 }
 
@@ -497,13 +527,23 @@ async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, r
 async function deleteMany(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
   return inTransaction(scope, async (tx, capture) => {
     const where = await bulkWriteWhere(tx, scope.set, model, bulkWhere(scope, model, args.where, 'delete'));
-    if (!modelRules(scope.set.writeRules, model.name)?.beforeDelete && !capture)
-      return delegate(tx, model).deleteMany({ ...args, where });
+    const softDelete = scope.set.softDelete(model.name);
+    const hooked = modelRules(scope.set.writeRules, model.name)?.beforeDelete !== undefined;
+    if (!hooked && !capture && !softDelete?.cascade?.length) {
+      return softDelete
+        ? delegate(tx, model).updateMany({ where, data: { [softDelete.field]: new Date() }, limit: args.limit })
+        : delegate(tx, model).deleteMany({ ...args, where });
+    }
     // The hook and the listeners see the rows the delete removes, and the delete removes exactly those.
     const rows = await storedRows(tx, model, where);
     const run = ruleRun(scope, tx);
     if (run) await applyDeleteRules(run, model, [], async () => rows);
     capture?.changing(model, 'delete', rows);
+    if (softDelete) {
+      const marked = args.limit === undefined ? rows : rows.slice(0, args.limit);
+      await markDeleted({ tx, set: scope.set, run, capture }, model, marked, new Date());
+      return { count: marked.length };
+    }
     return delegate(tx, model).deleteMany({ ...args, where: { AND: [where, anyOfIds(model, rows)] } });
   });
 }
@@ -530,6 +570,12 @@ export const POLICY_OPERATIONS: Readonly<Record<string, Operation>> = {
   updateMany: (scope, model, args) => updateMany(scope, model, args ?? {}, false),
   updateManyAndReturn: (scope, model, args) => updateMany(scope, model, args ?? {}, true),
   upsert: (scope, model, args) => upsert(scope, model, args ?? {}),
-  delete: (scope, model, args) => remove(scope, model, args ?? {}),
+  delete: (scope, model, args) => remove(scope, model, args ?? {}, 'delete'),
   deleteMany: (scope, model, args) => deleteMany(scope, model, args ?? {}),
+};
+
+/** The operations a soft-deleted model's delegate adds to Prisma's. */
+export const SOFT_DELETE_OPERATIONS: Readonly<Record<string, Operation>> = {
+  restore: (scope, model, args) => restore(scope, model, args ?? {}),
+  hardDelete: (scope, model, args) => remove(scope, model, args ?? {}, 'hardDelete'),
 };

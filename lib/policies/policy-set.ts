@@ -1,6 +1,6 @@
 import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { fieldModes, type ModelFieldModes } from '../rules/field-modes.js';
-import type { CrudApiRules } from '../rules/rules.types.js';
+import type { CrudApiRules, SoftDelete } from '../rules/rules.types.js';
 import type {
   CrudApiPolicies,
   DefaultPolicy,
@@ -8,10 +8,20 @@ import type {
   PolicyAction,
   PolicyContext,
   PolicyWhere,
+  SoftDeleteAction,
 } from './policy.types.js';
-import { isPlainObject, noRows, type ResolvedRule } from './rule-where.js';
+import { andWhere, isPlainObject, noRows, type ResolvedRule } from './rule-where.js';
 
 export const DEFAULT_POLICY: DefaultPolicy = 'deny';
+
+/** Which rows of soft-deleted models a client reads: the live ones, or the deleted ones `readDeleted` permits too. */
+export type DeletedRows = 'exclude' | 'include';
+
+const SOFT_DELETE_ACTIONS: ReadonlySet<PolicyAction> = new Set<SoftDeleteAction>([
+  'restore',
+  'readDeleted',
+  'hardDelete',
+]);
 
 export interface PolicyConfig {
   /** Without policies every row and field is accessible (a client with rules only). */
@@ -49,8 +59,24 @@ export class PolicySet {
   constructor(
     private readonly config: PolicyConfig,
     readonly context: PolicyContext,
+    readonly deletedRows: DeletedRows = 'exclude',
   ) {
     this.fallback = !config.policies || (config.defaultPolicy ?? DEFAULT_POLICY) === 'allow';
+  }
+
+  /** The same policies and context, reading the deleted rows `readDeleted` permits as well. */
+  withDeletedRows(): PolicySet {
+    return new PolicySet(this.config, this.context, 'include');
+  }
+
+  /** Whether any model of the rules is soft-deleted. */
+  get softDeletes(): boolean {
+    return softDeletedModels(this.config.rules).size > 0;
+  }
+
+  /** The model's soft-delete setting, if it is soft-deleted. */
+  softDelete(model: string): SoftDelete | undefined {
+    return softDeletedModels(this.config.rules).get(model);
   }
 
   get modelMeta(): DataModelMeta {
@@ -68,20 +94,52 @@ export class PolicySet {
     return model;
   }
 
-  /** `true` (every row) or the `where` of the permitted rows; a denial is a `where` no row matches. */
+  /**
+   * `true` (every row) or the `where` of the permitted rows; a denial is a `where` no row matches.
+   * On a soft-deleted model, reads see live rows only (and the deleted ones `readDeleted` permits,
+   * when the client includes them), and updates and deletes touch live rows only.
+   */
   rule(model: string, action: PolicyAction): ResolvedRule {
     const key = `${model}.${action}`;
     let rule = this.rules.get(key);
     if (rule === undefined) {
-      const policies = this.config.policies ?? {};
-      const policy = Object.hasOwn(policies, model) ? policies[model] : undefined;
-      const written = action === 'postUpdate' ? (policy?.postUpdate ?? policy?.update) : policy?.[action];
-      const value = written === undefined ? this.fallback : this.evaluate(key, written);
+      const value = this.written(model, action);
       rule = value === false ? noRows(this.model(model)) : value;
       if (value === false) this.denied.add(key);
       this.rules.set(key, rule);
     }
     return rule;
+  }
+
+  /**
+   * The rule as the policies write it, without the soft-delete condition: what a foreign key reveals
+   * of its related row (see `foreignKeyGuards`) is the policies' concern; a deleted row's key is data.
+   */
+  policyRule(model: string, action: PolicyAction): ResolvedRule {
+    if (!this.softDelete(model)) return this.rule(model, action);
+    const value = this.evaluated(model, action);
+    return value === false ? noRows(this.model(model)) : value;
+  }
+
+  private evaluated(model: string, action: PolicyAction): boolean | PolicyWhere {
+    const policies = this.config.policies ?? {};
+    const policy = Object.hasOwn(policies, model) ? policies[model] : undefined;
+    const written = action === 'postUpdate' ? (policy?.postUpdate ?? policy?.update) : policy?.[action];
+    const fallback = SOFT_DELETE_ACTIONS.has(action) ? false : this.fallback;
+    return written === undefined ? fallback : this.evaluate(`${model}.${action}`, written);
+  }
+
+  private written(model: string, action: PolicyAction): boolean | PolicyWhere {
+    const value = this.evaluated(model, action);
+    const softDelete = this.softDelete(model);
+    if (!softDelete || value === false || (action !== 'read' && action !== 'update' && action !== 'delete'))
+      return value;
+    const live = { [softDelete.field]: null };
+    const deleted = action === 'read' && this.deletedRows === 'include' ? this.rule(model, 'readDeleted') : undefined;
+    if (deleted === true) return value;
+    // (Not `{ OR: [live, {}] }`: Prisma drops the empty member rather than reading it as true.)
+    const visible = deleted && !this.denies(model, 'readDeleted') ? { OR: [live, deleted] } : live;
+    return andWhere(value === true ? undefined : value, visible)!;
   }
 
   /** Whether the rule permits no row at all (checked without a query). */
@@ -139,4 +197,20 @@ export class PolicySet {
     if (typeof value === 'boolean' || isPlainObject(value)) return value;
     throw new Error(`policies: rule ${key} must give a boolean or a where object, got ${typeof value}`);
   }
+}
+
+const softDeleted = new WeakMap<object, ReadonlyMap<string, SoftDelete>>();
+const NONE: ReadonlyMap<string, SoftDelete> = new Map();
+
+/** The soft-deleted models of the rules, by name (found once per rules object). */
+function softDeletedModels(rules: CrudApiRules | undefined): ReadonlyMap<string, SoftDelete> {
+  if (!rules) return NONE;
+  let models = softDeleted.get(rules);
+  if (!models) {
+    models = new Map(
+      Object.entries(rules).flatMap(([name, model]) => (model.softDelete ? [[name, model.softDelete] as const] : [])),
+    );
+    softDeleted.set(rules, models);
+  }
+  return models;
 }

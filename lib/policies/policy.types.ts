@@ -18,8 +18,14 @@ export type PolicyRule<Where = PolicyWhere, Ctx = PolicyContext> = boolean | Whe
  */
 export type FieldRule<Ctx = PolicyContext> = boolean | ((ctx: Ctx) => boolean);
 
-/** `postUpdate` is the rule a row must satisfy after an update (PostgreSQL's `WITH CHECK`). */
-export type PolicyAction = 'read' | 'create' | 'update' | 'postUpdate' | 'delete';
+/**
+ * `postUpdate` is the rule a row must satisfy after an update (PostgreSQL's `WITH CHECK`);
+ * `restore`, `readDeleted` and `hardDelete` apply to soft-deleted models only.
+ */
+export type PolicyAction = 'read' | 'create' | 'update' | 'postUpdate' | 'delete' | SoftDeleteAction;
+
+/** The actions on soft-deleted rows: denied unless a rule allows them, whatever `defaultPolicy` says. */
+export type SoftDeleteAction = 'restore' | 'readDeleted' | 'hardDelete';
 
 export interface ModelPolicy<Where = PolicyWhere, Ctx = PolicyContext> {
   /** Rows the caller may see; rows outside it do not exist for the caller. */
@@ -38,8 +44,14 @@ export interface ModelPolicy<Where = PolicyWhere, Ctx = PolicyContext> {
    * Default: the `update` rule.
    */
   postUpdate?: PolicyRule<Where, Ctx>;
-  /** Rows the caller may delete. */
+  /** Rows the caller may delete (on a soft-deleted model: mark deleted). */
   delete?: PolicyRule<Where, Ctx>;
+  /** Soft-deleted rows the caller may restore. Default: none. */
+  restore?: PolicyRule<Where, Ctx>;
+  /** Soft-deleted rows the caller may read when it asks for deleted rows. Default: none. */
+  readDeleted?: PolicyRule<Where, Ctx>;
+  /** Rows of a soft-deleted model the caller may remove for good (deleted ones too, when it reads them). Default: none. */
+  hardDelete?: PolicyRule<Where, Ctx>;
   fields?: {
     /** `false` hides the field: never returned, unusable in where/orderBy/select/... (400). */
     read?: Record<string, FieldRule<Ctx>>;

@@ -70,8 +70,10 @@ function transformListFilter(set: PolicySet, target: ModelMeta, rule: ResolvedRu
   if ('every' in value) {
     const condition = transformWhere(set, target, value.every) ?? {};
     const visible = ruleWhere(rule);
-    // Every readable row matches: rows the caller cannot read do not count.
-    out.every = visible ? { OR: [condition, { NOT: visible }] } : condition;
+    // Every readable row matches: rows the caller cannot read do not count. (`{}` matches every row
+    // already, and Prisma drops an empty member of an `OR` rather than reading it as true.)
+    const everyRow = isPlainObject(condition) && Object.keys(condition).length === 0;
+    out.every = visible && !everyRow ? { OR: [condition, { NOT: visible }] } : condition;
   }
   return out;
 }

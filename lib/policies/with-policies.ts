@@ -9,7 +9,14 @@ import { inChildSpan } from '../telemetry/child-span.js';
 import { SPANS } from '../telemetry/telemetry.constants.js';
 import { prototypeKey } from './policy.error.js';
 import type { PolicyContext, TransactionBounds } from './policy.types.js';
-import { type OperationScope, POLICY_OPERATIONS, rulesAlone, runTransaction } from './policy-operations.js';
+import {
+  type Operation,
+  type OperationScope,
+  POLICY_OPERATIONS,
+  rulesAlone,
+  runTransaction,
+  SOFT_DELETE_OPERATIONS,
+} from './policy-operations.js';
 import { type PolicyConfig, PolicySet, validatePolicies } from './policy-set.js';
 
 /** What services that build queries themselves (REST's `select` of every attribute) need to know. */
@@ -23,6 +30,7 @@ export interface PolicyInspector {
 }
 
 const inspectors = new WeakMap<object, PolicyInspector>();
+const scopes = new WeakMap<object, OperationScope>();
 
 /** The policies a client enforces, or undefined for a client without policies. */
 export function policiesOf(client: object): PolicyInspector | undefined {
@@ -62,6 +70,17 @@ export function withPolicies<Client extends object>(client: Client, options: Wit
     transactionOptions: options.transactionOptions,
   };
   return policyClient(listeners && listeners.length > 0 ? { ...scope, listeners } : scope) as Client;
+}
+
+/**
+ * The same policy client reading deleted rows too: on soft-deleted models, reads also see the
+ * deleted rows the `readDeleted` rule permits (writes still touch live rows only). Undefined for a
+ * client without soft-deleted models.
+ */
+export function withDeletedRows<Client extends object>(client: Client): Client | undefined {
+  const scope = scopes.get(client);
+  if (!scope?.set.softDeletes) return undefined;
+  return policyClient({ ...scope, set: scope.set.withDeletedRows() }) as Client;
 }
 
 /** Policy sets already checked against their schema: the module wraps a client on every request. */
@@ -111,6 +130,7 @@ function policyClient(scope: OperationScope): PrismaClientLike {
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
+  scopes.set(self, scope);
   inspectors.set(self, {
     hiddenFields: (model) => set.hiddenFields(model),
     readsEveryRow: (model) => set.rule(model, 'read') === true,
@@ -170,7 +190,8 @@ class PolicyDelegate {
   }
 }
 
-for (const [name, operation] of Object.entries(POLICY_OPERATIONS)) {
+/** Defines a model operation on the delegates that `offered` says have it. */
+function defineOperation(name: string, operation: Operation, offered: (state: DelegateState) => boolean): void {
   const run = async function (this: PolicyDelegate, args?: Record<string, any>): Promise<unknown> {
     const { scope, model, base } = this[STATE];
     const prototypePath = findPrototypeKey(args);
@@ -180,10 +201,17 @@ for (const [name, operation] of Object.entries(POLICY_OPERATIONS)) {
   };
   Object.defineProperty(PolicyDelegate.prototype, name, {
     get(this: PolicyDelegate) {
-      return typeof this[STATE].base[name] === 'function' ? run.bind(this) : undefined;
+      return offered(this[STATE]) ? run.bind(this) : undefined;
     },
   });
 }
+
+for (const [name, operation] of Object.entries(POLICY_OPERATIONS))
+  defineOperation(name, operation, ({ base }) => typeof base[name] === 'function');
+// Soft-deleted models' own operations, which Prisma's delegates do not have (they never pass through:
+// a client with soft-deleted models is not one of rules alone).
+for (const [name, operation] of Object.entries(SOFT_DELETE_OPERATIONS))
+  defineOperation(name, operation, ({ scope, model }) => scope.set.softDelete(model.name) !== undefined);
 
 function policyDelegate(scope: OperationScope, model: ModelMeta, base: Record<string, unknown>): object {
   return new PolicyDelegate({ scope, model, base });

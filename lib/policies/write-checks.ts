@@ -24,6 +24,12 @@ const keyOf = (where: PolicyWhere): string =>
 export class WriteChecks {
   private readonly references = new Map<ModelMeta, Map<string, PolicyWhere>>();
   private readonly updated = new Map<ModelMeta, Row[]>();
+  private at?: Date;
+
+  /** The time of the write's soft deletes: one for all the rows it marks. */
+  deletedAt(): Date {
+    return (this.at ??= new Date());
+  }
 
   /** A foreign key written by value names `where` of `target`: as with `connect`, an unreadable row counts as missing. */
   reference(target: ModelMeta, where: PolicyWhere): void {

@@ -1,5 +1,5 @@
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
-import type { CrudApiRules, RuleContext, VirtualField } from './rules.types.js';
+import type { CrudApiRules, RuleContext, SoftDelete, VirtualField } from './rules.types.js';
 import { isRuleSchema } from './validate-schema.js';
 
 /** How clients may use one model's fields, from its rules (the same for every caller). */
@@ -29,11 +29,17 @@ const compiled = new WeakMap<object, Map<string, ModelFieldModes>>();
 /** The modes of one model (compiled once per rules object). */
 export function fieldModes(rules: CrudApiRules | undefined, model: ModelMeta): ModelFieldModes {
   const written = rules && Object.hasOwn(rules, model.name) ? rules[model.name] : undefined;
-  if (!written || (!written.fields && !written.virtual)) return NO_FIELD_MODES;
+  if (!written || (!written.fields && !written.virtual && !written.softDelete)) return NO_FIELD_MODES;
   let byModel = compiled.get(rules!);
   if (!byModel) compiled.set(rules!, (byModel = new Map()));
   let modes = byModel.get(model.name);
-  if (!modes) byModel.set(model.name, (modes = compile(model, written.fields ?? {}, written.virtual ?? {})));
+  if (!modes) {
+    // Only deletes and restores set the soft-delete column.
+    const fields = written.softDelete
+      ? { ...written.fields, [written.softDelete.field]: 'serverSet' as const }
+      : written.fields;
+    byModel.set(model.name, (modes = compile(model, fields ?? {}, written.virtual ?? {})));
+  }
   return modes;
 }
 
@@ -121,5 +127,33 @@ export function validateRules(rules: CrudApiRules, models: Readonly<Record<strin
       if (Object.hasOwn(model.fields, name))
         throw new Error(`rules: virtual field "${modelName}.${name}" has the name of a field of ${modelName}`);
     }
+    if (modelRules.softDelete) validateSoftDelete(modelRules.softDelete, model, rules, models);
+  }
+}
+
+/** A soft-delete column is a nullable DateTime; a cascade follows a relation to soft-deleted rows that point here. */
+function validateSoftDelete(
+  softDelete: SoftDelete,
+  model: ModelMeta,
+  rules: CrudApiRules,
+  models: Readonly<Record<string, ModelMeta>>,
+): void {
+  const where = `rules: ${model.name}.softDelete`;
+  const column = Object.hasOwn(model.fields, softDelete.field) ? model.fields[softDelete.field] : undefined;
+  if (!column || column.relation || column.type !== 'DateTime' || !column.isOptional || column.isList)
+    throw new Error(`${where}.field must name a nullable DateTime column of ${model.name}`);
+  if (rules[model.name]?.fields?.[softDelete.field] !== undefined)
+    throw new Error(`${where}.field "${softDelete.field}" cannot have a field mode: the module sets it`);
+  for (const name of softDelete.cascade ?? []) {
+    const field = Object.hasOwn(model.fields, name) ? model.fields[name] : undefined;
+    const target = field?.relation && models[field.relation.model];
+    const opposite = target && field.relation!.oppositeField ? target.fields[field.relation!.oppositeField] : undefined;
+    const dependent = field?.relation?.fields.length === 0 && (opposite?.relation?.fields.length ?? 0) > 0;
+    if (!target || !dependent)
+      throw new Error(
+        `${where}.cascade: "${name}" is not a relation to rows whose foreign key points to ${model.name}`,
+      );
+    if (!rules[target.name]?.softDelete)
+      throw new Error(`${where}.cascade: "${name}" leads to ${target.name}, which is not soft-deleted`);
   }
 }

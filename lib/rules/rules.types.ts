@@ -76,12 +76,31 @@ export interface ModelRules<Create = AnyRecord, Update = AnyRecord, Row = AnyRec
   beforeCreate?: Hook<CreateHookArgs<Create, Ctx, Client>, Create>;
   beforeUpdate?: Hook<UpdateHookArgs<Update, Row, Ctx, Client>, Update>;
   beforeDelete?: (args: DeleteHookArgs<Row, Ctx, Client>) => void | Promise<void>;
+  /** Deletes set a timestamp instead of removing the row (see `SoftDelete`). */
+  softDelete?: SoftDelete;
   validate?: {
     /** The data of a create, after the hooks. */
     create?: RuleSchema;
     /** The data of an update (only the fields it changes), after the hooks. */
     update?: RuleSchema;
   };
+}
+
+/**
+ * A soft-deleted model: every delete (on either interface, nested ones included) sets `field` to the
+ * time of the delete instead of removing the row, and rows whose `field` is set are gone for every
+ * read, update and link. The access policies' `restore`, `readDeleted` and `hardDelete` rules say who
+ * may bring a row back, see deleted rows, or remove a row for good.
+ */
+export interface SoftDelete {
+  /** A nullable `DateTime` column: null while the row lives, the time of its delete after. */
+  field: string;
+  /**
+   * Relations to rows that depend on this one (their foreign key points here; the related model is
+   * soft-deleted too): deleting a row deletes its dependants with the same timestamp, and restoring
+   * it restores exactly the dependants deleted with it.
+   */
+  cascade?: string[];
 }
 
 /** Rules per Prisma model name (`User`). */
