@@ -560,7 +560,9 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
       const where = restrictMany(scope, relation, value, 'delete');
       const rows = linkedRows(scope, relation, where === true ? undefined : where);
       if (relation.linked) await relatedChange(scope, relation, 'delete', rows, path);
-      return softDeleted(scope, relation, 'update', [{ where: where === true ? undefined : where, rows }]) ?? where;
+      return (
+        (await softDeleted(scope, relation, 'update', [{ where: where === true ? undefined : where, rows }])) ?? where
+      );
     }
     const items = (await Promise.all(
       many(value).map(async (item, index) => {
@@ -572,7 +574,7 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
       }),
     )) as SoftDeleteItem[];
     const wheres = items.map((item) => item.where);
-    return softDeleted(scope, relation, 'update', items) ?? (Array.isArray(value) ? wheres : wheres[0]);
+    return (await softDeleted(scope, relation, 'update', items)) ?? (Array.isArray(value) ? wheres : wheres[0]);
   },
   deleteMany: async (scope, relation, value, path) => {
     const items = await Promise.all(
@@ -584,6 +586,6 @@ const NESTED_WRITES: Record<string, NestedHandler> = {
       }),
     );
     const wheres = items.map((item) => item.where);
-    return softDeleted(scope, relation, 'updateMany', items) ?? (Array.isArray(value) ? wheres : wheres[0]);
+    return (await softDeleted(scope, relation, 'updateMany', items)) ?? (Array.isArray(value) ? wheres : wheres[0]);
   },
 };
