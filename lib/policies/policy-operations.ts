@@ -473,7 +473,17 @@ async function restore(scope: OperationScope, model: ModelMeta, args: Args): Pro
     });
     if (!row) return notFound(tx, model, 'update', args.where);
     capture?.changing(model, 'update', [row]);
-    await restoreDeleted({ tx, set: scope.set, capture }, model, [row], row[field]);
+    try {
+      await restoreDeleted({ tx, set: scope.set, capture }, model, [row], row[field]);
+    } catch (error) {
+      // Not the client's malformed input (as a create's duplicate is): the row's own value was taken meanwhile.
+      if (isUniqueViolation(error))
+        throw new CrudApiError(
+          'conflict',
+          `A live ${model.name} row has a unique value of this one: it cannot be restored`,
+        );
+      throw error;
+    }
     return (await readBack(scope, tx, model, [row], args))[0];
   });
 }

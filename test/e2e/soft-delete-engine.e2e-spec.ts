@@ -186,7 +186,7 @@ describe.each(testProviders())('soft delete on the Prisma client (%s)', (provide
     await as(admin).tag.delete({ where: { id: old.id } });
     const again = await as(alice).tag.create({ data: { name: 'reused' } });
     expect(again.id).not.toBe(old.id);
-    await expect(as(admin).tag.restore({ where: { id: old.id } })).rejects.toMatchObject({ code: 'P2002' });
+    await expect(as(admin).tag.restore({ where: { id: old.id } })).rejects.toMatchObject({ code: 'conflict' });
     await as(admin).tag.delete({ where: { id: again.id } });
     expect(await as(admin).tag.restore({ where: { id: old.id } })).toMatchObject({ id: old.id, name: 'reused' });
   });
