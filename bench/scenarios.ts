@@ -89,6 +89,15 @@ const READS: readonly Scenario[] = [
     write: false,
   },
   {
+    id: 'rest-list-soft-deleted',
+    title: 'REST list page[limit]=20, soft-deleted model',
+    method: 'GET',
+    path: '/api/rest/post?page%5Blimit%5D=20',
+    status: 200,
+    write: false,
+    oursOptions: { rules: { Post: { softDelete: { field: 'deletedAt' } } } },
+  },
+  {
     id: 'rest-include',
     title: 'REST list include=author,comments',
     method: 'GET',

@@ -5,6 +5,7 @@ import {
   RestFilterSortBaseline,
   RestIncludeBaseline,
   RestListBaseline,
+  RestListSoftDeletedBaseline,
   RestRelatedBaseline,
 } from './rest-read.controllers.js';
 import { RestCreateBaseline, RestUpdateBaseline } from './rest-write.controllers.js';
@@ -23,6 +24,7 @@ import {
 export const BASELINE_CONTROLLERS: Readonly<Record<string, Type>> = {
   'rest-fetch': RestFetchBaseline,
   'rest-list': RestListBaseline,
+  'rest-list-soft-deleted': RestListSoftDeletedBaseline,
   'rest-include': RestIncludeBaseline,
   'rest-filter-sort': RestFilterSortBaseline,
   'rest-related': RestRelatedBaseline,

@@ -56,6 +56,7 @@ export function postResource(endpoint: string, post: Row, linkage: PostLinkage =
       publishedAt: post.publishedAt ? post.publishedAt.toISOString() : null,
       createdAt: post.createdAt.toISOString(),
       updatedAt: post.updatedAt.toISOString(),
+      deletedAt: post.deletedAt ? post.deletedAt.toISOString() : null,
       authorId: post.authorId,
       // PostgreSQL's schema adds a scalar list.
       ...('keywords' in post ? { keywords: post.keywords } : {}),
@@ -102,6 +103,7 @@ export function commentResource(endpoint: string, comment: Row) {
     attributes: {
       body: comment.body,
       createdAt: comment.createdAt.toISOString(),
+      deletedAt: comment.deletedAt ? comment.deletedAt.toISOString() : null,
       postId: comment.postId,
       authorId: comment.authorId,
       parentId: comment.parentId,

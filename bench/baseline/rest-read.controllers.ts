@@ -50,15 +50,30 @@ export class RestFetchBaseline extends BaselineController {
 /** Hand-written `GET /post?page[limit]=20`. */
 @Controller('api/rest')
 export class RestListBaseline extends BaselineController {
+  /** The posts listed: every one. */
+  protected readonly where?: { deletedAt: null };
+
   @Get('post')
   async list(@Req() req: BaselineRequest, @Res() res: BaselineResponse): Promise<void> {
     const page = pageOf(req);
-    const posts = await this.db.prisma.post.findMany({ skip: page.offset, take: page.limit, orderBy: { id: 'asc' } });
-    const total = knownTotal(page.offset, page.limit, posts.length) ?? (await this.db.prisma.post.count());
+    const { where } = this;
+    const posts = await this.db.prisma.post.findMany({
+      where,
+      skip: page.offset,
+      take: page.limit,
+      orderBy: { id: 'asc' },
+    });
+    const total = knownTotal(page.offset, page.limit, posts.length) ?? (await this.db.prisma.post.count({ where }));
     const data = posts.map((post) => postResource(this.endpoint, post));
     const self = requestLink(this.endpoint, req.originalUrl);
     sendDocument(res, 200, collectionDocument(self, `${this.endpoint}/post`, page.query, { ...page, total }, data));
   }
+}
+
+/** Hand-written `GET /post?page[limit]=20` of soft-deleted posts: the live ones. */
+@Controller('api/rest')
+export class RestListSoftDeletedBaseline extends RestListBaseline {
+  protected override readonly where = { deletedAt: null } as const;
 }
 
 /** Hand-written `GET /post?include=author,comments&page[limit]=20`. */

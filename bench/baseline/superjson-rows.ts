@@ -30,6 +30,7 @@ function post(row: Row, path: string, values: Values, bigints: BigintPaths): Row
   if (row.publishedAt) values[`${path}publishedAt`] = DATE;
   values[`${path}createdAt`] = DATE;
   values[`${path}updatedAt`] = DATE;
+  if (row.deletedAt) values[`${path}deletedAt`] = DATE;
   const paths = bigints.get(row.views);
   if (paths) paths.push(`${path}views`);
   else bigints.set(row.views, [`${path}views`]);
@@ -46,6 +47,7 @@ function post(row: Row, path: string, values: Values, bigints: BigintPaths): Row
     publishedAt: row.publishedAt ? row.publishedAt.toISOString() : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    deletedAt: row.deletedAt ? row.deletedAt.toISOString() : null,
     authorId: row.authorId,
     // PostgreSQL's schema adds a scalar list.
     ...('keywords' in row ? { keywords: row.keywords } : {}),
