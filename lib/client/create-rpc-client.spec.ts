@@ -1,13 +1,14 @@
 import { createRpcClient } from './create-rpc-client.js';
 import { randomUuid } from './idempotency-key.js';
 import type { RpcClientOptions } from './rpc-client.types.js';
-import { withIdempotencyKey } from './rpc-promise.js';
+import { withDeleted, withIdempotencyKey } from './rpc-promise.js';
 
 /** A request the fake fetch received. */
 interface Sent {
   method: string;
   url: string;
   headers: Headers;
+  body?: string;
 }
 
 const UUID_FIELD = /^"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"$/;
@@ -26,7 +27,12 @@ type TestClient = Record<string, Model> & {
 function fakeClient(answers: (() => Response)[], options: Partial<RpcClientOptions> = {}) {
   const sent: Sent[] = [];
   const fetch = async (input: string | URL | Request, init?: RequestInit) => {
-    sent.push({ method: init?.method ?? 'GET', url: String(input), headers: new Headers(init?.headers) });
+    sent.push({
+      method: init?.method ?? 'GET',
+      url: String(input),
+      headers: new Headers(init?.headers),
+      body: init?.body as string | undefined,
+    });
     const answer = answers.shift();
     if (!answer) throw new Error('No answer left.');
     return answer();
@@ -156,5 +162,76 @@ describe('RPC client writes with an Idempotency-Key', () => {
     const keys = [1, 2].map(() => randomUuid({ getRandomValues: (bytes) => crypto.getRandomValues(bytes) }));
     for (const key of keys) expect(`"${key}"`).toMatch(UUID_FIELD);
     expect(keys[0]).not.toBe(keys[1]);
+  });
+});
+
+describe('RPC client and soft delete', () => {
+  const query = (request: Sent) => Object.fromEntries(new URL(request.url).searchParams);
+
+  it('sends withDeleted=true with a read given to withDeleted, fluent ones included, and not without', async () => {
+    const { client, sent } = fakeClient([() => ok([]), () => ok(0), () => ok({ author: null }), () => ok([])]);
+    await withDeleted(client.post.findMany({ where: { id: 1 } }));
+    await withDeleted(client.comment.count());
+    const post = client.post.findUnique({ where: { id: 1 } }) as Call & Record<string, () => Call>;
+    await withDeleted(post.author());
+    await client.post.findMany({ where: { id: 1 } });
+    expect(sent.map((request) => request.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
+    expect(sent.map(query)).toEqual([
+      { q: '{"where":{"id":1}}', withDeleted: 'true' },
+      { withDeleted: 'true' },
+      { q: '{"where":{"id":1},"select":{"author":true}}', withDeleted: 'true' },
+      { q: '{"where":{"id":1}}' },
+    ]);
+  });
+
+  it('never revalidates a read with the tag of the same read with or without deleted rows', async () => {
+    const { client, sent } = fakeClient([
+      () => ok([1], '"live"'),
+      () => ok([1, 2], '"all"'),
+      () => notModified('"all"'),
+    ]);
+    expect(await client.tag.findMany()).toEqual([1]);
+    expect(await withDeleted(client.tag.findMany())).toEqual([1, 2]);
+    expect(await withDeleted(client.tag.findMany())).toEqual([1, 2]);
+    expect(sent.map((request) => request.headers.get('If-None-Match'))).toEqual([null, null, '"all"']);
+  });
+
+  it('refuses withDeleted on a write but a hard delete, and a withDeleted call in $transaction, sending nothing', async () => {
+    const { client, sent } = fakeClient([]);
+    expect(() => withDeleted(client.post.update({ where: { id: 1 }, data: {} }))).toThrow(TypeError);
+    expect(() => withDeleted(client.post.delete({ where: { id: 1 } }))).toThrow(TypeError);
+    expect(() => withDeleted(client.post.restore({ where: { id: 1 } }))).toThrow(TypeError);
+    expect(() => withDeleted(Promise.resolve([]))).toThrow(TypeError);
+    await expect(client.$transaction([withDeleted(client.post.count())])).rejects.toThrow(TypeError);
+    expect(sent).toEqual([]);
+  });
+
+  it('restores with a POST of the arguments and removes for good with a DELETE of q, each with its key', async () => {
+    const { client, sent } = fakeClient([
+      () => ok({ id: 1, deletedAt: null }),
+      () => ok({ id: 2 }),
+      () => ok({ author: { name: 'a' } }),
+      () => ok({ id: 4 }),
+    ]);
+    expect(await client.post.restore({ where: { id: 1 }, select: { id: true, deletedAt: true } })).toEqual({
+      id: 1,
+      deletedAt: null,
+    });
+    expect(await client.tag.hardDelete({ where: { id: 2 } })).toEqual({ id: 2 });
+    const restored = client.post.restore({ where: { id: 3 } }) as Call & Record<string, () => Call>;
+    expect(await restored.author()).toEqual({ name: 'a' });
+    expect(await withDeleted(client.tag.hardDelete({ where: { id: 4 } }))).toEqual({ id: 4 });
+    expect(sent.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
+      'POST /rpc/post/restore',
+      'DELETE /rpc/tag/hardDelete',
+      'POST /rpc/post/restore',
+      'DELETE /rpc/tag/hardDelete',
+    ]);
+    expect(query(sent[3]!)).toEqual({ q: '{"where":{"id":4}}', withDeleted: 'true' });
+    expect(JSON.parse(sent[0]!.body!)).toEqual({ where: { id: 1 }, select: { id: true, deletedAt: true } });
+    expect(JSON.parse(sent[2]!.body!)).toEqual({ where: { id: 3 }, select: { author: true } });
+    expect(query(sent[1]!)).toEqual({ q: '{"where":{"id":2}}' });
+    expect(sent[1]!.body).toBeUndefined();
+    for (const request of sent) expect(request.headers.get('Idempotency-Key')).toMatch(UUID_FIELD);
   });
 });

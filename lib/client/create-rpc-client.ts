@@ -2,13 +2,32 @@ import { SuperJSON } from 'superjson';
 
 import { registerPrismaTypes } from '../rpc/prisma-superjson-types.js';
 import { RPC_OPERATIONS } from '../rpc/rpc-operations.js';
+import {
+  SOFT_DELETE_FLAG,
+  SOFT_DELETE_RPC_OPERATIONS,
+  WITH_DELETED_PARAMETER,
+} from '../shared/soft-delete.constants.js';
 import { idempotencyKeyField, randomUuid } from './idempotency-key.js';
 import { ReadCache, readCacheKey } from './read-cache.js';
 import { toRpcClientError } from './rpc-client.error.js';
 import type { RpcClient, RpcClientOptions, RpcTransactionOptions } from './rpc-client.types.js';
-import { asRpcPromise, callResult, createRpcPromise, type RpcPromise, type RpcSend, wireArgs } from './rpc-promise.js';
+import {
+  asRpcPromise,
+  callResult,
+  createRpcPromise,
+  type RpcCall,
+  type RpcPromise,
+  type RpcSend,
+  wireArgs,
+} from './rpc-promise.js';
 import { decodeRpcResult, encodeRpcCall, encodeTransaction, type RpcHttpRequest } from './rpc-wire.js';
 import type { NoRules } from './rules-data.types.js';
+
+/** Every operation a delegate offers, with its methods: the served ones, and those of soft-deleted models. */
+const OPERATIONS: ReadonlyMap<string, { methods: readonly string[] }> = new Map([
+  ...RPC_OPERATIONS,
+  ...SOFT_DELETE_RPC_OPERATIONS,
+]);
 
 /** How many reads a client keeps for revalidation unless `etagCache` says otherwise. */
 const DEFAULT_ETAG_CACHE_ENTRIES = 100;
@@ -53,6 +72,13 @@ function createTransport(
   };
 }
 
+/** A call as a step of `$transaction`, whose route takes no query parameter of its own. */
+function transactionStep(call: RpcCall): RpcCall {
+  if (call.withDeleted)
+    throw new TypeError('$transaction takes no withDeleted call: send it alone (a batch sees live rows only).');
+  return call;
+}
+
 function unknownOperation(model: string, operation: string): never {
   throw new TypeError(`The RPC interface has no operation "${operation}" (on model "${model}").`);
 }
@@ -60,7 +86,7 @@ function unknownOperation(model: string, operation: string): never {
 /** The model's delegate: one method per served operation, each answering a lazy RpcPromise. */
 function createDelegate(model: string, send: RpcSend): Record<string, (args?: unknown) => RpcPromise> {
   const delegate: Record<string, (args?: unknown) => RpcPromise> = {};
-  for (const operation of RPC_OPERATIONS.keys()) {
+  for (const operation of OPERATIONS.keys()) {
     delegate[operation] = (args?: unknown) => createRpcPromise({ model, operation, args, fluent: [] }, send);
   }
   return delegate;
@@ -74,16 +100,18 @@ function createDelegate(model: string, send: RpcSend): Record<string, (args?: un
 export function createRpcClient<Client, Rules = NoRules>(options: RpcClientOptions): RpcClient<Client, Rules> {
   const serializer = registerPrismaTypes(new SuperJSON(), options.decimal ?? null);
   const transport = createTransport(options, serializer);
-  const send: RpcSend = (model, operation, args, idempotencyKey) => {
-    const method = RPC_OPERATIONS.get(operation)?.methods[0] ?? unknownOperation(model, operation);
+  const send: RpcSend = (call, idempotencyKey) => {
+    const { model, operation } = call;
+    const method = OPERATIONS.get(operation)?.methods[0] ?? unknownOperation(model, operation);
+    const query: Record<string, string> = call.withDeleted ? { [WITH_DELETED_PARAMETER]: SOFT_DELETE_FLAG } : {};
     return transport(
-      encodeRpcCall(serializer, method, `/${encodeURIComponent(model)}/${operation}`, args),
+      encodeRpcCall(serializer, method, `/${encodeURIComponent(model)}/${operation}`, wireArgs(call), query),
       method === 'GET' ? undefined : idempotencyKey(),
     );
   };
 
   async function $transaction(calls: readonly unknown[], options?: RpcTransactionOptions): Promise<unknown[]> {
-    const steps = calls.map((call) => asRpcPromise(call as PromiseLike<unknown>, '$transaction').call);
+    const steps = calls.map((call) => transactionStep(asRpcPromise(call as PromiseLike<unknown>, '$transaction').call));
     const results = (await transport(
       encodeTransaction(
         serializer,

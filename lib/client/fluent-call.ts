@@ -19,6 +19,8 @@ export const FLUENT_OPERATIONS: ReadonlySet<string> = new Set([
   'update',
   'upsert',
   'delete',
+  'restore',
+  'hardDelete',
 ]);
 
 function withoutSelection(args: Record<string, unknown> | undefined): Record<string, unknown> {

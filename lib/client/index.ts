@@ -1,13 +1,15 @@
 // The browser-safe client entry (`nestjs-crud-api/client`): no Nest, no Prisma runtime, no Node built-ins.
 export { createRpcClient } from './create-rpc-client.js';
 export { RpcClientError, type RpcErrorBody } from './rpc-client.error.js';
-export { withIdempotencyKey } from './rpc-promise.js';
+export { withDeleted, withIdempotencyKey } from './rpc-promise.js';
 export type {
   RpcClient,
   RpcClientOptions,
   RpcModelClient,
   RpcModelName,
   RpcOperationName,
+  RpcSoftDeleteOperationName,
+  RpcSoftDeleteOperations,
   RpcTransactionOptions,
   RpcTransactionResult,
 } from './rpc-client.types.js';

@@ -24,6 +24,27 @@ export type RpcOperationName =
   | 'delete'
   | 'deleteMany';
 
+/** The operations of soft-deleted models (`rules: { Post: { softDelete } }`, docs/soft-delete.md). */
+export type RpcSoftDeleteOperationName = 'restore' | 'hardDelete';
+
+/**
+ * `restore` and `hardDelete`, typed as the model's `delete`: a unique `where`, `select`/`include`/
+ * `omit`, the row as `delete` answers it. The types cannot know which models the application
+ * soft-deletes, so every model has them; the server refuses them on the others.
+ */
+export type RpcSoftDeleteOperations<Delegate> = Delegate extends { delete: infer Delete }
+  ? {
+      /**
+       * Brings back a deleted row, with the rows its delete cascaded to, and answers it: `404` when
+       * no deleted row the `restore` rule permits matches, `409` when a live row took one of its
+       * unique values meanwhile.
+       */
+      restore: Delete;
+      /** Removes a row for good instead of marking it deleted, and answers it: `403` unless the `hardDelete` rule permits it. */
+      hardDelete: Delete;
+    }
+  : NoRules;
+
 /** The model properties of a generated Prisma client (`post`, `user`...): not `$`-prefixed, with delegates. */
 export type RpcModelName<Client> = {
   [K in keyof Client]: K extends `$${string}` ? never : Client[K] extends { findMany: unknown } ? K : never;
@@ -33,12 +54,13 @@ export type RpcModelName<Client> = {
 /**
  * A model's operations with the generated delegate's own signatures, so arguments, `select`/`include`
  * narrowing and results are exactly Prisma's (operations a provider lacks are absent there too).
- * With the model's rules, the write operations take data as the rules let a client write it.
+ * With the model's rules, the write operations take data as the rules let a client write it. Soft
+ * delete's `restore` and `hardDelete` are typed as `delete` (`RpcSoftDeleteOperations`).
  */
-export type RpcModelClient<Delegate, ModelRules = NoRules> =
-  ChangesWrites<ModelRules> extends true
-    ? Pick<Delegate, Exclude<RpcOperationName, RuledOperationName> & keyof Delegate> & RuledWrites<Delegate, ModelRules>
-    : Pick<Delegate, RpcOperationName & keyof Delegate>;
+export type RpcModelClient<Delegate, ModelRules = NoRules> = (ChangesWrites<ModelRules> extends true
+  ? Pick<Delegate, Exclude<RpcOperationName, RuledOperationName> & keyof Delegate> & RuledWrites<Delegate, ModelRules>
+  : Pick<Delegate, RpcOperationName & keyof Delegate>) &
+  RpcSoftDeleteOperations<Delegate>;
 
 /** The rules of the model behind a client property (`post` → `rules.Post`). */
 type RulesOfModel<Rules, Key extends string> = string extends keyof Rules

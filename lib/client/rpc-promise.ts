@@ -1,3 +1,5 @@
+import { RPC_OPERATIONS } from '../rpc/rpc-operations.js';
+import { SOFT_DELETE_RPC_OPERATIONS } from '../shared/soft-delete.constants.js';
 import { FLUENT_OPERATIONS, fluentArgs, fluentResult, type FluentStep } from './fluent-call.js';
 import { randomUuid } from './idempotency-key.js';
 
@@ -10,18 +12,12 @@ export interface RpcCall {
   fluent: readonly FluentStep[];
   /** The caller's own `Idempotency-Key` for the call (`withIdempotencyKey`). */
   idempotencyKey?: string;
+  /** A read (or hard delete) that includes the deleted rows the caller may read (`withDeleted`). */
+  withDeleted?: true;
 }
 
-/**
- * Sends one call's request (arguments as the server should see them) and answers its raw result;
- * a write asks `idempotencyKey` for the key it sends.
- */
-export type RpcSend = (
-  model: string,
-  operation: string,
-  args: unknown,
-  idempotencyKey: () => string,
-) => Promise<unknown>;
+/** Sends one call's request and answers its raw result; a write asks `idempotencyKey` for the key it sends. */
+export type RpcSend = (call: RpcCall, idempotencyKey: () => string) => Promise<unknown>;
 
 /** The arguments the server receives for a call (its fluent path folded into `select`). */
 export function wireArgs(call: RpcCall): unknown {
@@ -60,9 +56,7 @@ export class RpcPromise<T = unknown> implements PromiseLike<T> {
    * `idempotencyKey` every time: executing it again retries the same write.
    */
   execute(): Promise<T> {
-    return this.send(this.call.model, this.call.operation, wireArgs(this.call), () => this.idempotencyKey).then(
-      (raw) => callResult(this.call, raw) as T,
-    );
+    return this.send(this.call, () => this.idempotencyKey).then((raw) => callResult(this.call, raw) as T);
   }
 
   then<R1 = T, R2 = never>(
@@ -118,4 +112,22 @@ export function asRpcPromise<T>(call: PromiseLike<T>, taker: string): RpcPromise
 export function withIdempotencyKey<C extends PromiseLike<unknown>>(call: C, key: string): C {
   const rpc = asRpcPromise(call, 'withIdempotencyKey');
   return createRpcPromise({ ...rpc.call, idempotencyKey: key }, rpc.send) as unknown as C;
+}
+
+/** Whether an operation takes `withDeleted`: every read, and a hard delete. */
+const takesWithDeleted = (operation: string) =>
+  RPC_OPERATIONS.get(operation)?.methods[0] === 'GET' || SOFT_DELETE_RPC_OPERATIONS.get(operation)?.withDeleted;
+
+/**
+ * The same call including the deleted rows of soft-deleted models that the caller's `readDeleted`
+ * rule permits (`?withDeleted=true`, docs/soft-delete.md): a read (any read operation, fluent
+ * calls too) answers them, a `hardDelete` can purge one. Another write throws a `TypeError`, as does
+ * such a call given to `$transaction` (whose route takes no `withDeleted`); the server refuses the
+ * parameter (400) when the application soft-deletes no model.
+ */
+export function withDeleted<C extends PromiseLike<unknown>>(call: C): C {
+  const rpc = asRpcPromise(call, 'withDeleted');
+  if (!takesWithDeleted(rpc.call.operation))
+    throw new TypeError(`withDeleted takes a read (findMany, count...) or a hardDelete, not ${rpc.call.operation}.`);
+  return createRpcPromise({ ...rpc.call, withDeleted: true }, rpc.send) as unknown as C;
 }

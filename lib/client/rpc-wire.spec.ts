@@ -2,8 +2,9 @@ import { SuperJSON } from 'superjson';
 
 import { registerPrismaTypes } from '../rpc/prisma-superjson-types.js';
 import { RPC_OPERATIONS } from '../rpc/rpc-operations.js';
+import { SOFT_DELETE_RPC_OPERATIONS } from '../shared/soft-delete.constants.js';
 import { toRpcClientError } from './rpc-client.error.js';
-import type { RpcOperationName } from './rpc-client.types.js';
+import type { RpcOperationName, RpcSoftDeleteOperationName } from './rpc-client.types.js';
 import { decodeRpcResult, encodeRpcCall, encodeTransaction } from './rpc-wire.js';
 
 const serializer = registerPrismaTypes(new SuperJSON(), null);
@@ -23,6 +24,17 @@ describe('RPC client wire form', () => {
       '/post/deleteMany?q=%7B%22where%22%3A%7B%22id%22%3A1%7D%7D',
     );
     expect(encodeRpcCall(serializer, 'GET', '/post/count', undefined)).toEqual({ method: 'GET', path: '/post/count' });
+  });
+
+  it('adds the call’s own query parameters after the arguments', () => {
+    const flag = { withDeleted: 'true' };
+    expect(encodeRpcCall(serializer, 'GET', '/post/findMany', { where: { id: 1 } }, flag).path).toBe(
+      '/post/findMany?q=%7B%22where%22%3A%7B%22id%22%3A1%7D%7D&withDeleted=true',
+    );
+    expect(encodeRpcCall(serializer, 'GET', '/post/count', undefined, flag)).toEqual({
+      method: 'GET',
+      path: '/post/count?withDeleted=true',
+    });
   });
 
   it('sends other arguments as a JSON body with a top-level meta only when needed', () => {
@@ -76,8 +88,8 @@ describe('RPC client wire form', () => {
     expect(toRpcClientError(400, '{"error":"text"}')).toMatchObject({ message: '{"error":"text"}' });
   });
 
-  it('offers exactly the operations the server serves', () => {
-    const offered: Record<RpcOperationName, true> = {
+  it('offers exactly the operations the server serves, and those of soft-deleted models', () => {
+    const offered: Record<RpcOperationName | RpcSoftDeleteOperationName, true> = {
       findMany: true,
       findUnique: true,
       findUniqueOrThrow: true,
@@ -95,7 +107,10 @@ describe('RPC client wire form', () => {
       updateManyAndReturn: true,
       delete: true,
       deleteMany: true,
+      restore: true,
+      hardDelete: true,
     };
-    expect(Object.keys(offered).sort()).toEqual([...RPC_OPERATIONS.keys()].sort());
+    const served = new Set([...RPC_OPERATIONS.keys(), ...SOFT_DELETE_RPC_OPERATIONS.keys()]);
+    expect(Object.keys(offered).sort()).toEqual([...served].sort());
   });
 });

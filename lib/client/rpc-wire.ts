@@ -10,17 +10,31 @@ export interface RpcHttpRequest {
   body?: string;
 }
 
-/** A call's arguments in the wire form of its method: `q` + `meta` for GET/DELETE, a JSON body otherwise. */
-export function encodeRpcCall(serializer: SuperJSON, method: string, path: string, args: unknown): RpcHttpRequest {
-  if (args === undefined) return { method, path };
-  const { json, meta } = serializer.serialize(args);
-  if (readsArgsFromQuery(method)) {
-    const params = new URLSearchParams({ q: JSON.stringify(json) });
-    if (meta) params.set('meta', JSON.stringify({ serialization: meta }));
-    return { method, path: `${path}?${params}` };
+/**
+ * A call's arguments in the wire form of its method: `q` + `meta` for GET/DELETE, a JSON body
+ * otherwise; `query` adds the call's other query parameters (`withDeleted`).
+ */
+export function encodeRpcCall(
+  serializer: SuperJSON,
+  method: string,
+  path: string,
+  args: unknown,
+  query: Readonly<Record<string, string>> = {},
+): RpcHttpRequest {
+  const params = new URLSearchParams();
+  let body: string | undefined;
+  if (args !== undefined) {
+    const { json, meta } = serializer.serialize(args);
+    if (readsArgsFromQuery(method)) {
+      params.set('q', JSON.stringify(json));
+      if (meta) params.set('meta', JSON.stringify({ serialization: meta }));
+    } else {
+      body = JSON.stringify(meta ? { ...(json as object), meta: { serialization: meta } } : json);
+    }
   }
-  const body = meta ? { ...(json as object), meta: { serialization: meta } } : json;
-  return { method, path, body: JSON.stringify(body) };
+  for (const [name, value] of Object.entries(query)) params.set(name, value);
+  const search = params.toString();
+  return { method, path: search ? `${path}?${search}` : path, ...(body === undefined ? {} : { body }) };
 }
 
 /** A sequential transaction's body: the fetch client's `{ data: [...] }` form with one `meta` for all. */

@@ -96,6 +96,16 @@ export class DocumentedFields {
     return this.modes(model).virtual.has(field.name);
   }
 
+  /** Whether the model is soft-deleted (`rules: { Post: { softDelete } }`): deletes mark its rows, which can come back. */
+  softDeleted(model: ModelMeta): boolean {
+    return this.rules !== undefined && Object.hasOwn(this.rules, model.name) && !!this.rules[model.name]!.softDelete;
+  }
+
+  /** Whether the application soft-deletes any model: reads then take `withDeleted`. */
+  get softDeletes(): boolean {
+    return Object.values(this.rules ?? {}).some((rules) => !!rules?.softDelete);
+  }
+
   related(field: FieldMeta): ModelMeta {
     return this.registry.findByModelName(field.type)!;
   }

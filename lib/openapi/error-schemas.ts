@@ -172,3 +172,17 @@ export function errorResponseRefs(statuses: readonly number[], name: string): Re
   const own = statuses.map((status) => [String(status), { $ref: `#/components/responses/${name}${status}` }]);
   return Object.fromEntries([...own, ['431', HEADERS_TOO_LARGE]]);
 }
+
+/**
+ * An operation's error responses with some statuses explained for it: the reference keeps the
+ * component and carries its own `description`, which OpenAPI 3.1 lets override the component's.
+ */
+export function explainedErrors(
+  errors: Readonly<Record<string, unknown>>,
+  reasons: Readonly<Record<number, string>>,
+): Record<string, unknown> {
+  const explained = Object.entries(reasons)
+    .filter(([status]) => status in errors)
+    .map(([status, description]) => [status, { ...(errors[status] as object), description }]);
+  return { ...errors, ...Object.fromEntries(explained) };
+}

@@ -16,6 +16,7 @@ import { ModelRegistry } from '../metadata/model-registry.js';
 import type { CrudApiModuleOptions } from '../module/crud-api-module-options.interface.js';
 import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import type { CrudApiRules } from '../rules/rules.types.js';
 import {
   DEFAULT_OPENAPI_OPTIONS,
   type OpenApiDocument,
@@ -110,6 +111,11 @@ async function expectValid(document: OpenApiDocument): Promise<void> {
 }
 
 const secondMeta = buildModelMeta(dmmfOf(SECOND_SCHEMA), 'postgresql');
+const SOFT_DELETE_RULES: CrudApiRules = {
+  Post: { softDelete: { field: 'deletedAt', cascade: ['comments'] } },
+  Comment: { softDelete: { field: 'deletedAt' } },
+  Tag: { softDelete: { field: 'deletedAt' } },
+};
 const schemas = (document: OpenApiDocument) => document.components.schemas as Record<string, any>;
 const parameters = (document: OpenApiDocument) => document.components.parameters as Record<string, any>;
 
@@ -118,6 +124,11 @@ describe('OpenAPI documents', () => {
     ['the sample schema on SQLite', sqliteMeta, {}],
     ['the sample schema on PostgreSQL with its policies', postgresMeta, { policies: samplePolicies }],
     ['the sample schema with field modes', sqliteMeta, { rules: FIELD_MODE_RULES }],
+    [
+      'the sample schema with soft-deleted models',
+      postgresMeta,
+      { rules: SOFT_DELETE_RULES, idempotency: { model: 'IdempotencyKey' } },
+    ],
     [
       'a schema with every scalar type, compound ids and an implicit many-to-many',
       secondMeta,
@@ -294,6 +305,165 @@ describe('OpenAPI documents', () => {
       expect(rest.paths['/api/rest/post/{id}/relationships/author']).not.toHaveProperty('patch');
       expect(rest.paths['/api/rest/post/{id}/relationships/tags']).toHaveProperty('patch');
       expect(rest.paths['/api/rest/post/{id}/relationships/author']).toHaveProperty('get');
+    });
+  });
+
+  describe('with soft-deleted models', () => {
+    const { rest, rpc } = documents(sqliteMeta, { rules: SOFT_DELETE_RULES, idempotency: { model: 'IdempotencyKey' } });
+    const operationsOf = (document: OpenApiDocument) =>
+      Object.values(document.paths).flatMap((item) =>
+        Object.entries(item as Record<string, any>).filter(([key]) => key !== 'parameters'),
+      );
+    const withDeleted = { $ref: '#/components/parameters/WithDeleted' };
+    const path = (document: OpenApiDocument, at: string) => document.paths[at] as Record<string, any>;
+
+    it('take withDeleted=true on every read and hard delete of both documents, and on nothing else', () => {
+      const writesWithDeleted: string[] = [];
+      for (const document of [rest, rpc]) {
+        expect(parameters(document).WithDeleted).toMatchObject({
+          name: 'withDeleted',
+          in: 'query',
+          required: false,
+          schema: { enum: ['true'] },
+        });
+        const operations = operationsOf(document);
+        const reads = operations.filter(([method]) => method === 'get');
+        expect(reads.length).toBeGreaterThan(10);
+        for (const [method, operation] of operations) {
+          const takes = (operation.parameters ?? []).some((parameter: unknown) =>
+            isDeepStrictEqual(parameter, withDeleted),
+          );
+          if (method === 'get') expect(takes).toBe(true);
+          else if (takes) writesWithDeleted.push(operation.operationId);
+        }
+      }
+      expect(writesWithDeleted.sort()).toEqual([
+        'comment_hardDelete',
+        'delete_comment',
+        'delete_post',
+        'delete_tag',
+        'post_hardDelete',
+        'tag_hardDelete',
+      ]);
+      // Every kind of REST read, also on models that are not soft-deleted (an include may reach one).
+      for (const read of ['user', 'user/{id}', 'post/{id}/author', 'post/{id}/relationships/comments'])
+        expect(path(rest, `/api/rest/${read}`).get.parameters).toContainEqual(withDeleted);
+      expect(path(rpc, '/api/rpc/user/groupBy').get.parameters).toContainEqual(withDeleted);
+    });
+
+    it('restore a deleted resource with POST /:type/:id/restore, on soft-deleted types only', () => {
+      const restore = path(rest, '/api/rest/post/{id}/restore');
+      expect(restore.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path' })]);
+      expect(restore.post).toMatchObject({ operationId: 'restore_post', tags: ['post'] });
+      expect(restore.post.requestBody).toBeUndefined();
+      expect(restore.post.parameters).toEqual([
+        { $ref: '#/components/parameters/PostInclude' },
+        { $ref: '#/components/parameters/Fields' },
+        expect.objectContaining({ name: 'If-Match', in: 'header' }),
+        expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }),
+      ]);
+      const resource = restore.post.responses['200'].content['application/vnd.api+json'].schema;
+      expect(resource).toEqual(
+        path(rest, '/api/rest/post/{id}').get.responses['200'].content['application/vnd.api+json'].schema,
+      );
+      expect(restore.post.responses['200'].headers).toHaveProperty('Idempotent-Replayed');
+      for (const status of ['404', '409'])
+        expect(restore.post.responses[status]).toEqual({
+          $ref: `#/components/responses/JsonApiError${status}`,
+          description: expect.any(String),
+        });
+      expect(restore.post.responses['403']).toEqual({ $ref: '#/components/responses/JsonApiError403' });
+      expect(rest.paths).toHaveProperty(['/api/rest/tag/{id}/restore']);
+      expect(rest.paths).not.toHaveProperty(['/api/rest/user/{id}/restore']);
+    });
+
+    it('remove a resource for good with DELETE ?hardDelete=true, on soft-deleted types only', () => {
+      const remove = path(rest, '/api/rest/post/{id}').delete;
+      expect(remove.parameters).toContainEqual(
+        expect.objectContaining({
+          name: 'hardDelete',
+          in: 'query',
+          required: false,
+          schema: { type: 'string', enum: ['true'] },
+        }),
+      );
+      expect(remove.responses['403']).toEqual({
+        $ref: '#/components/responses/JsonApiError403',
+        description: expect.stringContaining('hardDelete'),
+      });
+      const plain = path(rest, '/api/rest/user/{id}').delete;
+      expect(plain.parameters.map((parameter: any) => parameter.name)).not.toContain('hardDelete');
+      expect(plain.responses['403']).toEqual({ $ref: '#/components/responses/JsonApiError403' });
+    });
+
+    it('offer the RPC operations restore and hardDelete with delete’s arguments, on soft-deleted models only', () => {
+      const restore = path(rpc, '/api/rpc/post/restore');
+      expect(Object.keys(restore)).toEqual(['post']);
+      expect(restore.post).toMatchObject({ operationId: 'post_restore', summary: 'Post.restore' });
+      expect(restore.post.requestBody.content['application/json'].schema.properties).toEqual({
+        where: { $ref: '#/components/schemas/PostWhereUniqueInput' },
+        select: { $ref: '#/components/schemas/PostSelect' },
+        include: { $ref: '#/components/schemas/PostInclude' },
+        omit: { $ref: '#/components/schemas/PostOmit' },
+        meta: { $ref: '#/components/schemas/SerializationMeta' },
+      });
+      expect(restore.post.responses['200'].content['application/json'].schema.properties.data).toEqual({
+        $ref: '#/components/schemas/PostRow',
+      });
+      expect(restore.post.responses['404']).toMatchObject({ description: expect.any(String) });
+      expect(restore.post.responses['409']).toMatchObject({ description: expect.any(String) });
+
+      const hardDelete = path(rpc, '/api/rpc/post/hardDelete');
+      expect(Object.keys(hardDelete)).toEqual(['delete']);
+      expect(hardDelete.delete.requestBody).toBeUndefined();
+      const q = hardDelete.delete.parameters.find((parameter: any) => parameter.name === 'q');
+      expect(q.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PostHardDeleteArgs' });
+      expect(schemas(rpc).PostHardDeleteArgs.properties).toEqual(schemas(rpc).PostDeleteArgs.properties);
+      expect(hardDelete.delete.responses['200'].content['application/json'].schema.properties.data).toEqual({
+        $ref: '#/components/schemas/PostRow',
+      });
+      expect(hardDelete.delete.responses['403']).toMatchObject({ description: expect.stringContaining('hardDelete') });
+
+      expect(rpc.paths).toHaveProperty(['/api/rpc/tag/hardDelete']);
+      expect(rpc.paths).not.toHaveProperty(['/api/rpc/user/restore']);
+      expect(rpc.paths).not.toHaveProperty(['/api/rpc/user/hardDelete']);
+    });
+
+    it('show the soft-delete column in answers and filters, never in request data', () => {
+      expect(schemas(rest).PostAttributes.properties).toHaveProperty('deletedAt');
+      expect(schemas(rest).PostFilter.properties).toHaveProperty('deletedAt$null');
+      expect(schemas(rpc).PostRow.properties).toHaveProperty('deletedAt');
+      for (const document of ['PostCreateDocument', 'PostUpdateDocument'])
+        expect(schemas(rest)[document].properties.data.properties.attributes.properties).not.toHaveProperty(
+          'deletedAt',
+        );
+      for (const data of ['PostCreateInput', 'PostUpdateInput'])
+        expect(schemas(rpc)[data].properties).not.toHaveProperty('deletedAt');
+    });
+
+    it('follow the operations option: no restore or hard delete a model does not allow', () => {
+      const limited = documents(sqliteMeta, {
+        rules: SOFT_DELETE_RULES,
+        operations: { Post: { exclude: ['restore', 'hardDelete'] }, Tag: { readOnly: true } },
+      });
+      for (const model of ['post', 'tag']) {
+        expect(limited.rest.paths).not.toHaveProperty([`/api/rest/${model}/{id}/restore`]);
+        expect(limited.rpc.paths).not.toHaveProperty([`/api/rpc/${model}/restore`]);
+        expect(limited.rpc.paths).not.toHaveProperty([`/api/rpc/${model}/hardDelete`]);
+      }
+      const remove = path(limited.rest, '/api/rest/post/{id}').delete;
+      expect(remove.parameters.map((parameter: any) => parameter.name)).not.toContain('hardDelete');
+      expect(remove.parameters).not.toContainEqual(withDeleted);
+      expect(limited.rpc.paths).toHaveProperty(['/api/rpc/comment/restore']);
+    });
+
+    it('describe none of it without a soft-deleted model', () => {
+      for (const document of Object.values(documents(sqliteMeta, { rules: FIELD_MODE_RULES }))) {
+        expect(document.components.parameters ?? {}).not.toHaveProperty('WithDeleted');
+        const text = JSON.stringify(document);
+        for (const name of ['withDeleted', 'WithDeleted', 'hardDelete', 'HardDelete', '/restore', 'Restore'])
+          expect(text).not.toContain(name);
+      }
     });
   });
 

@@ -8,6 +8,7 @@ import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js
 import { withResponseHeaders } from './response-headers.js';
 import { buildRestDocument } from './rest-document.js';
 import { buildRpcDocument } from './rpc-document.js';
+import { withDeletedReads } from './soft-delete.js';
 
 /** The two interfaces' documents: served as `{path}/rest.json` and `{path}/rpc.json`. */
 export type OpenApiInterface = 'rest' | 'rpc';
@@ -29,13 +30,15 @@ export function buildOpenApiDocuments(
   const info = (kind: OpenApiInterface) => ({ title: `${openapi.title} — ${TITLES[kind]}`, version: openapi.version });
   const servers = openapi.servers ? { servers: openapi.servers } : {};
   const answers = { caching: options.caching !== false, idempotency: options.idempotency !== undefined };
+  // Without a soft-deleted model the interfaces refuse `withDeleted`.
+  const reads = (document: OpenApiDocument) => (fields.softDeletes ? withDeletedReads(document) : document);
   return {
     rest: withSecurity(
-      withResponseHeaders({ ...buildRestDocument(fields, options, info('rest')), ...servers }, answers),
+      withResponseHeaders({ ...reads(buildRestDocument(fields, options, info('rest'))), ...servers }, answers),
       openapi,
     ),
     rpc: withSecurity(
-      withResponseHeaders({ ...buildRpcDocument(fields, options, info('rpc')), ...servers }, answers),
+      withResponseHeaders({ ...reads(buildRpcDocument(fields, options, info('rpc'))), ...servers }, answers),
       openapi,
     ),
   };

@@ -3,8 +3,15 @@ import { toTypeName } from '../metadata/model-registry.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { ATOMIC_MEDIA_TYPE, ATOMIC_ROUTE } from '../rest/atomic/atomic.constants.js';
 import { JSON_API_MEDIA_TYPE } from '../rest/json-api.constants.js';
+import { RESTORE_ROUTE } from '../shared/soft-delete.constants.js';
 import type { DocumentedFields } from './documented-fields.js';
-import { errorResponseComponents, errorResponseRefs, errorStatuses, JSON_API_ERROR_SCHEMAS } from './error-schemas.js';
+import {
+  errorResponseComponents,
+  errorResponseRefs,
+  errorStatuses,
+  explainedErrors,
+  JSON_API_ERROR_SCHEMAS,
+} from './error-schemas.js';
 import { type JsonSchema, nullable, type OpenApiDocument, ref } from './openapi.types.js';
 import { IF_MATCH, minimalAnswer, PREFER_RETURN, WRITTEN_ETAG } from './response-headers.js';
 import { collectionParameters, filterSchema, resourceParameters, restParameterComponents } from './rest-parameters.js';
@@ -16,6 +23,7 @@ import {
   SHARED_REST_SCHEMAS,
   topLevelDocument,
 } from './rest-schemas.js';
+import { HARD_DELETE, HARD_DELETE_ERRORS, RESTORE_ERRORS, WITH_DELETED_REF } from './soft-delete.js';
 
 /** What shapes the REST document: the options that shape the API, and where it is mounted. */
 export type RestDocumentOptions = Pick<
@@ -214,16 +222,46 @@ class RestPaths {
       single.patch = update('update');
       single.put = update('replace');
     }
+    const softDeleted = this.fields.softDeleted(model);
+    const hardDeletes = softDeleted && allows('hardDelete');
     if (allows('delete'))
-      single.delete = this.operation(model, `delete_${type}`, `Delete a ${type}`, {
-        parameters: [IF_MATCH],
-        responses: { 204: { description: 'Deleted' } },
-      });
+      single.delete = this.operation(
+        model,
+        `delete_${type}`,
+        `Delete a ${type}${softDeleted ? ` (marks it deleted${hardDeletes ? '; hardDelete=true removes it' : ''})` : ''}`,
+        {
+          parameters: [IF_MATCH, ...(hardDeletes ? [HARD_DELETE, WITH_DELETED_REF] : [])],
+          responses: { 204: { description: 'Deleted' } },
+        },
+        hardDeletes ? HARD_DELETE_ERRORS : {},
+      );
     if (Object.keys(single).length > 1) paths[`${this.base}/${type}/{id}`] = single;
     if (allows('findUnique'))
       for (const field of this.fields.relationships(model))
         Object.assign(paths, this.relationshipPaths(model, field, allows('update')));
+    if (softDeleted && allows('restore')) {
+      const at = `${this.base}/${type}/{id}/${RESTORE_ROUTE}`;
+      // A relationship named like the route keeps its GET there.
+      paths[at] = { ...paths[at], parameters: [ID], post: this.restoreOperation(model) };
+    }
     return paths;
+  }
+
+  /** `POST /:type/:id/restore`: no body, the restored resource as a fetch answers it. */
+  private restoreOperation(model: ModelMeta): Operation {
+    const type = toTypeName(model.name);
+    return this.operation(
+      model,
+      `restore_${type}`,
+      `Restore a deleted ${type}, with what its delete cascaded to`,
+      {
+        parameters: [...resourceParameters(model), IF_MATCH],
+        responses: {
+          200: { description: 'The restored resource', ...json(topLevelDocument(ref(restNames(model).resource))) },
+        },
+      },
+      RESTORE_ERRORS,
+    );
   }
 
   private relationshipPaths(
@@ -327,13 +365,20 @@ class RestPaths {
     };
   }
 
-  private operation(model: ModelMeta, operationId: string, summary: string, operation: Operation): Operation {
+  /** An operation of the model with every error answer, those in `reasons` explained for it. */
+  private operation(
+    model: ModelMeta,
+    operationId: string,
+    summary: string,
+    operation: Operation,
+    reasons: Readonly<Record<number, string>> = {},
+  ): Operation {
     return {
       operationId,
       tags: [toTypeName(model.name)],
       summary,
       ...operation,
-      responses: { ...(operation.responses as object), ...this.errors },
+      responses: { ...(operation.responses as object), ...explainedErrors(this.errors, reasons) },
     };
   }
 }

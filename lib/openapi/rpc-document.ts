@@ -2,14 +2,22 @@ import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { OPERATION_ARGS } from '../rpc/args/operation-args.js';
-import { findRpcOperation, readsArgsFromQuery, RPC_OPERATIONS } from '../rpc/rpc-operations.js';
+import { findRpcOperation, readsArgsFromQuery, RPC_OPERATIONS, type RpcOperation } from '../rpc/rpc-operations.js';
 import { RPC_TRANSACTION_ROUTE } from '../rpc/transaction/transaction-route.js';
 import { CONDITIONAL_WRITES, TAGGED_WRITES } from '../shared/http-caching.js';
+import { SOFT_DELETE_ARGS_OF, SOFT_DELETE_RPC_OPERATIONS } from '../shared/soft-delete.constants.js';
 import type { DocumentedFields } from './documented-fields.js';
-import { errorResponseComponents, errorResponseRefs, errorStatuses, RPC_ERROR_SCHEMAS } from './error-schemas.js';
+import {
+  errorResponseComponents,
+  errorResponseRefs,
+  errorStatuses,
+  explainedErrors,
+  RPC_ERROR_SCHEMAS,
+} from './error-schemas.js';
 import { type JsonSchema, type OpenApiDocument, ref } from './openapi.types.js';
 import { IF_MATCH, WRITTEN_ETAG } from './response-headers.js';
 import { argumentSchema, modelRpcSchemas, resultSchema, rpcNames, SHARED_RPC_SCHEMAS } from './rpc-schemas.js';
+import { HARD_DELETE_ERRORS, RESTORE_ERRORS, WITH_DELETED_REF } from './soft-delete.js';
 
 export type RpcDocumentOptions = Pick<
   ResolvedCrudApiOptions,
@@ -28,6 +36,9 @@ function envelope(data: JsonSchema): JsonSchema {
   };
 }
 
+/** The operation whose arguments an operation takes: its own, or `delete`'s for restore and hardDelete. */
+const argsOf = (operation: string) => (SOFT_DELETE_RPC_OPERATIONS.has(operation) ? SOFT_DELETE_ARGS_OF : operation);
+
 /** One operation's arguments, from the grammar's own table of top-level keys. */
 function argsSchema(
   fields: DocumentedFields,
@@ -35,8 +46,9 @@ function argsSchema(
   operation: string,
   maxTake: number | undefined,
 ): JsonSchema {
-  const keys = Object.keys(OPERATION_ARGS.get(operation) ?? {});
-  const properties = Object.fromEntries(keys.map((key) => [key, argumentSchema(fields, model, operation, key)]));
+  const grammar = argsOf(operation);
+  const keys = Object.keys(OPERATION_ARGS.get(grammar) ?? {});
+  const properties = Object.fromEntries(keys.map((key) => [key, argumentSchema(fields, model, grammar, key)]));
   const take = RPC_OPERATIONS.get(operation)?.take;
   const capped =
     maxTake !== undefined && take
@@ -46,9 +58,33 @@ function argsSchema(
     type: 'object',
     additionalProperties: false,
     properties,
-    description: `Prisma's ${model.name}.${operation} arguments.${capped}`,
+    description: `Prisma's ${model.name}.${grammar} arguments.${capped}`,
   };
 }
+
+/** What restore and hardDelete do, and what their errors mean. */
+const SOFT_DELETE_OPERATION_DOCS: ReadonlyMap<
+  string,
+  { description: string; errors: Readonly<Record<number, string>> }
+> = new Map([
+  [
+    'restore',
+    {
+      description: 'Brings back a deleted row, with the rows its delete cascaded to, and answers it.',
+      errors: RESTORE_ERRORS,
+    },
+  ],
+  [
+    'hardDelete',
+    {
+      description: 'Removes a row for good instead of marking it deleted, and answers it.',
+      errors: HARD_DELETE_ERRORS,
+    },
+  ],
+]);
+
+/** Every operation the interface may serve: the table's, and those of soft-deleted models. */
+const OPERATIONS: ReadonlyMap<string, RpcOperation> = new Map([...RPC_OPERATIONS, ...SOFT_DELETE_RPC_OPERATIONS]);
 
 /**
  * The OpenAPI 3.1 document of the RPC interface: `/{model}/{operation}` for every exposed model and
@@ -67,19 +103,26 @@ export function buildRpcDocument(
   const schemas: Record<string, JsonSchema> = { ...SHARED_RPC_SCHEMAS, ...RPC_ERROR_SCHEMAS };
   for (const model of registry.models) {
     Object.assign(schemas, modelRpcSchemas(fields, model));
-    for (const [name, operation] of RPC_OPERATIONS) {
-      if (!findRpcOperation(name, registry.provider) || !registry.allowsOperation(model, name)) continue;
+    for (const [name, operation] of OPERATIONS) {
+      // restore and hardDelete exist on soft-deleted models only, whatever the provider.
+      const offered = SOFT_DELETE_RPC_OPERATIONS.has(name)
+        ? fields.softDeleted(model)
+        : findRpcOperation(name, registry.provider) !== undefined;
+      if (!offered || !registry.allowsOperation(model, name)) continue;
       const args = rpcNames(model).args(name);
       schemas[args] = argsSchema(fields, model, name, options.maxTake);
+      const softDelete = SOFT_DELETE_OPERATION_DOCS.get(name);
       const item: Record<string, unknown> = {};
       for (const method of operation.methods) {
         item[method.toLowerCase()] = {
           operationId: `${toTypeName(model.name)}_${name}${operation.methods.length > 1 ? `_${method.toLowerCase()}` : ''}`,
           tags: [toTypeName(model.name)],
           summary: `${model.name}.${name}`,
+          ...(softDelete ? { description: softDelete.description } : {}),
           parameters: [
             ...(readsArgsFromQuery(method) ? queryArgs(args) : []),
             ...(CONDITIONAL_WRITES.rpc.has(name) ? [IF_MATCH] : []),
+            ...(SOFT_DELETE_RPC_OPERATIONS.get(name)?.withDeleted ? [WITH_DELETED_REF] : []),
           ],
           ...(readsArgsFromQuery(method) ? {} : { requestBody: bodyArgs(schemas[args]!) }),
           responses: {
@@ -88,7 +131,7 @@ export function buildRpcDocument(
               ...(TAGGED_WRITES.rpc.has(name) ? { headers: WRITTEN_ETAG } : {}),
               content: { [JSON_MEDIA_TYPE]: { schema: envelope(resultSchema(model, name)) } },
             },
-            ...errors,
+            ...explainedErrors(errors, softDelete?.errors ?? {}),
           },
         };
       }

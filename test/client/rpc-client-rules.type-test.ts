@@ -83,4 +83,6 @@ export function leavesEverythingElseAsPrismaHasIt() {
   expectTypeEqual<Parameters<typeof client.tag.create>, Parameters<typeof prisma.tag.create>>();
   expectTypeEqual<Parameters<typeof untyped.user.create>, Parameters<typeof prisma.user.create>>();
   expectTypeEqual<DataOf<typeof client.tag.update>, DataOf<typeof prisma.tag.update>>();
+  expectTypeEqual<Parameters<typeof client.user.restore>, Parameters<typeof prisma.user.delete>>();
+  expectTypeEqual<Parameters<typeof client.post.hardDelete>, Parameters<typeof prisma.post.delete>>();
 }

@@ -2,7 +2,7 @@
 // Type expectations of the RPC client, checked by `tsc` (npm run typecheck), never run: the client's
 // arguments and results are the generated Prisma client's own, for the sample schema.
 import type { Prisma, PrismaClient } from '../../fixtures/generated/sqlite/prisma/client.js';
-import type { RpcClient } from '../../lib/client/index.js';
+import { type RpcClient, withDeleted } from '../../lib/client/index.js';
 import { expectTypeEqual } from './type-equality.js';
 
 declare const prisma: PrismaClient;
@@ -74,6 +74,38 @@ export async function writesMatchPrisma() {
     Result<ReturnType<typeof prisma.post.create<{ data: { title: string; authorId: number } }>>>
   >();
   expectTypeEqual<typeof count, number>();
+}
+
+export async function softDeleteOperationsAreTypedAsDelete() {
+  const restored = await client.post.restore({ where: { id: 1 }, select: { id: true, deletedAt: true } });
+  expectTypeEqual<typeof restored, { id: number; deletedAt: Date | null }>();
+  const removed = await client.tag.hardDelete({ where: { name: 'a' }, include: { posts: true } });
+  expectTypeEqual<
+    typeof removed,
+    Result<ReturnType<typeof prisma.tag.delete<{ where: { name: string }; include: { posts: true } }>>>
+  >();
+  expectTypeEqual<Parameters<typeof client.comment.restore>, Parameters<typeof prisma.comment.delete>>();
+  expectTypeEqual<Parameters<typeof client.comment.hardDelete>, Parameters<typeof prisma.comment.delete>>();
+  // Like delete, a relation method on the restored row.
+  const author = await client.post.restore({ where: { id: 1 } }).author({ select: { name: true } });
+  expectTypeEqual<typeof author, { name: string }>();
+  // On every model: the types cannot tell which ones the application soft-deletes.
+  void client.user.restore({ where: { id: 1 } });
+
+  // withDeleted keeps the call's own type, fluent calls included.
+  const all = await withDeleted(client.post.findMany({ select: { title: true } }));
+  expectTypeEqual<typeof all, { title: string }[]>();
+  const count = await withDeleted(client.comment.count());
+  expectTypeEqual<typeof count, number>();
+  const tags = await withDeleted(client.post.findUnique({ where: { id: 1 } }).tags());
+  expectTypeEqual<typeof tags, Result<ReturnType<typeof prisma.tag.findMany>> | null>();
+  const purged = await withDeleted(client.post.hardDelete({ where: { id: 1 }, select: { id: true } }));
+  expectTypeEqual<typeof purged, { id: number }>();
+
+  // @ts-expect-error restore takes a unique where
+  void client.post.restore({ where: { title: 'x' } });
+  // @ts-expect-error nor data
+  void client.post.hardDelete({ where: { id: 1 }, data: {} });
 }
 
 export function parametersMatchPrisma() {

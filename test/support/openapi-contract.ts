@@ -222,11 +222,12 @@ export class OpenApiContract {
     const queryParameters = resolved.filter((parameter) => parameter.in === 'query');
     const seen = new Map<string, Array<[string[], string]>>();
     for (const [name, value] of new URLSearchParams(query)) {
-      // Both interfaces ignore implementation-specific names (a character outside a-z before any
-      // `[`: a cache buster), which OpenAPI cannot list (docs/rest.md, docs/rpc.md).
-      if (/[^a-z]/.test(name.split('[', 1)[0]!) && name.split('[', 1)[0] !== '') continue;
       const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(name);
       const parameter = match && queryParameters.find((candidate) => candidate.name === match[1]);
+      // Both interfaces ignore implementation-specific names (a character outside a-z before any
+      // `[`: a cache buster), which OpenAPI cannot list (docs/rest.md, docs/rpc.md), except the
+      // ones they document (`withDeleted`).
+      if (!parameter && /[^a-z]/.test(name.split('[', 1)[0]!) && name.split('[', 1)[0] !== '') continue;
       if (!parameter || (parameter.style !== 'deepObject' && match[2])) return `unknown query parameter ${name}`;
       const keys = [...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!);
       seen.set(parameter.name, [...(seen.get(parameter.name) ?? []), [keys, value]]);

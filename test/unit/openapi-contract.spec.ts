@@ -104,6 +104,19 @@ describe('the OpenAPI contract of the e2e suites', () => {
     expect(contract.check({ ...ok, url: '/api/rest/tag?page[limit]=0' })).toMatch(/page/);
   });
 
+  it('checks the implementation-specific parameters a document has, and ignores the others', () => {
+    const softDeleting = buildOpenApiDocuments(
+      new ModelRegistry(modelMeta),
+      { ...options, rules: { Tag: { softDelete: { field: 'deletedAt' } } } },
+      DEFAULT_OPENAPI_OPTIONS,
+    );
+    const documented = new OpenApiContract([softDeleting.rest, softDeleting.rpc]);
+    expect(documented.check({ ...ok, url: '/api/rest/tag/1?withDeleted=true&_=1700000000' })).toBeUndefined();
+    expect(documented.check({ ...ok, url: '/api/rest/tag/1?withDeleted=yes' })).toMatch(/withDeleted/);
+    expect(documented.check({ ...rpcList, url: `${rpcList.url}&withDeleted=false` })).toMatch(/refuses the request/);
+    expect(contract.check({ ...ok, url: '/api/rest/tag/1?withDeleted=yes' })).toBeUndefined();
+  });
+
   it('fails a success on a route the document does not have', () => {
     expect(contract.check({ ...ok, url: '/api/rest/unknown' })).toMatch(/no such operation/);
     expect(contract.check({ ...ok, url: '/api/rest/unknown', status: 404 })).toBeUndefined();

@@ -6,7 +6,7 @@ import { asRpcPromise, type RpcCall, wireArgs } from '../rpc-promise.js';
 /** The first element of every query key the hooks make: `queryClient.invalidateQueries({ queryKey: [RPC_QUERY_KEY] })` clears them all. */
 export const RPC_QUERY_KEY = 'nestjs-crud-api';
 
-/** A hook's query key: `[RPC_QUERY_KEY, model, operation, { args, meta?, fluent? }]`. */
+/** A hook's query key: `[RPC_QUERY_KEY, model, operation, { args, meta?, fluent?, withDeleted? }]`. */
 export type RpcQueryKey = readonly [typeof RPC_QUERY_KEY, string, string, RpcQueryKeyArgs];
 
 export interface RpcQueryKeyArgs {
@@ -15,6 +15,8 @@ export interface RpcQueryKeyArgs {
   meta?: unknown;
   /** The relation path of a fluent call (`post.findUnique(...).author()`). */
   fluent?: readonly string[];
+  /** A read of deleted rows too (`withDeleted`): never the same data as the read without it. */
+  withDeleted?: true;
 }
 
 // Keys only need superjson's JSON form: no Decimal class to restore into.
@@ -35,6 +37,7 @@ export function queryKeyOfCall(call: RpcCall): RpcQueryKey {
     if (meta) keyArgs.meta = meta;
   }
   if (call.fluent.length > 0) keyArgs.fluent = call.fluent.map((step) => step.field);
+  if (call.withDeleted) keyArgs.withDeleted = true;
   return [RPC_QUERY_KEY, call.model, call.operation, keyArgs];
 }
 

@@ -4,6 +4,8 @@ import { renderToString } from 'react-dom/server';
 
 import { modelMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
 import { createRpcClient } from '../create-rpc-client.js';
+import { withDeleted } from '../rpc-promise.js';
+import { rpcQueryKey } from './query-key.js';
 import { createRpcHooks } from './rpc-hooks.js';
 
 type Model = Record<string, (args?: unknown) => PromiseLike<unknown>>;
@@ -15,6 +17,7 @@ type Model = Record<string, (args?: unknown) => PromiseLike<unknown>>;
 function renderedMutation(
   build: (title: string) => PromiseLike<unknown>,
   retry: number,
+  queryClient = new QueryClient(),
 ): UseMutationResult<unknown, unknown, string>['mutateAsync'] {
   const { useRpcMutation } = createRpcHooks({ modelMeta });
   let mutation: UseMutationResult<unknown, unknown, string> | undefined;
@@ -22,7 +25,7 @@ function renderedMutation(
     mutation = useRpcMutation(build, { retry, retryDelay: 0 });
     return null;
   };
-  renderToString(createElement(QueryClientProvider, { client: new QueryClient() }, createElement(Probe)));
+  renderToString(createElement(QueryClientProvider, { client: queryClient }, createElement(Probe)));
   return mutation!.mutateAsync;
 }
 
@@ -46,5 +49,22 @@ describe('useRpcMutation', () => {
     expect(keys[0]).toMatch(/^"[0-9a-f-]{36}"$/);
     expect(keys.slice(1, 3)).toEqual([keys[0], keys[0]]);
     expect(keys[3]).not.toBe(keys[0]);
+  });
+
+  it('invalidates the queries of the restored model and its relations, with deleted rows or without', async () => {
+    const client = createRpcClient<never>({
+      baseUrl: 'http://api.test/rpc',
+      fetch: async () => new Response(JSON.stringify({ data: { id: 1 } }), { status: 200 }),
+    }) as unknown as Record<string, Model>;
+    const queryClient = new QueryClient();
+    const keys = [
+      rpcQueryKey(withDeleted(client.comment.findMany())),
+      rpcQueryKey(client.post.count()),
+      rpcQueryKey(client.profile.findMany()),
+    ];
+    for (const key of keys) queryClient.setQueryData(key, []);
+    const restore = renderedMutation(() => client.post.restore({ where: { id: 1 } }), 0, queryClient);
+    await restore('');
+    expect(keys.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([true, true, false]);
   });
 });

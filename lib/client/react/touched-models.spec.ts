@@ -1,5 +1,6 @@
 import { modelMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
 import { createRpcClient } from '../create-rpc-client.js';
+import { withDeleted } from '../rpc-promise.js';
 import { queryKeyOfCall, readRpcQueryKey, rpcQueryKey } from './query-key.js';
 import { modelsByClientName, modelsInArgs, mutatedModels } from './touched-models.js';
 
@@ -37,6 +38,13 @@ describe('models a call reaches', () => {
       'Tag',
       'User',
     ]);
+  });
+
+  it('counts the related models as changed by a restore or a hard delete too', () => {
+    const deleted = sorted(mutatedModels(modelMeta, 'Post', 'delete', { where: { id: 1 } }));
+    for (const operation of ['restore', 'hardDelete'])
+      expect(sorted(mutatedModels(modelMeta, 'Post', operation, { where: { id: 1 } }))).toEqual(deleted);
+    expect(sorted(mutatedModels(modelMeta, 'Post', 'update', { where: { id: 1 }, data: {} }))).toEqual(['Post']);
   });
 
   it('reads the models of include, select and relation filters of a query', () => {
@@ -96,6 +104,18 @@ describe('query keys', () => {
       'count',
       {},
     ]);
+  });
+
+  it('tell a read with deleted rows from the same read without', () => {
+    const args = { where: { id: 1 } };
+    expect(rpcQueryKey(withDeleted(client.post.findMany(args)))).toEqual([
+      'nestjs-crud-api',
+      'post',
+      'findMany',
+      { args, withDeleted: true },
+    ]);
+    expect(rpcQueryKey(client.post.findMany(args))).toEqual(['nestjs-crud-api', 'post', 'findMany', { args }]);
+    expect(readRpcQueryKey(rpcQueryKey(withDeleted(client.post.findMany(args))))).toEqual({ model: 'post', args });
   });
 
   it('are only made of calls of a client', () => {

@@ -39,12 +39,18 @@ export function modelsInArgs(meta: DataModelMeta, model: string, args: unknown):
 }
 
 /**
- * The models whose rows a mutation may change: those its arguments reach, and on a delete the
- * models holding a foreign key to it too (cascades and `SetNull` change them in the database).
+ * The operations that remove rows or bring them back, and with them rows of related models: a
+ * delete's cascades and `SetNull`, a soft delete's cascade, a restore of the rows deleted with it.
+ */
+const REMOVALS: ReadonlySet<string> = new Set(['delete', 'deleteMany', 'hardDelete', 'restore']);
+
+/**
+ * The models whose rows a mutation may change: those its arguments reach, and on a delete (or a
+ * restore) the models related to it too.
  */
 export function mutatedModels(meta: DataModelMeta, model: string, operation: string, args: unknown): Set<string> {
   const models = modelsInArgs(meta, model, args);
-  if (operation === 'delete' || operation === 'deleteMany') {
+  if (REMOVALS.has(operation)) {
     for (const field of Object.values(meta.models[model]?.fields ?? {})) {
       if (field.kind === 'relation') models.add(field.type);
     }
