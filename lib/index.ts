@@ -38,7 +38,7 @@ export type { PlatformRequest } from './shared/api-request.js';
 export { CRUD_API_OPTIONS } from './options/crud-api.constants.js';
 
 /** The REST operations: subclass it and pass the subclass as the `restService` extra. */
-export { RestService, type RelationshipChange } from './rest/rest.service.js';
+export { type DeleteMode, RestService, type RelationshipChange } from './rest/rest.service.js';
 /** What `RestService`'s resource operations (`createResource`...) take: override them to extend every REST write path. */
 export type { ResourceContext } from './rest/resources/resource-context.js';
 export type { ResourceTarget } from './rest/resources/resource-target.js';

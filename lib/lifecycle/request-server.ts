@@ -38,7 +38,7 @@ function assertConditionApplies(raw: { method: string; headers: Record<string, u
   if (CONDITIONAL_WRITES[scope.interface].has(scope.operation)) return;
   throw new CrudApiError(
     'invalid-request',
-    'If-Match applies to writes of one resource (REST PATCH, PUT, DELETE and relationship changes; RPC update, upsert, delete), not to this request.',
+    'If-Match applies to writes of one resource (REST PATCH, PUT, DELETE, restore and relationship changes; RPC update, upsert, delete, restore, hardDelete), not to this request.',
   );
 }
 

@@ -1,7 +1,7 @@
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { CrudApiOptions } from '../options/crud-api-options.interface.js';
-import { RPC_OPERATIONS } from '../rpc/rpc-operations.js';
+import { isRpcOperationName } from '../rpc/rpc-operations.js';
 
 const OPERATION_RULE_KEYS: ReadonlySet<string> = new Set(['readOnly', 'exclude']);
 
@@ -31,7 +31,7 @@ function operationRuleProblems(modelName: string, rule: unknown): string[] {
   if (exclude !== undefined && !(Array.isArray(exclude) && exclude.every((name) => typeof name === 'string'))) {
     problems.push(`${at('exclude')}: must be a list of Prisma operation names`);
   } else {
-    const unknown = ((exclude as string[] | undefined) ?? []).filter((name) => !RPC_OPERATIONS.has(name));
+    const unknown = ((exclude as string[] | undefined) ?? []).filter((name) => !isRpcOperationName(name));
     if (unknown.length) problems.push(`${at('exclude')}: unknown operation ${quoted(unknown)}`);
   }
   return problems;

@@ -30,6 +30,13 @@ describe('content negotiation', () => {
     );
   });
 
+  it('lets a POST route that takes no document (a restore) go without a body type', () => {
+    expect(() => checkContentType('POST', undefined, false)).not.toThrow();
+    expect(() => checkContentType('POST', 'text/plain', false)).toThrow(
+      expect.objectContaining({ code: 'unsupported-media-type' }),
+    );
+  });
+
   it.each([
     undefined,
     '',

@@ -35,10 +35,18 @@ function isPlainJsonApi(range: MediaRange): boolean {
   return [...range.params].every(([name, value]) => ALLOWED_PARAMETERS.has(name) && (name !== 'ext' || value === ''));
 }
 
-/** 415 for a body that is neither JSON:API (without foreign parameters) nor `application/json`. */
-export function checkContentType(method: string, contentType: string | undefined): void {
+/**
+ * 415 for a body that is neither JSON:API (without foreign parameters) nor `application/json`, and
+ * for a request without `Content-Type` on a route that takes a document (`takesDocument`: by its
+ * method, unless the route says otherwise).
+ */
+export function checkContentType(
+  method: string,
+  contentType: string | undefined,
+  takesDocument = METHODS_WITH_BODY.has(method),
+): void {
   if (contentType === undefined) {
-    if (!METHODS_WITH_BODY.has(method)) return;
+    if (!takesDocument) return;
     throw new CrudApiError('unsupported-media-type', `Send the request body as ${JSON_API_MEDIA_TYPE}.`, {
       source: { header: 'Content-Type' },
     });
@@ -75,8 +83,8 @@ export function checkAccept(accept: string | undefined): void {
   }
 }
 
-/** Content negotiation of every REST request. */
-export function negotiate(req: Pick<ApiRequest, 'method' | 'headers'>): void {
+/** Content negotiation of every REST request; `takesDocument` as for `checkContentType`. */
+export function negotiate(req: Pick<ApiRequest, 'method' | 'headers'>, takesDocument?: boolean): void {
   checkAccept(req.headers.accept);
-  checkContentType(req.method, req.headers['content-type']);
+  checkContentType(req.method, req.headers['content-type'], takesDocument);
 }

@@ -69,6 +69,13 @@ export class RestController {
     return this.send(req, res, 'delete', p.type!, (api) => this.rest.delete(api, p.type!, p.id!));
   }
 
+  /** The only POST with three segments: no relationship or related route can be taken for it. */
+  @Post(':type/:id/restore')
+  restore(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
+    const run = (api: ApiRequest) => this.rest.restore(api, p.type!, p.id!);
+    return this.send(req, res, 'restore', p.type!, run, { takesDocument: false });
+  }
+
   @Get(':type/:id/relationships/:relationship/:relatedId')
   fetchToOneRelationship(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
     return this.send(req, res, 'relationship', p.type!, (api) =>
@@ -118,17 +125,21 @@ export class RestController {
     );
   }
 
-  /** Serves one route of `type`: negotiates the media types before the service runs, then writes its response. */
+  /**
+   * Serves one route of `type`: negotiates the media types before the service runs (a route that
+   * `takesDocument: false` needs no `Content-Type`), then writes its response.
+   */
   private send(
     req: any,
     res: PlatformResponse,
     operation: string,
     type: string,
     run: (request: ApiRequest) => Promise<ApiResponse>,
+    { takesDocument }: { takesDocument?: boolean } = {},
   ): Promise<void> {
     const scope = { interface: 'rest' as const, operation, model: this.registry.findByTypeName(type)?.name };
     const negotiated = (request: ApiRequest) => {
-      negotiate(request);
+      negotiate(request, takesDocument);
       return run(request);
     };
     return this.server.serve(req, res, scope, negotiated, JSON_API_MEDIA_TYPE);

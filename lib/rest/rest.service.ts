@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 
+import { badSwitch, deletedRowsClient, HARD_DELETE, softDeletedOn, WITH_DELETED } from '../data/deleted-rows.js';
 import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
 import { transactionBounds } from '../data/run-in-transaction.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
@@ -27,7 +28,8 @@ import {
 import { chooseCount, type CountChoice } from './pagination/count-strategy.js';
 import { estimateTableRows, estimationAllowed } from './pagination/estimate-count.js';
 import { withItemCursors, withKeysetFields } from './pagination/keyset-rows.js';
-import { type ReadQuery, readQuery } from './query/read-query.js';
+import { type QueryRoute, type ReadQuery, readQuery } from './query/read-query.js';
+import type { SoftDeleteParameters } from './query/soft-delete-parameters.js';
 import { formatResourceId, uniqueWhere } from './resource-id.js';
 import { assertReferencesExist, findResource } from './resources/find-resource.js';
 import { modelDelegate, type Row } from './resources/model-delegate.js';
@@ -46,6 +48,7 @@ import type { Selection } from './serialize/build-selection.js';
 import { CompoundDocument } from './serialize/compound-document.js';
 import { relationshipLinks, requestUrl, resourceUrl } from './serialize/resource-links.js';
 import { assertRequiredMembers } from './write/assert-required-members.js';
+import { assertNoDocument } from './write/document-members.js';
 import { withIssuePointers } from './write/issue-pointers.js';
 import { documentData, parseResourceDocument, type ResourceWrite } from './write/parse-resource-document.js';
 import {
@@ -56,6 +59,15 @@ import {
 } from './write/relationship-data.js';
 
 export type { RelationshipChange } from './write/relationship-data.js';
+
+/** How `deleteResource` deletes: as the model's rules say (a soft-deleted model marks the row), or for good. */
+export type DeleteMode = 'delete' | 'hardDelete';
+
+const READ_ONE: QueryRoute = { collection: false, kind: 'read' };
+const WRITE_ONE: QueryRoute = { collection: false, kind: 'write' };
+
+/** The query of the representation of a resource with its deleted rows: what a restore's `If-Match` compares with. */
+const WITH_DELETED_ROWS = `${WITH_DELETED}=true`;
 
 /**
  * The JSON:API routes and the resource operations behind them. Replace it with a subclass to
@@ -73,16 +85,14 @@ export class RestService {
 
   async list(req: ApiRequest, type: string): Promise<ApiResponse> {
     const model = resourceModel(this.registry, type, 'findMany');
-    const client = await this.clients.forRequest(req);
-    const query = this.query(req, client, model, true);
+    const { client, query } = await this.read(req, model, true);
     const page = await this.page(req, client, model, query, query.where, this.selection(client, model, query), type);
     return this.collection(model, page, query, type);
   }
 
   async fetch(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'findUnique');
-    const client = await this.clients.forRequest(req);
-    const query = this.query(req, client, target.model, false);
+    const { client, query } = await this.read(req, target.model, false);
     const row = await findResource(this.registry, client, target, this.selection(client, target.model, query));
     return this.resourceResponse(target.model, row, query, `${type}/${id}`);
   }
@@ -97,8 +107,7 @@ export class RestService {
     const target = this.target(type, id, 'findUnique');
     const field = relationshipField(this.registry, target.model, relationship, { idForm: relatedId !== undefined });
     const related = this.relatedModel(field);
-    const client = await this.clients.forRequest(req);
-    const query = this.query(req, client, related, field.isList);
+    const { client, query } = await this.read(req, related, field.isList);
     const path = [type, id, relationship, ...(relatedId === undefined ? [] : [relatedId])].join('/');
     if (field.isList) {
       return this.collection(
@@ -132,7 +141,7 @@ export class RestService {
   async create(req: ApiRequest, type: string): Promise<ApiResponse> {
     const model = resourceModel(this.registry, type, 'create');
     const context = await this.context(req);
-    const query = this.query(req, context.client, model, false);
+    const query = this.query(req, context.client, model, WRITE_ONE);
     const write = inChildSpan(SPANS.parse, () => parseResourceDocument(context.scope, model, req.body));
     const row = await this.createResource(context, model, write, this.selection(context.client, model, query));
     return inChildSpan(SPANS.serialize, () => {
@@ -149,7 +158,7 @@ export class RestService {
   async update(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'update');
     const context = await this.context(req);
-    const query = this.query(req, context.client, target.model, false);
+    const query = this.query(req, context.client, target.model, WRITE_ONE);
     const write = inChildSpan(SPANS.parse, () =>
       parseResourceDocument(context.scope, target.model, req.body, target.id),
     );
@@ -160,13 +169,44 @@ export class RestService {
     });
   }
 
+  /**
+   * `DELETE /:type/:id`, as the model's rules say (a soft-deleted model marks the row deleted);
+   * with `hardDelete=true`, on a soft-deleted model, for good, and with `withDeleted=true` too, a
+   * row already deleted as well.
+   */
   async delete(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'delete');
-    const context = await this.context(req);
-    this.query(req, context.client, target.model, false);
-    return this.conditionally(context, this.resourceRepresentation(req, target, `${type}/${id}`), async (written) => {
-      await this.deleteResource(written, target);
+    const requested = await this.context(req);
+    const query = this.query(req, requested.client, target.model, { collection: false, kind: 'delete' });
+    if (query.hardDelete) this.assertHardDeletable(requested.client, target);
+    const context = { ...requested, client: this.reader(requested.client, query) };
+    const path = `${type}/${id}`;
+    const mode: DeleteMode = query.hardDelete ? 'hardDelete' : 'delete';
+    return this.conditionally(context, this.resourceRepresentation(req, target, path, query), async (written) => {
+      await this.deleteResource(written, target, mode);
       return { status: 204 };
+    });
+  }
+
+  /**
+   * `POST /:type/:id/restore`: brings back a deleted resource of a soft-deleted type (with what was
+   * deleted with it) and answers its document, as `PATCH` does. Its `If-Match` is compared with the
+   * representation `GET /:type/:id?withDeleted=true` answers.
+   */
+  async restore(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
+    const target = this.target(type, id, 'restore');
+    const context = await this.context(req);
+    if (!this.softDeleted(context.client, target.model)) {
+      throw new CrudApiError('not-found', `${type} resources are not soft-deleted: none can be restored.`);
+    }
+    const query = this.query(req, context.client, target.model, WRITE_ONE);
+    inChildSpan(SPANS.parse, () => assertNoDocument(req.body));
+    const selection = this.selection(context.client, target.model, query);
+    const path = `${type}/${id}`;
+    const current = this.resourceRepresentation(req, target, path, { withDeleted: true });
+    return this.conditionally(context, current, async (written) => {
+      const row = await this.restoreResource(written, target, selection);
+      return this.resourceResponse(target.model, row, query, path);
     });
   }
 
@@ -183,6 +223,8 @@ export class RestService {
       throw new CrudApiError('invalid-request', `"${relationship}" is a to-one relationship: replace it with PATCH.`);
     }
     const context = await this.context(req);
+    // The answer is the linkage, read with the query given; refused before anything is written.
+    this.query(req, context.client, this.relatedModel(field), { collection: field.isList, kind: 'write' });
     const writable = writableRelationship(context.scope, target.model, field);
     const write = inChildSpan(SPANS.parse, () =>
       parseRelationshipWrite(context.scope, writable, change, documentData(context.scope, req.body), '/data'),
@@ -235,13 +277,30 @@ export class RestService {
     );
   }
 
-  /** Deletes one resource (`DELETE /:type/:id`, an atomic `remove`). */
-  async deleteResource(context: ResourceContext, target: ResourceTarget): Promise<void> {
+  /**
+   * Deletes one resource (`DELETE /:type/:id`, an atomic `remove`): as the model's rules say, or
+   * with `hardDelete` (a soft-deleted model only) for good.
+   */
+  async deleteResource(context: ResourceContext, target: ResourceTarget, mode: DeleteMode = 'delete'): Promise<void> {
     const { model } = target;
     await runWrite(context, { model, target, references: [] }, () =>
-      modelDelegate(this.registry, context.client, model).delete!({
+      modelDelegate(this.registry, context.client, model)[mode]!({
         where: uniqueWhere(model, target.id),
         select: idSelect(model),
+      }),
+    );
+  }
+
+  /**
+   * Restores one deleted resource of a soft-deleted model (`POST /:type/:id/restore`) and returns
+   * the row with the selection: 404 when it is not deleted or the caller may not restore it.
+   */
+  async restoreResource(context: ResourceContext, target: ResourceTarget, selection: Selection): Promise<Row> {
+    const { model } = target;
+    return runWrite(context, { model, target, references: [] }, () =>
+      modelDelegate(this.registry, context.client, model).restore!({
+        where: uniqueWhere(model, target.id),
+        ...selection,
       }),
     );
   }
@@ -272,13 +331,14 @@ export class RestService {
   /** The relationship document: linkage of a to-one, or a paginated page of to-many linkage. */
   private async linkage(
     req: ApiRequest,
-    client: PrismaClientLike,
+    requested: PrismaClientLike,
     target: ResourceTarget,
     field: FieldMeta,
     relatedId?: string,
   ): Promise<ApiResponse> {
     const related = this.relatedModel(field);
-    const query = this.query(req, client, related, field.isList);
+    const query = this.query(req, requested, related, { collection: field.isList, kind: 'read' });
+    const client = this.reader(requested, query);
     if (query.include.size) {
       throw new CrudApiError(
         'invalid-query-parameter',
@@ -482,17 +542,21 @@ export class RestService {
   }
 
   /**
-   * The body `GET /:type/:id` answers at `path` without query parameters, read on the transaction
-   * given: what an `If-Match` tag is compared with.
+   * The body `GET /:type/:id` answers at `path` without query parameters (but `withDeleted=true`
+   * when the write is about deleted rows), read on the transaction given: what an `If-Match` tag is
+   * compared with.
    */
   private resourceRepresentation(
     req: ApiRequest,
     target: ResourceTarget,
     path: string,
+    { withDeleted }: Pick<SoftDeleteParameters, 'withDeleted'> = { withDeleted: false },
   ): (tx: PrismaClientLike) => Promise<unknown> {
+    const search = withDeleted ? WITH_DELETED_ROWS : '';
     return async (tx) => {
-      const plain = this.query({ ...req, query: '' }, tx, target.model, false);
-      const row = await findResource(this.registry, tx, target, this.selection(tx, target.model, plain));
+      const plain = this.query({ ...req, query: search }, tx, target.model, READ_ONE);
+      const client = this.reader(tx, plain);
+      const row = await findResource(this.registry, client, target, this.selection(client, target.model, plain));
       return this.resourceResponse(target.model, row, plain, path).body;
     };
   }
@@ -516,11 +580,39 @@ export class RestService {
     return this.registry.findByModelName(field.type)!;
   }
 
-  /** The query parameters, parsed against the fields the caller's policies let it name. */
-  private query(req: ApiRequest, client: PrismaClientLike, model: ModelMeta, collection: boolean): ReadQuery {
+  /** The query parameters, parsed for the route against the fields the caller's policies let it name. */
+  private query(req: ApiRequest, client: PrismaClientLike, model: ModelMeta, route: QueryRoute): ReadQuery {
     return inChildSpan(SPANS.parse, () =>
-      readQuery(visibleFields(this.registry, client), this.options, model, req.query, collection),
+      readQuery(visibleFields(this.registry, client), this.options, model, req.query, route),
     );
+  }
+
+  /** A read's query parameters, and the client the read runs on (`withDeleted`). */
+  private async read(
+    req: ApiRequest,
+    model: ModelMeta,
+    collection: boolean,
+  ): Promise<{ client: PrismaClientLike; query: ReadQuery }> {
+    const requested = await this.clients.forRequest(req);
+    const query = this.query(req, requested, model, { collection, kind: 'read' });
+    return { client: this.reader(requested, query), query };
+  }
+
+  /** The client to run on: with `withDeleted=true`, the one that also reads the deleted rows the caller may read. */
+  private reader(client: PrismaClientLike, { withDeleted }: SoftDeleteParameters): PrismaClientLike {
+    return withDeleted ? deletedRowsClient(client) : client;
+  }
+
+  /** Whether the model is soft-deleted for the request's client. */
+  private softDeleted(client: PrismaClientLike, model: ModelMeta): boolean {
+    return softDeletedOn(client, this.registry.delegateName(model));
+  }
+
+  /** `hardDelete=true` needs a soft-deleted model (400 otherwise) and the operation allowed (403 otherwise). */
+  private assertHardDeletable(client: PrismaClientLike, target: ResourceTarget): void {
+    if (!this.softDeleted(client, target.model))
+      throw badSwitch(HARD_DELETE, `${target.type} resources are not soft-deleted.`);
+    assertOperationAllowed(this.registry, target.model, 'hardDelete');
   }
 
   /** What a resource document needs, less what the client's access policies hide. */

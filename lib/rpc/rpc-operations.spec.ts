@@ -1,4 +1,11 @@
-import { findRpcOperation, missingOperationMessage, readsArgsFromQuery, RPC_OPERATIONS } from './rpc-operations.js';
+import { READ_OPERATIONS } from '../metadata/model-registry.js';
+import {
+  findRpcOperation,
+  isRpcOperationName,
+  missingOperationMessage,
+  readsArgsFromQuery,
+  RPC_OPERATIONS,
+} from './rpc-operations.js';
 
 describe('RPC operation table', () => {
   it('offers the thirteen operations of the specification with its methods', () => {
@@ -71,5 +78,28 @@ describe('RPC operation table', () => {
       false,
       false,
     ]);
+  });
+
+  it('offers restore (POST) and hardDelete (DELETE) on soft-deleted models only', () => {
+    expect(findRpcOperation('restore', 'sqlite')).toBeUndefined();
+    expect(findRpcOperation('hardDelete', 'postgresql')).toBeUndefined();
+    expect(findRpcOperation('restore', 'sqlite', true)?.methods).toEqual(['POST']);
+    expect(findRpcOperation('hardDelete', 'mysql', true)?.methods).toEqual(['DELETE']);
+    expect(missingOperationMessage('restore', 'sqlite')).toBe('Unknown operation "restore".');
+    expect(['restore', 'hardDelete', 'findMany', '$queryRaw'].map(isRpcOperationName)).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it('takes withDeleted on the reads and hardDelete, and compares a restore with the deleted row', () => {
+    const taking = [...RPC_OPERATIONS].filter(([, op]) => op.withDeleted).map(([name]) => name);
+    // Exactly the reads the `operations` option's readOnly keeps.
+    expect(taking).toEqual([...READ_OPERATIONS]);
+    expect(findRpcOperation('hardDelete', 'sqlite', true)?.withDeleted).toBe(true);
+    expect(findRpcOperation('restore', 'sqlite', true)).toMatchObject({ writesDeletedRow: true });
+    expect(findRpcOperation('restore', 'sqlite', true)?.withDeleted).toBeUndefined();
   });
 });

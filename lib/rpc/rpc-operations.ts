@@ -16,26 +16,34 @@ export interface RpcOperation {
   requires?: ProviderFeature;
   /** Whether the arguments accept a top-level `take`. */
   take?: TakeRule;
+  /**
+   * Whether the call takes `withDeleted=true`, and then sees the deleted rows the caller may read
+   * too: the reads, and `hardDelete` (to purge a deleted row).
+   */
+  withDeleted?: boolean;
+  /** Whether the row it writes is a deleted one (`restore`): its `If-Match` is compared with that row. */
+  writesDeletedRow?: boolean;
 }
 
 const GET = ['GET'];
 const POST = ['POST'];
 const PATCH_OR_PUT = ['PATCH', 'PUT'];
 const DELETE = ['DELETE'];
+const READ: RpcOperation = { methods: GET, successStatus: 200, withDeleted: true };
 
 /**
  * Every operation the RPC interface serves, by Prisma name. Only names in this table reach the
  * Prisma client, so `$queryRaw`, `__proto__` and other client properties are never callable.
  */
 export const RPC_OPERATIONS: ReadonlyMap<string, RpcOperation> = new Map<string, RpcOperation>([
-  ['findMany', { methods: GET, successStatus: 200, take: 'default' }],
-  ['findUnique', { methods: GET, successStatus: 200 }],
-  ['findUniqueOrThrow', { methods: GET, successStatus: 200 }],
-  ['findFirst', { methods: GET, successStatus: 200, take: 'cap' }],
-  ['findFirstOrThrow', { methods: GET, successStatus: 200, take: 'cap' }],
-  ['count', { methods: GET, successStatus: 200, take: 'cap' }],
-  ['aggregate', { methods: GET, successStatus: 200, take: 'cap' }],
-  ['groupBy', { methods: GET, successStatus: 200, take: 'cap' }],
+  ['findMany', { ...READ, take: 'default' }],
+  ['findUnique', READ],
+  ['findUniqueOrThrow', READ],
+  ['findFirst', { ...READ, take: 'cap' }],
+  ['findFirstOrThrow', { ...READ, take: 'cap' }],
+  ['count', { ...READ, take: 'cap' }],
+  ['aggregate', { ...READ, take: 'cap' }],
+  ['groupBy', { ...READ, take: 'cap' }],
   ['create', { methods: POST, successStatus: 201 }],
   ['createMany', { methods: POST, successStatus: 201 }],
   ['createManyAndReturn', { methods: POST, successStatus: 201, requires: RETURNING }],
@@ -47,9 +55,23 @@ export const RPC_OPERATIONS: ReadonlyMap<string, RpcOperation> = new Map<string,
   ['deleteMany', { methods: DELETE, successStatus: 200 }],
 ]);
 
-/** The operation behind a URL segment, if it exists on the provider. */
-export function findRpcOperation(name: string, provider: string): RpcOperation | undefined {
-  const operation = RPC_OPERATIONS.get(name);
+/**
+ * The operations a soft-deleted model (the `rules` option's `softDelete`) has besides Prisma's, as
+ * its delegate on the policy client does: on any other model they are unknown operations.
+ */
+export const SOFT_DELETE_RPC_OPERATIONS: ReadonlyMap<string, RpcOperation> = new Map<string, RpcOperation>([
+  ['restore', { methods: POST, successStatus: 200, writesDeletedRow: true }],
+  ['hardDelete', { methods: DELETE, successStatus: 200, withDeleted: true }],
+]);
+
+/** Whether a name is an operation of either table (whatever model and database it is asked of). */
+export function isRpcOperationName(name: string): boolean {
+  return RPC_OPERATIONS.has(name) || SOFT_DELETE_RPC_OPERATIONS.has(name);
+}
+
+/** The operation behind a URL segment, if it exists on the provider (and on a soft-deleted model, for its own). */
+export function findRpcOperation(name: string, provider: string, softDeleted = false): RpcOperation | undefined {
+  const operation = RPC_OPERATIONS.get(name) ?? (softDeleted ? SOFT_DELETE_RPC_OPERATIONS.get(name) : undefined);
   if (!operation || (operation.requires && !operation.requires.supports(provider))) return undefined;
   return operation;
 }

@@ -15,6 +15,8 @@ const ROW_OPERATIONS: ReadonlySet<string> = new Set([
   'update',
   'updateManyAndReturn',
   'delete',
+  'restore',
+  'hardDelete',
 ]);
 
 const SELECTION_KEYS = ['select', 'include', 'omit'] as const;

@@ -5,7 +5,7 @@ import { ModelRegistry } from '../metadata/model-registry.js';
 import { RPC_ROUTE } from '../options/interface-mounts.js';
 import type { PlatformResponse } from '../shared/api-response.js';
 import { RpcService } from './rpc.service.js';
-import { RPC_OPERATIONS } from './rpc-operations.js';
+import { isRpcOperationName } from './rpc-operations.js';
 import { RPC_TRANSACTION_ROUTE } from './transaction/transaction-route.js';
 
 /**
@@ -37,7 +37,7 @@ export class RpcController {
     const scope = {
       interface: 'rpc' as const,
       model: this.registry.findByTypeName(model)?.name,
-      operation: RPC_OPERATIONS.has(operation) ? operation : undefined,
+      operation: isRpcOperationName(operation) ? operation : undefined,
     };
     return this.server.serve(
       req,

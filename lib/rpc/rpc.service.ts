@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 
+import { deletedRowsClient, softDeletedOn } from '../data/deleted-rows.js';
 import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
 import { runInBatchTransaction, runInTransaction } from '../data/run-in-transaction.js';
 import { atStepSync } from '../data/step-failure.error.js';
@@ -24,9 +25,9 @@ import { validateRpcArgs } from './args/validate-rpc-args.js';
 import { parseRpcArgs, type RpcArgs } from './parse-rpc-args.js';
 import {
   findRpcOperation,
+  isRpcOperationName,
   missingOperationMessage,
   readsArgsFromQuery,
-  RPC_OPERATIONS,
   type RpcOperation,
 } from './rpc-operations.js';
 import { RpcResultWriters } from './rpc-result-writers.js';
@@ -34,6 +35,7 @@ import { rpcSuperJSON } from './rpc-superjson.js';
 import { serializeRpcResult } from './serialize-rpc-result.js';
 import { parseTransactionBody, type TransactionStep } from './transaction/parse-transaction-body.js';
 import { SEQUENTIAL, TRANSACTION_SEGMENT } from './transaction/transaction-route.js';
+import { readsDeletedRows } from './with-deleted.js';
 
 /** Runs one Prisma operation per request. Replace it with a provider of your own to customize it. */
 @Injectable()
@@ -53,12 +55,16 @@ export class RpcService {
     if (modelName === TRANSACTION_SEGMENT) this.refuseTransactionRoute(operationName);
     const model = this.registry.findByTypeName(modelName);
     if (!model) throw new CrudApiError('unknown-type', `Unknown model "${modelName}".`);
-    const operation = this.resolveOperation(model, operationName, req.method);
+    // The client tells which models are soft-deleted, and so which operations they have.
+    const requested = await this.clients.forRequest(req);
+    const operation = this.resolveOperation(model, operationName, req.method, requested);
     this.checkBodyType(req);
+    const query = queryParameters(req.query);
     const parsed = inChildSpan(SPANS.parse, () =>
-      parseRpcArgs({ method: req.method, query: queryParameters(req.query), body: req.body }, this.options.limits),
+      parseRpcArgs({ method: req.method, query, body: req.body }, this.options.limits),
     );
-    const client = await this.clients.forRequest(req);
+    const deleted = readsDeletedRows(query, operationName, operation.withDeleted === true);
+    const client = deleted ? deletedRowsClient(requested) : requested;
     const origin = readsArgsFromQuery(req.method) ? 'query' : 'body';
     // Validation reads the client's policies (hidden fields), so it follows the client's resolution.
     const call = inChildSpan(SPANS.parse, () =>
@@ -66,8 +72,11 @@ export class RpcService {
     );
     const conditional = CONDITIONAL_WRITES.rpc.has(operationName) && req.headers['if-match'] !== undefined;
     const current = conditional ? this.currentRepresentation(client, model, parsed, origin) : undefined;
-    const result = current
-      ? await conditionalWrite(req, client, this.options.transactions, current, call)
+    // A restore's row is a deleted one: its tag is the one `findUnique` answers with `withDeleted=true`.
+    const compared =
+      current && operation.writesDeletedRow ? (tx: PrismaClientLike) => current(deletedRowsClient(tx)) : current;
+    const result = compared
+      ? await conditionalWrite(req, client, this.options.transactions, compared, call)
       : await call(client);
     const writer = this.resultWriters.find(model, operationName, parsed);
     return {
@@ -104,6 +113,7 @@ export class RpcService {
    */
   async transaction(req: ApiRequest): Promise<ApiResponse> {
     this.checkBodyType(req);
+    readsDeletedRows(queryParameters(req.query), 'a sequential transaction', false);
     const { limits, transactions } = this.options;
     const steps = inChildSpan(SPANS.parse, () => parseTransactionBody(req.body, limits, transactions.maxOperations));
     const client = await this.clients.forRequest(req);
@@ -127,7 +137,7 @@ export class RpcService {
   ): (client: PrismaClientLike) => Promise<unknown> {
     const model = this.registry.findByModelName(step.model) ?? this.registry.findByTypeName(step.model);
     if (!model) throw new CrudApiError('unknown-type', `Unknown model ${quoteInput(step.model)}.`);
-    const operation = this.resolveOperation(model, step.op);
+    const operation = this.resolveOperation(model, step.op, undefined, client);
     return this.prepareCall(client, model, step.op, operation, step.args, 'body');
   }
 
@@ -165,13 +175,18 @@ export class RpcService {
     });
   }
 
-  /** The operation, if the model offers it and (when given) the method is one of its methods. */
-  protected resolveOperation(model: ModelMeta, name: string, method?: string): RpcOperation {
+  /**
+   * The operation, if the model offers it and (when given) the method is one of its methods. A
+   * soft-deleted model's own operations (`restore`, `hardDelete`) exist where the `client`'s
+   * delegate of the model has them.
+   */
+  protected resolveOperation(model: ModelMeta, name: string, method?: string, client?: PrismaClientLike): RpcOperation {
     // An operation the options remove reads the same on every database; then what the database lacks.
-    if (RPC_OPERATIONS.has(name) && !this.registry.allowsOperation(model, name)) {
+    if (isRpcOperationName(name) && !this.registry.allowsOperation(model, name)) {
       throw new CrudApiError('unknown-operation', `Operation "${name}" is not available for this model.`);
     }
-    const operation = findRpcOperation(name, this.registry.provider);
+    const softDeleted = client !== undefined && softDeletedOn(client, this.registry.delegateName(model));
+    const operation = findRpcOperation(name, this.registry.provider, softDeleted);
     if (!operation) throw new CrudApiError('unknown-operation', missingOperationMessage(name, this.registry.provider));
     if (method !== undefined && !operation.methods.includes(method)) {
       const allowed = operation.methods.join(', ');

@@ -51,8 +51,8 @@ export function ifMatchHolds(value: string | readonly string[] | undefined, etag
  * relationships, RPC writes of one row named by a unique `where`. Any other write refuses it.
  */
 export const CONDITIONAL_WRITES: Readonly<Record<'rest' | 'rpc', ReadonlySet<string>>> = {
-  rest: new Set(['update', 'delete', 'relationship.add', 'relationship.replace', 'relationship.remove']),
-  rpc: new Set(['update', 'upsert', 'delete']),
+  rest: new Set(['update', 'delete', 'restore', 'relationship.add', 'relationship.replace', 'relationship.remove']),
+  rpc: new Set(['update', 'upsert', 'delete', 'restore', 'hardDelete']),
 };
 
 /**
@@ -60,6 +60,6 @@ export const CONDITIONAL_WRITES: Readonly<Record<'rest' | 'rpc', ReadonlySet<str
  * wrote answers, REST single resources and relationships, RPC writes of one row: they carry its `ETag`.
  */
 export const TAGGED_WRITES: Readonly<Record<'rest' | 'rpc', ReadonlySet<string>>> = {
-  rest: new Set(['create', 'update', 'relationship.add', 'relationship.replace', 'relationship.remove']),
-  rpc: new Set(['create', 'update', 'upsert']),
+  rest: new Set(['create', 'update', 'restore', 'relationship.add', 'relationship.replace', 'relationship.remove']),
+  rpc: new Set(['create', 'update', 'upsert', 'restore']),
 };

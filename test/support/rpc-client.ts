@@ -31,6 +31,12 @@ export function rpcBody(args: unknown): Record<string, unknown> {
   return meta ? { ...(json as object), meta: { serialization: meta } } : (json as Record<string, unknown>);
 }
 
+/** What a call sends besides its arguments: further query parameters (`withDeleted`), headers. */
+export interface RpcCallExtras {
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
 /** Calls `/{model}/{operation}` the way the specification describes, and restores the result's types. */
 export async function callRpc(
   t: Pick<TestApp, 'http'>,
@@ -38,14 +44,15 @@ export async function callRpc(
   path: string,
   args?: unknown,
   base = '/api/rpc',
+  { query = {}, headers = {} }: RpcCallExtras = {},
 ): Promise<RpcReply> {
   const url = `${base}/${path}`;
-  const request = t.http()[method](url);
+  const request = t.http()[method](url).set(headers);
   const res = await (method === 'get' || method === 'delete'
-    ? request.query(args === undefined ? {} : rpcQuery(args))
+    ? request.query({ ...(args === undefined ? {} : rpcQuery(args)), ...query })
     : args === undefined
-      ? request
-      : request.send(rpcBody(args)));
+      ? request.query(query)
+      : request.query(query).send(rpcBody(args)));
   const body = res.body;
   const data =
     body && 'data' in body

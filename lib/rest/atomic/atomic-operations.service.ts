@@ -13,7 +13,7 @@ import type { ApiResponse } from '../../shared/api-response.js';
 import { inChildSpan } from '../../telemetry/child-span.js';
 import { SPANS } from '../../telemetry/telemetry.constants.js';
 import { JSON_API_VERSION } from '../json-api.constants.js';
-import { isImplementationSpecific } from '../query/parse-query.js';
+import { isIgnoredParameter } from '../query/parse-query.js';
 import { formatResourceId } from '../resource-id.js';
 import type { Row } from '../resources/model-delegate.js';
 import { type ResourceContext, writeScope } from '../resources/resource-context.js';
@@ -55,8 +55,9 @@ export class AtomicOperationsService {
   ) {}
 
   async run(req: ApiRequest): Promise<ApiResponse> {
-    // Implementation-specific parameters (a cache buster) are ignored here too, as on every REST route.
-    const reserved = [...new URLSearchParams(req.query).keys()].find((name) => !isImplementationSpecific(name));
+    // Implementation-specific parameters (a cache buster) are ignored here too, as on every REST route;
+    // the module's own (`withDeleted`, `hardDelete`) apply to single-resource routes only.
+    const reserved = [...new URLSearchParams(req.query).keys()].find((name) => !isIgnoredParameter(name));
     if (reserved !== undefined)
       throw new CrudApiError('invalid-query-parameter', 'An atomic request takes no query parameters.', {
         source: { parameter: reserved },

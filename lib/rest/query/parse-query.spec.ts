@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
-import { isImplementationSpecific, parseQuery } from './parse-query.js';
+import { isIgnoredParameter, isImplementationSpecific, parseQuery } from './parse-query.js';
 
 const limits = { ...DEFAULT_LIMITS, maxFilters: 3, maxFilterValueLength: 10 };
 
@@ -81,6 +81,25 @@ describe('parseQuery', () => {
       }),
       { seed: Number(process.env.FUZZ_SEED ?? 20261125), numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
     );
+  });
+
+  it("reads the module's own parameters by their exact names, once each", () => {
+    expect(parseQuery('withDeleted=true&hardDelete=yes&sort=title', limits)).toMatchObject({
+      own: { withDeleted: 'true', hardDelete: 'yes' },
+      sort: 'title',
+    });
+    expect(parseQuery('WithDeleted=true&harddelete_=1', limits).own).toEqual({});
+    expect(() => parseQuery('withdeleted=true', limits)).toThrow(
+      expect.objectContaining({ options: { source: { parameter: 'withdeleted' } } }),
+    );
+    expect(() => parseQuery('withDeleted=true&withDeleted=true', limits)).toThrow(
+      expect.objectContaining({ code: 'invalid-query-parameter', options: { source: { parameter: 'withDeleted' } } }),
+    );
+    expect([isIgnoredParameter('withDeleted'), isIgnoredParameter('hardDelete'), isIgnoredParameter('_')]).toEqual([
+      false,
+      false,
+      true,
+    ]);
   });
 
   it('accepts filter selectors up to maxFilterDepth, the operator not counted', () => {

@@ -1,3 +1,4 @@
+import { HARD_DELETE, WITH_DELETED } from '../../data/deleted-rows.js';
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import { quoteInput } from '../../errors/quote-input.js';
 import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
@@ -19,12 +20,20 @@ export interface RawQuery {
   page: Partial<Record<PageKey, string>>;
   /** `fields[type]` values by type name. */
   fields: Map<string, string>;
+  /** The module's own implementation-specific parameters (`withDeleted`, `hardDelete`), as given. */
+  own: Partial<Record<OwnParameter, string>>;
   /** The query string as sent (without `?`), kept for `links`. */
   search: string;
 }
 
-/** A parameter of one of the JSON:API families; this module documents no implementation-specific ones. */
+/** A parameter of one of the JSON:API families. */
 const KEY = /^(filter|sort|page|include|fields)((?:\[[^[\]]*\])*)$/;
+
+/** The implementation-specific parameters this module reads (soft delete), by their exact names. */
+const OWN_PARAMETERS = new Set([WITH_DELETED, HARD_DELETE] as const);
+export type OwnParameter = typeof OWN_PARAMETERS extends Set<infer K> ? K : never;
+
+const isOwn = (name: string): name is OwnParameter => OWN_PARAMETERS.has(name as OwnParameter);
 
 /**
  * Whether a query parameter is implementation-specific (JSON:API 1.1 §"Implementation-Specific Query
@@ -35,6 +44,11 @@ export function isImplementationSpecific(name: string): boolean {
   const base = name.split('[', 1)[0]!;
   return base !== '' && /[^a-z]/.test(base);
 }
+
+/** Whether a REST route passes over a query parameter: an implementation-specific one that is not the module's own. */
+export function isIgnoredParameter(name: string): boolean {
+  return isImplementationSpecific(name) && !isOwn(name);
+}
 const PAGE_KEYS = new Set(['offset', 'limit', 'size', 'after', 'before'] as const);
 export type PageKey = typeof PAGE_KEYS extends Set<infer K> ? K : never;
 
@@ -43,29 +57,30 @@ function badParameter(parameter: string, message: string): CrudApiError {
 }
 
 /**
- * Splits a query string into the JSON:API families. Implementation-specific parameters are
- * ignored, since this module knows none (a cache buster such as jQuery's `_=1700000000` passes);
- * any other name is 400: JSON:API reserves the all-lowercase ones, and an unknown one is a typo or
- * a feature this module does not have.
+ * Splits a query string into the JSON:API families and the module's own parameters (`withDeleted`,
+ * `hardDelete`, by their exact names). Other implementation-specific parameters are ignored (a
+ * cache buster such as jQuery's `_=1700000000` passes); any other name is 400: JSON:API reserves
+ * the all-lowercase ones, and an unknown one is a typo or a feature this module does not have.
  */
 export function parseQuery(search: string, limits: Required<CrudApiLimits>): RawQuery {
-  const query: RawQuery = { filters: [], page: {}, fields: new Map(), search };
+  const query: RawQuery = { filters: [], page: {}, fields: new Map(), own: {}, search };
   // Most reads of one resource send no query at all.
   if (search === '') return query;
   const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(search)) {
     const match = KEY.exec(name);
-    if (!match && isImplementationSpecific(name)) continue;
-    if (!match) throw badParameter(name, `Unknown query parameter ${quoteInput(name)}.`);
-    const family = match[1]!;
-    const selectors = [...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!);
+    if (!match && isIgnoredParameter(name)) continue;
+    if (!match && !isOwn(name)) throw badParameter(name, `Unknown query parameter ${quoteInput(name)}.`);
+    const family = match?.[1];
+    const selectors = match ? [...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!) : [];
     if (family === 'filter') {
       query.filters.push(parseFilterKey(name, selectors, value, limits));
       continue;
     }
     if (seen.has(name)) throw badParameter(name, `Query parameter ${quoteInput(name)} is given more than once.`);
     seen.add(name);
-    readSingle(query, family, name, selectors, value);
+    if (family === undefined) query.own[name as OwnParameter] = value;
+    else readSingle(query, family, name, selectors, value);
   }
   if (query.filters.length > limits.maxFilters) {
     throw badParameter('filter', `At most ${limits.maxFilters} filter parameters are allowed.`);

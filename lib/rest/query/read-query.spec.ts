@@ -16,7 +16,11 @@ const hiding: PolicyInspector = {
 };
 
 function read(type: string, search: string, policies?: PolicyInspector) {
-  return () => readQuery(new VisibleFields(registry, policies), options, registry.findByTypeName(type)!, search, true);
+  return () =>
+    readQuery(new VisibleFields(registry, policies), options, registry.findByTypeName(type)!, search, {
+      collection: true,
+      kind: 'read',
+    });
 }
 
 /** What a client would see of a refusal, with one field name replaced so two refusals compare. */

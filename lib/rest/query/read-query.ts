@@ -13,9 +13,16 @@ import { type IncludeTree, parseInclude } from './parse-include.js';
 import { type CursorPage, type Page, parsePage } from './parse-page.js';
 import { parseQuery } from './parse-query.js';
 import { buildOrderBy } from './parse-sort.js';
+import { type RouteKind, type SoftDeleteParameters, softDeleteParameters } from './soft-delete-parameters.js';
 
-/** A request's query parameters as Prisma arguments and rendering choices. */
-export interface ReadQuery {
+/** The route a query is parsed for: a collection (`filter`, `sort`, `page`) or one resource; what it does. */
+export interface QueryRoute {
+  collection: boolean;
+  kind: RouteKind;
+}
+
+/** A request's query parameters as Prisma arguments and rendering choices, and its soft-delete switches. */
+export interface ReadQuery extends SoftDeleteParameters {
   where?: Record<string, unknown>;
   orderBy: Record<string, unknown>[];
   page: Page;
@@ -29,18 +36,20 @@ export interface ReadQuery {
 
 /**
  * Parses every query parameter of a request against the model it reads and the fields the caller
- * can see. `filter`, `sort` and `page` shape collections only: on a single resource they are 400.
+ * can see. `filter`, `sort` and `page` shape collections only: on a single resource they are 400;
+ * the soft-delete parameters apply as the route's kind says (`softDeleteParameters`).
  */
 export function readQuery(
   fields: VisibleFields,
   options: ResolvedCrudApiOptions,
   model: ModelMeta,
   search: string,
-  collection: boolean,
+  route: QueryRoute,
 ): ReadQuery {
   const raw = parseQuery(search, options.limits);
   assertJoinBudget(raw, options.limits);
-  if (!collection) {
+  const switches = softDeleteParameters(raw.own, route.kind);
+  if (!route.collection) {
     const parameter =
       raw.filters[0]?.parameter ??
       (raw.sort !== undefined ? 'sort' : Object.keys(raw.page).length ? 'page' : undefined);
@@ -61,6 +70,7 @@ export function readQuery(
     include: parseInclude(fields, model, raw.include, options.limits),
     fieldsets: parseFields(fields, raw.fields),
     search,
+    ...switches,
   };
 }
 

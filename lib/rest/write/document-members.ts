@@ -26,6 +26,15 @@ export function invalidMember(message: string, path: Path): CrudApiError {
   return new CrudApiError('invalid-payload', message, { source: { pointer: jsonPointer(path) } });
 }
 
+/**
+ * 400 unless a request that takes no document sent none: no body, or an empty one (`{}` is what a
+ * JSON parser makes of a body of no bytes on some platforms).
+ */
+export function assertNoDocument(body: unknown): void {
+  if (body === undefined || (isObject(body) && Object.keys(body).length === 0)) return;
+  throw invalidMember('This request takes no document: send no body.', []);
+}
+
 /** 400 for a member the server sets (`serverSet` by the rules, or a relationship through such a foreign key). */
 export function serverSetMember(kind: 'Attribute' | 'Relationship', name: string, pointer?: string): CrudApiError {
   return new CrudApiError('invalid-payload', `${kind} "${name}" is set by the server and cannot be given.`, {

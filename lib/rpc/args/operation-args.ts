@@ -35,9 +35,13 @@ const AGGREGATES = Object.fromEntries(
 );
 
 const FIND_MANY = { where, ...SELECTION, ...PAGING, distinct: scalarFieldNames };
-const FIND_UNIQUE = { where: whereUnique, ...SELECTION };
+/** One row named by a unique `where`, with its selection: a find, a delete, a soft-deleted model's restore. */
+const ONE_ROW = { where: whereUnique, ...SELECTION };
 
-/** The top-level arguments of every RPC operation, as in Prisma 7's generated `*Args` types. */
+/**
+ * The top-level arguments of every RPC operation, as in Prisma 7's generated `*Args` types (and as
+ * `delete`'s for a soft-deleted model's `restore` and `hardDelete`).
+ */
 export const OPERATION_ARGS: ReadonlyMap<string, Readonly<Record<string, ArgRule>>> = new Map<
   string,
   Record<string, ArgRule>
@@ -45,8 +49,8 @@ export const OPERATION_ARGS: ReadonlyMap<string, Readonly<Record<string, ArgRule
   ['findMany', FIND_MANY],
   ['findFirst', FIND_MANY],
   ['findFirstOrThrow', FIND_MANY],
-  ['findUnique', FIND_UNIQUE],
-  ['findUniqueOrThrow', FIND_UNIQUE],
+  ['findUnique', ONE_ROW],
+  ['findUniqueOrThrow', ONE_ROW],
   ['count', { where, ...PAGING, select: (model) => aggregateSelection(model, '_count') }],
   ['aggregate', { where, ...PAGING, ...AGGREGATES }],
   [
@@ -68,6 +72,8 @@ export const OPERATION_ARGS: ReadonlyMap<string, Readonly<Record<string, ArgRule
   ['updateMany', { where, data: updateMany, limit: fixed(count) }],
   ['updateManyAndReturn', { where, data: updateMany, limit: fixed(count), ...SELECTION }],
   ['upsert', { where: whereUnique, create, update, ...SELECTION }],
-  ['delete', { where: whereUnique, ...SELECTION }],
+  ['delete', ONE_ROW],
   ['deleteMany', { where, limit: fixed(count) }],
+  ['restore', ONE_ROW],
+  ['hardDelete', ONE_ROW],
 ]);

@@ -111,6 +111,8 @@ describe('validateRpcArgs', () => {
       ['upsert', { where: { id: 1 }, create: { title: 't', authorId: 1 }, update: { title: 'u' } }],
       ['delete', { where: { id: 1 }, select: { id: true } }],
       ['deleteMany', { where: { title: { startsWith: 'a' } }, limit: 5 }],
+      ['restore', { where: { id: 1 }, include: { comments: true }, omit: { content: true } }],
+      ['hardDelete', { where: { id: 1 }, select: { id: true } }],
     ])('accepts the arguments of %s', (operation, args) => {
       expect(() => validate(args, { operation })).not.toThrow();
     });
@@ -124,6 +126,8 @@ describe('validateRpcArgs', () => {
       ['findMany', 'limit', { limit: 1 }],
       ['groupBy', 'cursor', { by: ['id'], cursor: { id: 1 } }],
       ['aggregate', 'select', { select: { id: true } }],
+      ['restore', 'data', { where: { id: 1 }, data: { title: 'x' } }],
+      ['hardDelete', 'take', { where: { id: 1 }, take: 1 }],
     ])('refuses %s with %s', (operation, key, args) => {
       expect(rejection(args, { operation })).toEqual(at(`/${key}`));
     });
