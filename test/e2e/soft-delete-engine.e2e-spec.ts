@@ -1,32 +1,12 @@
-import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
-import {
-  type ChangeEvent,
-  type CrudApiPolicies,
-  type CrudApiRules,
-  withDeletedRows,
-  withPolicies,
-} from '../../lib/index.js';
+import type { DemoUser } from '../../fixtures/blog/policies.js';
+import { type ChangeEvent, withDeletedRows, withPolicies } from '../../lib/index.js';
 import { eventually } from '../support/eventually.js';
+import {
+  softDeletePolicies as policies,
+  softDeleteRules as rules,
+  thread as sharedThread,
+} from '../support/soft-delete-fixtures.js';
 import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
-
-const rules: CrudApiRules = {
-  Post: { softDelete: { field: 'deletedAt', cascade: ['comments'] } },
-  Comment: { softDelete: { field: 'deletedAt', cascade: ['replies'] } },
-  Tag: { softDelete: { field: 'deletedAt' } },
-};
-
-const isAdmin = ({ user }: { user?: DemoUser }) => user?.role === 'ADMIN';
-const policies: CrudApiPolicies = {
-  ...samplePolicies,
-  Post: {
-    ...samplePolicies.Post,
-    restore: ({ user }: { user?: DemoUser }) => (isAdmin({ user }) ? true : user ? { authorId: user.id } : false),
-    readDeleted: isAdmin,
-    hardDelete: isAdmin,
-  },
-  Comment: { ...samplePolicies.Comment, readDeleted: isAdmin },
-  Tag: { ...samplePolicies.Tag, restore: isAdmin, readDeleted: isAdmin },
-};
 
 describe.each(testProviders())('soft delete on the Prisma client (%s)', (provider) => {
   let db: TestDatabase;
@@ -38,15 +18,7 @@ describe.each(testProviders())('soft delete on the Prisma client (%s)', (provide
   const listening = (user: DemoUser) => as(user, (event) => events.push(event));
 
   /** A published post of alice's with two comments (one replied to), as stored. */
-  async function thread(title: string) {
-    const post = await db.prisma.post.create({ data: { title, published: true, authorId: alice.id } });
-    const first = await db.prisma.comment.create({ data: { body: `${title} 1`, postId: post.id, authorId: bob.id } });
-    const reply = await db.prisma.comment.create({
-      data: { body: `${title} reply`, postId: post.id, parentId: first.id, authorId: alice.id },
-    });
-    const second = await db.prisma.comment.create({ data: { body: `${title} 2`, postId: post.id, authorId: bob.id } });
-    return { post, comments: [first, reply, second] };
-  }
+  const thread = (title: string) => sharedThread(db, { alice, bob }, title);
 
   const stamps = async (postId: number) => ({
     post: (await db.prisma.post.findUnique({ where: { id: postId } }))?.deletedAt ?? null,
