@@ -1,12 +1,8 @@
 import { SuperJSON } from 'superjson';
 
 import { registerPrismaTypes } from '../rpc/prisma-superjson-types.js';
-import { RPC_OPERATIONS } from '../rpc/rpc-operations.js';
-import {
-  SOFT_DELETE_FLAG,
-  SOFT_DELETE_RPC_OPERATIONS,
-  WITH_DELETED_PARAMETER,
-} from '../shared/soft-delete.constants.js';
+import { RPC_OPERATIONS, SOFT_DELETE_RPC_OPERATIONS } from '../rpc/rpc-operations.js';
+import { SOFT_DELETE_FLAG, WITH_DELETED_PARAMETER } from '../shared/soft-delete.constants.js';
 import { idempotencyKeyField, randomUuid } from './idempotency-key.js';
 import { ReadCache, readCacheKey } from './read-cache.js';
 import { toRpcClientError } from './rpc-client.error.js';

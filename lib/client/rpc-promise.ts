@@ -1,5 +1,4 @@
-import { RPC_OPERATIONS } from '../rpc/rpc-operations.js';
-import { SOFT_DELETE_RPC_OPERATIONS } from '../shared/soft-delete.constants.js';
+import { RPC_OPERATIONS, SOFT_DELETE_RPC_OPERATIONS } from '../rpc/rpc-operations.js';
 import { FLUENT_OPERATIONS, fluentArgs, fluentResult, type FluentStep } from './fluent-call.js';
 import { randomUuid } from './idempotency-key.js';
 
@@ -116,7 +115,7 @@ export function withIdempotencyKey<C extends PromiseLike<unknown>>(call: C, key:
 
 /** Whether an operation takes `withDeleted`: every read, and a hard delete. */
 const takesWithDeleted = (operation: string) =>
-  RPC_OPERATIONS.get(operation)?.methods[0] === 'GET' || SOFT_DELETE_RPC_OPERATIONS.get(operation)?.withDeleted;
+  (RPC_OPERATIONS.get(operation) ?? SOFT_DELETE_RPC_OPERATIONS.get(operation))?.withDeleted === true;
 
 /**
  * The same call including the deleted rows of soft-deleted models that the caller's `readDeleted`

@@ -1,8 +1,7 @@
 import { SuperJSON } from 'superjson';
 
 import { registerPrismaTypes } from '../rpc/prisma-superjson-types.js';
-import { RPC_OPERATIONS } from '../rpc/rpc-operations.js';
-import { SOFT_DELETE_RPC_OPERATIONS } from '../shared/soft-delete.constants.js';
+import { RPC_OPERATIONS, SOFT_DELETE_RPC_OPERATIONS } from '../rpc/rpc-operations.js';
 import { toRpcClientError } from './rpc-client.error.js';
 import type { RpcOperationName, RpcSoftDeleteOperationName } from './rpc-client.types.js';
 import { decodeRpcResult, encodeRpcCall, encodeTransaction } from './rpc-wire.js';

@@ -1,12 +1,7 @@
 import { CrudApiError } from '../errors/crud-api.error.js';
 import { withDeletedRows } from '../policies/with-policies.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
-
-/** The query parameter of both interfaces that makes a read see the deleted rows the caller may read. */
-export const WITH_DELETED = 'withDeleted';
-
-/** The REST query parameter that makes `DELETE` remove a row of a soft-deleted model for good. */
-export const HARD_DELETE = 'hardDelete';
+import { SOFT_DELETE_FLAG, WITH_DELETED_PARAMETER } from '../shared/soft-delete.constants.js';
 
 /** A 400 about the query parameter `parameter`. */
 export function badSwitch(parameter: string, message: string): CrudApiError {
@@ -19,8 +14,8 @@ export function badSwitch(parameter: string, message: string): CrudApiError {
  */
 export function switchOn(parameter: string, value: string | readonly string[] | undefined): boolean {
   if (value === undefined) return false;
-  if (value === 'true') return true;
-  throw badSwitch(parameter, `"${parameter}" takes one value, "true".`);
+  if (value === SOFT_DELETE_FLAG) return true;
+  throw badSwitch(parameter, `"${parameter}" takes one value, "${SOFT_DELETE_FLAG}".`);
 }
 
 /**
@@ -37,6 +32,10 @@ export function softDeletedOn(client: PrismaClientLike, delegateName: string): b
  */
 export function deletedRowsClient(client: PrismaClientLike): PrismaClientLike {
   const reading = withDeletedRows(client);
-  if (!reading) throw badSwitch(WITH_DELETED, `No model is soft-deleted: "${WITH_DELETED}" has no rows to add.`);
+  if (!reading)
+    throw badSwitch(
+      WITH_DELETED_PARAMETER,
+      `No model is soft-deleted: "${WITH_DELETED_PARAMETER}" has no rows to add.`,
+    );
   return reading;
 }

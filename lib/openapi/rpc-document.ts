@@ -2,10 +2,15 @@ import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { OPERATION_ARGS } from '../rpc/args/operation-args.js';
-import { findRpcOperation, readsArgsFromQuery, RPC_OPERATIONS, type RpcOperation } from '../rpc/rpc-operations.js';
+import {
+  findRpcOperation,
+  readsArgsFromQuery,
+  RPC_OPERATIONS,
+  type RpcOperation,
+  SOFT_DELETE_RPC_OPERATIONS,
+} from '../rpc/rpc-operations.js';
 import { RPC_TRANSACTION_ROUTE } from '../rpc/transaction/transaction-route.js';
 import { CONDITIONAL_WRITES, TAGGED_WRITES } from '../shared/http-caching.js';
-import { SOFT_DELETE_ARGS_OF, SOFT_DELETE_RPC_OPERATIONS } from '../shared/soft-delete.constants.js';
 import type { DocumentedFields } from './documented-fields.js';
 import {
   errorResponseComponents,
@@ -37,7 +42,7 @@ function envelope(data: JsonSchema): JsonSchema {
 }
 
 /** The operation whose arguments an operation takes: its own, or `delete`'s for restore and hardDelete. */
-const argsOf = (operation: string) => (SOFT_DELETE_RPC_OPERATIONS.has(operation) ? SOFT_DELETE_ARGS_OF : operation);
+const argsOf = (operation: string) => (SOFT_DELETE_RPC_OPERATIONS.has(operation) ? 'delete' : operation);
 
 /** One operation's arguments, from the grammar's own table of top-level keys. */
 function argsSchema(

@@ -5,6 +5,7 @@ import { ModelRegistry } from '../metadata/model-registry.js';
 import { REST_COLLECTION_ROUTE } from '../options/interface-mounts.js';
 import type { ApiRequest } from '../shared/api-request.js';
 import type { ApiResponse, PlatformResponse } from '../shared/api-response.js';
+import { RESTORE_ROUTE } from '../shared/soft-delete.constants.js';
 import { ATOMIC_MEDIA_TYPE, ATOMIC_ROUTE } from './atomic/atomic.constants.js';
 import { negotiateAtomic } from './atomic/atomic-negotiation.js';
 import { AtomicOperationsService } from './atomic/atomic-operations.service.js';
@@ -70,7 +71,7 @@ export class RestController {
   }
 
   /** The only POST with three segments: no relationship or related route can be taken for it. */
-  @Post(':type/:id/restore')
+  @Post(`:type/:id/${RESTORE_ROUTE}`)
   restore(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
     const run = (api: ApiRequest) => this.rest.restore(api, p.type!, p.id!);
     return this.send(req, res, 'restore', p.type!, run, { takesDocument: false });

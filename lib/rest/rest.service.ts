@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 
-import { badSwitch, deletedRowsClient, HARD_DELETE, softDeletedOn, WITH_DELETED } from '../data/deleted-rows.js';
+import { badSwitch, deletedRowsClient, softDeletedOn } from '../data/deleted-rows.js';
 import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
 import { transactionBounds } from '../data/run-in-transaction.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
@@ -16,6 +16,7 @@ import { policiesOf } from '../policies/with-policies.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ApiRequest } from '../shared/api-request.js';
 import type { ApiResponse } from '../shared/api-response.js';
+import { HARD_DELETE_PARAMETER, SOFT_DELETE_FLAG, WITH_DELETED_PARAMETER } from '../shared/soft-delete.constants.js';
 import { inChildSpan } from '../telemetry/child-span.js';
 import { SPANS } from '../telemetry/telemetry.constants.js';
 import {
@@ -67,7 +68,7 @@ const READ_ONE: QueryRoute = { collection: false, kind: 'read' };
 const WRITE_ONE: QueryRoute = { collection: false, kind: 'write' };
 
 /** The query of the representation of a resource with its deleted rows: what a restore's `If-Match` compares with. */
-const WITH_DELETED_ROWS = `${WITH_DELETED}=true`;
+const WITH_DELETED_ROWS = `${WITH_DELETED_PARAMETER}=${SOFT_DELETE_FLAG}`;
 
 /**
  * The JSON:API routes and the resource operations behind them. Replace it with a subclass to
@@ -611,7 +612,7 @@ export class RestService {
   /** `hardDelete=true` needs a soft-deleted model (400 otherwise) and the operation allowed (403 otherwise). */
   private assertHardDeletable(client: PrismaClientLike, target: ResourceTarget): void {
     if (!this.softDeleted(client, target.model))
-      throw badSwitch(HARD_DELETE, `${target.type} resources are not soft-deleted.`);
+      throw badSwitch(HARD_DELETE_PARAMETER, `${target.type} resources are not soft-deleted.`);
     assertOperationAllowed(this.registry, target.model, 'hardDelete');
   }
 

@@ -1,4 +1,5 @@
-import { badSwitch, switchOn, WITH_DELETED } from '../data/deleted-rows.js';
+import { badSwitch, switchOn } from '../data/deleted-rows.js';
+import { WITH_DELETED_PARAMETER } from '../shared/soft-delete.constants.js';
 
 /**
  * Whether an RPC call reads the deleted rows the caller may read too: `withDeleted=true` on a call
@@ -10,7 +11,7 @@ export function readsDeletedRows(
   call: string,
   takes: boolean,
 ): boolean {
-  const on = switchOn(WITH_DELETED, parameters[WITH_DELETED]);
-  if (on && !takes) throw badSwitch(WITH_DELETED, `"${WITH_DELETED}" does not apply to ${call}.`);
+  const on = switchOn(WITH_DELETED_PARAMETER, parameters[WITH_DELETED_PARAMETER]);
+  if (on && !takes) throw badSwitch(WITH_DELETED_PARAMETER, `"${WITH_DELETED_PARAMETER}" does not apply to ${call}.`);
   return on;
 }

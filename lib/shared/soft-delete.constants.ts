@@ -17,25 +17,3 @@ export const SOFT_DELETE_FLAG = 'true';
 
 /** The last segment of the REST route that brings back a deleted resource: `POST /:type/:id/restore`. */
 export const RESTORE_ROUTE = 'restore';
-
-/** An RPC operation of soft-deleted models: its method and the status of its success. */
-export interface SoftDeleteRpcOperation {
-  methods: readonly string[];
-  successStatus: number;
-  /** Whether it takes `withDeleted`, as reads do. */
-  withDeleted?: true;
-}
-
-/**
- * The RPC operations of soft-deleted models only. Both take `delete`'s arguments (a unique `where`,
- * `select`/`include`/`omit`) and answer the row: `restore` brings a deleted row back (arguments in
- * the body), `hardDelete` removes a row for good (arguments in `q`, as `delete`'s; a deleted row
- * with `withDeleted`).
- */
-export const SOFT_DELETE_RPC_OPERATIONS: ReadonlyMap<string, SoftDeleteRpcOperation> = new Map([
-  ['restore', { methods: ['POST'], successStatus: 200 }],
-  ['hardDelete', { methods: ['DELETE'], successStatus: 200, withDeleted: true }],
-]);
-
-/** The operation whose arguments the soft-delete operations take. */
-export const SOFT_DELETE_ARGS_OF = 'delete';

@@ -368,11 +368,12 @@ describe.each(testProviders())('soft delete over HTTP (%s)', (provider) => {
         .send({ data: { type: 'tag', attributes: { name: 'reused' } } })
         .expect(201);
       expect(again.body.data.id).not.toBe(old);
-      // A unique value already taken answers as it does on a create or an update.
-      const conflict = await as(users.admin).post(`/api/rest/tag/${old}/restore`).expect(400);
-      expect(conflict.body.errors[0].code).toBe('constraint-violation');
+      // The row's own value was taken meanwhile: a conflict, not malformed input.
+      const conflict = await as(users.admin).post(`/api/rest/tag/${old}/restore`).expect(409);
+      expect(conflict.body.errors[0].code).toBe('conflict');
       const rpcConflict = await rpc(users.admin, 'post', 'tag/restore', { where: { id: old } });
-      expect(rpcConflict.body.error).toMatchObject({ errorCode: 'constraint-violation', code: 'P2002' });
+      expect(rpcConflict.status).toBe(409);
+      expect(rpcConflict.body.error).toMatchObject({ errorCode: 'conflict' });
       // Restoring is the admin's: alice is told the tag is not there.
       await as(users.alice).post(`/api/rest/tag/${old}/restore`).expect(404);
       await as(users.admin).delete(`/api/rest/tag/${again.body.data.id}`).expect(204);

@@ -1,7 +1,7 @@
-import { HARD_DELETE, WITH_DELETED } from '../../data/deleted-rows.js';
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import { quoteInput } from '../../errors/quote-input.js';
 import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
+import { HARD_DELETE_PARAMETER, WITH_DELETED_PARAMETER } from '../../shared/soft-delete.constants.js';
 
 /** One `filter[a][b$op]=value` parameter, split but not yet checked against the model. */
 export interface RawFilter {
@@ -30,7 +30,7 @@ export interface RawQuery {
 const KEY = /^(filter|sort|page|include|fields)((?:\[[^[\]]*\])*)$/;
 
 /** The implementation-specific parameters this module reads (soft delete), by their exact names. */
-const OWN_PARAMETERS = new Set([WITH_DELETED, HARD_DELETE] as const);
+const OWN_PARAMETERS = new Set([WITH_DELETED_PARAMETER, HARD_DELETE_PARAMETER] as const);
 export type OwnParameter = typeof OWN_PARAMETERS extends Set<infer K> ? K : never;
 
 const isOwn = (name: string): name is OwnParameter => OWN_PARAMETERS.has(name as OwnParameter);

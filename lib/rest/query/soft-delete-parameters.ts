@@ -1,4 +1,5 @@
-import { badSwitch, HARD_DELETE, switchOn, WITH_DELETED } from '../../data/deleted-rows.js';
+import { badSwitch, switchOn } from '../../data/deleted-rows.js';
+import { HARD_DELETE_PARAMETER, WITH_DELETED_PARAMETER } from '../../shared/soft-delete.constants.js';
 import type { RawQuery } from './parse-query.js';
 
 /**
@@ -21,16 +22,17 @@ export interface SoftDeleteParameters {
  * that the route does not take, which would otherwise change nothing without a word.
  */
 export function softDeleteParameters(own: RawQuery['own'], kind: RouteKind): SoftDeleteParameters {
-  const withDeleted = switchOn(WITH_DELETED, own.withDeleted);
-  const hardDelete = switchOn(HARD_DELETE, own.hardDelete);
+  const withDeleted = switchOn(WITH_DELETED_PARAMETER, own.withDeleted);
+  const hardDelete = switchOn(HARD_DELETE_PARAMETER, own.hardDelete);
   if (hardDelete && kind !== 'delete') {
-    throw badSwitch(HARD_DELETE, `"${HARD_DELETE}" applies to the DELETE of a resource only.`);
+    throw badSwitch(HARD_DELETE_PARAMETER, `"${HARD_DELETE_PARAMETER}" applies to the DELETE of a resource only.`);
   }
-  if (withDeleted && kind === 'write') throw badSwitch(WITH_DELETED, `"${WITH_DELETED}" applies to reads only.`);
+  if (withDeleted && kind === 'write')
+    throw badSwitch(WITH_DELETED_PARAMETER, `"${WITH_DELETED_PARAMETER}" applies to reads only.`);
   if (withDeleted && kind === 'delete' && !hardDelete) {
     throw badSwitch(
-      WITH_DELETED,
-      `"${WITH_DELETED}" applies to a DELETE with "${HARD_DELETE}=true" only: a deleted row is deleted already.`,
+      WITH_DELETED_PARAMETER,
+      `"${WITH_DELETED_PARAMETER}" applies to a DELETE with "${HARD_DELETE_PARAMETER}=true" only: a deleted row is deleted already.`,
     );
   }
   return { withDeleted, hardDelete };
