@@ -94,7 +94,10 @@ describe.each(testProviders())('exposure options on both interfaces (%s)', (prov
 
     it('serves reads of a read-only model on both interfaces', async () => {
       expect((await t.http().get('/api/rpc/tag/count').expect(200)).body).toEqual({ data: 1 });
-      expect((await t.http().get(`/api/rest/tag/${tagId}`).expect(200)).body.data.attributes).toEqual({ name: 'kept', deletedAt: null });
+      expect((await t.http().get(`/api/rest/tag/${tagId}`).expect(200)).body.data.attributes).toEqual({
+        name: 'kept',
+        deletedAt: null,
+      });
     });
 
     it('refuses writes to a read-only model on RPC (400) and REST (403)', async () => {
