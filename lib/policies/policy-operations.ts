@@ -47,13 +47,15 @@ export type Operation = (scope: OperationScope, model: ModelMeta, args: Args) =>
 
 const delegate = (client: PrismaClientLike, model: ModelMeta) => client[toTypeName(model.name)];
 
+/** Whether no access policy judges the rows an operation touches and no listener is told of them. */
+export const unjudged = (scope: OperationScope): boolean => !scope.set.hasPolicies && !scope.listeners;
+
 /**
- * Whether the scope's client enforces write rules at most: no access policy judges the rows a write
- * touches, no listener is told of them and no row is soft-deleted, so nothing has to be read after a
- * write.
+ * Whether an operation enforces write rules at most: unjudged, and reaching no soft-deleted model
+ * (whose live rows only it may touch), so nothing has to be read after the write.
  */
-export const rulesAlone = (scope: OperationScope): boolean =>
-  !scope.set.hasPolicies && !scope.listeners && !scope.set.softDeletes;
+const rulesAlone = (scope: OperationScope, model: ModelMeta, args: Args): boolean =>
+  unjudged(scope) && !scope.set.reachesSoftDeleted(model, args);
 
 /**
  * An interactive transaction in which an unreadable result does not undo the write: the
@@ -265,7 +267,7 @@ function assertMayCreate(scope: OperationScope, model: ModelMeta): void {
 async function create(scope: OperationScope, model: ModelMeta, args: Args, path = ['data']): Promise<unknown> {
   assertMayCreate(scope, model);
   checkClientIds(scope.set, model, args.data);
-  if (rulesAlone(scope)) return createAlone(scope, model, args, path);
+  if (rulesAlone(scope, model, args)) return createAlone(scope, model, args, path);
   return inTransaction(scope, async (tx, capture) => {
     const self: RowHolder = {};
     capture?.created(model, self);
@@ -399,7 +401,7 @@ async function createMany(scope: OperationScope, model: ModelMeta, args: Args, r
 }
 
 async function update(scope: OperationScope, model: ModelMeta, args: Args, path = ['data']): Promise<unknown> {
-  if (rulesAlone(scope)) return updateAlone(scope, model, args, path);
+  if (rulesAlone(scope, model, args)) return updateAlone(scope, model, args, path);
   return inTransaction(scope, async (tx, capture) => {
     const row = await locate(scope, tx, model, args.where, 'update');
     if (!row) return notFound(tx, model, 'update', args.where);

@@ -1,5 +1,6 @@
 import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { fieldModes, type ModelFieldModes } from '../rules/field-modes.js';
+import { reachesRules } from '../rules/reaches-rules.js';
 import type { CrudApiRules, SoftDelete } from '../rules/rules.types.js';
 import type {
   CrudApiPolicies,
@@ -72,6 +73,16 @@ export class PolicySet {
   /** Whether any model of the rules is soft-deleted. */
   get softDeletes(): boolean {
     return softDeletedModels(this.config.rules).size > 0;
+  }
+
+  /**
+   * Whether an operation's arguments on `model` can involve a soft-deleted model (see `reachesRules`):
+   * its rows, or a foreign key naming one, which must name a live row.
+   */
+  reachesSoftDeleted(model: ModelMeta, args: unknown): boolean {
+    const { rules, modelMeta } = this.config;
+    if (softDeletedModels(rules).size === 0) return false;
+    return reachesRules(softDeleteReach(rules!, modelMeta), model, args, (name) => this.model(name));
   }
 
   /** The model's soft-delete setting, if it is soft-deleted. */
@@ -200,6 +211,28 @@ export class PolicySet {
 }
 
 const softDeleted = new WeakMap<object, ReadonlyMap<string, SoftDelete>>();
+const reaches = new WeakMap<object, CrudApiRules>();
+
+/**
+ * The models through which a write reaches soft-deleted rows, as a rules map for `reachesRules`: the
+ * soft-deleted models, and those holding a foreign key to one (found once per rules object).
+ */
+function softDeleteReach(rules: CrudApiRules, modelMeta: DataModelMeta): CrudApiRules {
+  let reach = reaches.get(rules);
+  if (!reach) {
+    const softDeleted = softDeletedModels(rules);
+    const holdsKey = (model: ModelMeta) =>
+      Object.values(model.fields).some(
+        (field) => (field.relation?.fields.length ?? 0) > 0 && softDeleted.has(field.relation!.model),
+      );
+    const names = Object.values(modelMeta.models)
+      .filter((model) => softDeleted.has(model.name) || holdsKey(model))
+      .map((model) => model.name);
+    reach = Object.fromEntries(names.map((name) => [name, rules[name] ?? {}]));
+    reaches.set(rules, reach);
+  }
+  return reach;
+}
 const NONE: ReadonlyMap<string, SoftDelete> = new Map();
 
 /** The soft-deleted models of the rules, by name (found once per rules object). */

@@ -13,9 +13,9 @@ import {
   type Operation,
   type OperationScope,
   POLICY_OPERATIONS,
-  rulesAlone,
   runTransaction,
   SOFT_DELETE_OPERATIONS,
+  unjudged,
 } from './policy-operations.js';
 import { type PolicyConfig, PolicySet, validatePolicies } from './policy-set.js';
 
@@ -155,12 +155,13 @@ function policyClient(scope: OperationScope): PrismaClientLike {
 
 /**
  * A client with rules only (no policies, no change listeners) leaves an operation to Prisma as it is
- * when its arguments reach no model with rules: a model without rules costs nothing.
+ * when its arguments reach no model with rules and no soft-deleted row (not even by a foreign key): a
+ * model without rules costs nothing.
  */
 function passesThrough(scope: OperationScope, model: ModelMeta, args: unknown): boolean {
   const { set } = scope;
   const rules = set.writeRules;
-  if (!rules || !rulesAlone(scope)) return false;
+  if (!rules || !unjudged(scope) || set.reachesSoftDeleted(model, args)) return false;
   return !reachesRules(rules, model, args, (name) => set.model(name));
 }
 

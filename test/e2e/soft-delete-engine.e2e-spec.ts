@@ -190,6 +190,27 @@ describe.each(testProviders())('soft delete on the Prisma client (%s)', (provide
     expect(await db.prisma.comment.count({ where: { postId: post.id } })).toBe(0);
   });
 
+  it('leaves writes that reach no soft-deleted row to Prisma, and checks those that name one', async () => {
+    const rulesOnly = withPolicies(db.prisma, { rules, modelMeta: db.modelMeta, context: {} }) as any;
+    const statements = async (run: () => Promise<unknown>) => {
+      db.queries.length = 0;
+      await run();
+      return db.queries.length;
+    };
+    const plain = await statements(() => db.prisma.user.create({ data: { name: 'p', email: 'plain@x.test' } }));
+    expect(await statements(() => rulesOnly.user.create({ data: { name: 'r', email: 'rules@x.test' } }))).toBe(plain);
+    const { post } = await thread('liked then gone');
+    await as(alice).post.delete({ where: { id: post.id } });
+    // A like holds a foreign key to a soft-deleted model: it must name a live post.
+    await expect(rulesOnly.like.create({ data: { userId: bob.id, postId: post.id } })).rejects.toMatchObject({
+      code: 'P2003',
+    });
+    await expect(
+      rulesOnly.user.update({ where: { id: bob.id }, data: { likes: { create: { postId: post.id } } } }),
+    ).rejects.toMatchObject({ code: 'P2003' });
+    expect(await db.prisma.like.count({ where: { postId: post.id } })).toBe(0);
+  });
+
   it('offers restore and hardDelete on soft-deleted models only', () => {
     expect(as(admin).user.restore).toBeUndefined();
     expect(as(admin).user.hardDelete).toBeUndefined();
