@@ -5,6 +5,7 @@ import { DEFAULT_POLICY } from '../policies/policy-set.js';
 import { attributeFields, relationshipFields } from '../rest/serialize/resource-members.js';
 import { fieldModes, type ModelFieldModes, virtualFieldMeta, writeAccess } from '../rules/field-modes.js';
 import type { CrudApiRules } from '../rules/rules.types.js';
+import { softDeletedModels } from '../rules/soft-deleted-models.js';
 import { jsonSchemaOf } from '../rules/validate-schema.js';
 import type { JsonSchema } from './openapi.types.js';
 
@@ -98,12 +99,12 @@ export class DocumentedFields {
 
   /** Whether the model is soft-deleted (`rules: { Post: { softDelete } }`): deletes mark its rows, which can come back. */
   softDeleted(model: ModelMeta): boolean {
-    return this.rules !== undefined && Object.hasOwn(this.rules, model.name) && !!this.rules[model.name]!.softDelete;
+    return softDeletedModels(this.rules).has(model.name);
   }
 
   /** Whether the application soft-deletes any model: reads then take `withDeleted`. */
   get softDeletes(): boolean {
-    return Object.values(this.rules ?? {}).some((rules) => !!rules?.softDelete);
+    return softDeletedModels(this.rules).size > 0;
   }
 
   related(field: FieldMeta): ModelMeta {

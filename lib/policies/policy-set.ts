@@ -2,6 +2,7 @@ import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { fieldModes, type ModelFieldModes } from '../rules/field-modes.js';
 import { reachesRules } from '../rules/reaches-rules.js';
 import type { CrudApiRules, SoftDelete } from '../rules/rules.types.js';
+import { softDeletedModels } from '../rules/soft-deleted-models.js';
 import type {
   CrudApiPolicies,
   DefaultPolicy,
@@ -210,7 +211,6 @@ export class PolicySet {
   }
 }
 
-const softDeleted = new WeakMap<object, ReadonlyMap<string, SoftDelete>>();
 const reaches = new WeakMap<object, CrudApiRules>();
 
 /**
@@ -232,18 +232,4 @@ function softDeleteReach(rules: CrudApiRules, modelMeta: DataModelMeta): CrudApi
     reaches.set(rules, reach);
   }
   return reach;
-}
-const NONE: ReadonlyMap<string, SoftDelete> = new Map();
-
-/** The soft-deleted models of the rules, by name (found once per rules object). */
-function softDeletedModels(rules: CrudApiRules | undefined): ReadonlyMap<string, SoftDelete> {
-  if (!rules) return NONE;
-  let models = softDeleted.get(rules);
-  if (!models) {
-    models = new Map(
-      Object.entries(rules).flatMap(([name, model]) => (model.softDelete ? [[name, model.softDelete] as const] : [])),
-    );
-    softDeleted.set(rules, models);
-  }
-  return models;
 }
