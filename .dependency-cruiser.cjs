@@ -8,6 +8,7 @@ const LAYERS = [
   'prisma',
   'rules',
   'policies',
+  'changes',
   'options',
   'data',
   'lifecycle',
