@@ -6,8 +6,8 @@ export interface ChangeTransportReconnect {
   maxDelay?: number;
 }
 
-/** What both transports share. */
-interface ChangeTransportOptionsBase {
+/** What both transports take. */
+export interface ChangeTransportOptionsBase {
   /**
    * The channel the instances publish on and listen to (default `crud_api_changes`): instances of
    * one application share it, another application on the same server takes its own.

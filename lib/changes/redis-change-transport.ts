@@ -3,51 +3,37 @@ import type { Redis, RedisOptions } from 'ioredis';
 import { decodeChangeNotice, encodeChangeNotice } from './change-notice-codec.js';
 import type { ChangeNotice, ChangeTransport } from './change-transport.js';
 import type { RedisChangeTransportOptions } from './change-transport.types.js';
-import {
-  DEFAULT_CHANGE_CHANNEL,
-  guardedReceiver,
-  loadPeer,
-  MissedPublish,
-  notConnected,
-  RECONNECT_NOTICE,
-  reconnectDelay,
-  warnOfTransportError,
-} from './transport-connection.js';
-
-const TRANSPORT = 'Redis';
+import { ConnectionTransport, loadPeer, RECONNECT_NOTICE, reconnectDelay } from './transport-connection.js';
 
 /**
  * Change notices through Redis pub/sub, with the `ioredis` package (an optional peer, loaded on
  * `start`): one connection subscribes to the channel, another publishes.
  *
- * Every notice on the channel is delivered, the transport's own included: the user of the
- * transport (the live-query hub) drops those whose origin is its own.
+ * It delivers every notice on the channel, its own included: the user of the transport (the
+ * live-query hub) drops the notices whose origin is its own.
  *
  * A lost connection is opened again after doubling waits. Once the subscriber is subscribed again,
  * the transport delivers `{ models: '*', origin: 'reconnect' }`, since Redis keeps no message for a
  * subscriber that was away; a publish that failed meanwhile is followed, once the publisher is
- * back, by a `'*'` notice from its origin to the others. `close` ends both connections.
+ * back, by a `'*'` notice from its origin to the others. `start` rejects when the first connections
+ * fail; `close` ends both connections.
  */
 export function redisChangeTransport(options: RedisChangeTransportOptions): ChangeTransport {
   return new RedisChangeTransport(options);
 }
 
-class RedisChangeTransport implements ChangeTransport {
-  private readonly channel: string;
-  private readonly onError: (error: unknown) => void;
-  private readonly missed = new MissedPublish();
+class RedisChangeTransport extends ConnectionTransport {
   private subscriber?: Redis;
   private publisher?: Redis;
   private closed = false;
 
   constructor(private readonly options: RedisChangeTransportOptions) {
-    this.channel = options.channel ?? DEFAULT_CHANGE_CHANNEL;
-    this.onError = options.onError ?? warnOfTransportError(TRANSPORT);
+    super('Redis', options);
   }
 
   async start(receive: (notice: ChangeNotice) => void): Promise<void> {
     const { Redis } = await loadPeer(() => import('ioredis'), 'ioredis', 'redisChangeTransport');
-    const deliver = guardedReceiver(receive, this.onError);
+    const deliver = this.guarded(receive);
     const subscriber = (this.subscriber = new Redis(this.options.url, this.settings('subscriber')));
     const publisher = (this.publisher = new Redis(this.options.url, this.settings('publisher')));
     for (const client of [subscriber, publisher]) this.reportFailures(client);
@@ -65,19 +51,7 @@ class RedisChangeTransport implements ChangeTransport {
     subscriber.on('ready', () => {
       subscriber.subscribe(this.channel).then(() => deliver(RECONNECT_NOTICE), this.onError);
     });
-    publisher.on('ready', () => {
-      const missed = this.missed.take();
-      if (missed) this.send(publisher, missed).catch(this.onError);
-    });
-  }
-
-  async publish(notice: ChangeNotice): Promise<void> {
-    const publisher = this.publisher;
-    if (publisher?.status !== 'ready') {
-      this.missed.record(notice.origin);
-      throw notConnected(TRANSPORT);
-    }
-    await this.send(publisher, notice);
+    publisher.on('ready', () => this.publishMissed());
   }
 
   async close(): Promise<void> {
@@ -87,13 +61,9 @@ class RedisChangeTransport implements ChangeTransport {
     await Promise.all(clients.map((client) => client && disconnect(client)));
   }
 
-  private async send(publisher: Redis, notice: ChangeNotice): Promise<void> {
-    try {
-      await publisher.publish(this.channel, encodeChangeNotice(notice));
-    } catch (error) {
-      this.missed.record(notice.origin);
-      throw error;
-    }
+  protected async send(notice: ChangeNotice): Promise<void> {
+    if (this.publisher?.status !== 'ready') throw this.notConnected();
+    await this.publisher.publish(this.channel, encodeChangeNotice(notice));
   }
 
   private settings(role: 'subscriber' | 'publisher'): RedisOptions {

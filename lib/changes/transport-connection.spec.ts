@@ -1,4 +1,4 @@
-import { reconnectDelay } from './transport-connection.js';
+import { loadPeer, reconnectDelay } from './transport-connection.js';
 
 describe('reconnectDelay', () => {
   it('doubles from the initial delay up to the maximum, each wait between a half and the whole', () => {
@@ -15,5 +15,13 @@ describe('reconnectDelay', () => {
 
   it('stays at the maximum however many attempts failed', () => {
     expect(reconnectDelay(10_000, { initialDelay: 1, maxDelay: 50 })).toBeLessThanOrEqual(50);
+  });
+});
+
+describe('loadPeer', () => {
+  it('says which package to install when the optional peer is missing', async () => {
+    await expect(loadPeer(() => import('crud-api-no-such-package' as string), 'no-such', 'aTransport')).rejects.toThrow(
+      'aTransport needs the package "no-such": npm install no-such',
+    );
   });
 });

@@ -1,21 +1,14 @@
 import { Logger } from '@nestjs/common';
 
-import type { ChangeNotice } from './change-transport.js';
-import type { ChangeTransportReconnect } from './change-transport.types.js';
+import type { ChangeNotice, ChangeTransport } from './change-transport.js';
+import type { ChangeTransportOptionsBase, ChangeTransportReconnect } from './change-transport.types.js';
 
 /** What a transport tells its receiver once it listens again: notices may have been missed meanwhile. */
 export const RECONNECT_NOTICE: ChangeNotice = Object.freeze({ models: '*', origin: 'reconnect' });
 
-export const DEFAULT_CHANGE_CHANNEL = 'crud_api_changes';
+const DEFAULT_CHANGE_CHANNEL = 'crud_api_changes';
 
 const logger = new Logger('CrudApi');
-
-/** The default `onError`: connection failures are logged, never thrown (the transport recovers). */
-export const warnOfTransportError =
-  (transport: string) =>
-  (error: unknown): void => {
-    logger.warn(`${transport} change transport: ${error instanceof Error ? error.message : String(error)}`);
-  };
 
 /**
  * Milliseconds before reconnection attempt `attempt` (0 first): doubling up to `maxDelay`, each
@@ -30,20 +23,6 @@ export function reconnectDelay(
   return ceiling * (0.5 + Math.random() / 2);
 }
 
-/** Rejects a publish: the caller logs it, and the transport tells the others `'*'` once it is back. */
-export const notConnected = (transport: string) => new Error(`The ${transport} change transport is not connected`);
-
-/** `receive` as a transport calls it from its connection's events, where a throw would go unhandled. */
-export const guardedReceiver =
-  (receive: (notice: ChangeNotice) => void, onError: (error: unknown) => void) =>
-  (notice: ChangeNotice): void => {
-    try {
-      receive(notice);
-    } catch (error) {
-      onError(error);
-    }
-  };
-
 /** An optional peer dependency, or an error that says which package to install. */
 export async function loadPeer<T>(load: () => Promise<T>, name: string, user: string): Promise<T> {
   try {
@@ -54,20 +33,59 @@ export async function loadPeer<T>(load: () => Promise<T>, name: string, user: st
 }
 
 /**
- * The origin of the latest publish that failed: the other instances missed its notice, so the
- * transport publishes `'*'` from that origin once it is connected again.
+ * What the transports share: the channel, where connection failures go (by default a warning on
+ * Nest's `Logger`: the transport recovers, nothing is thrown), and the recovery of a failed publish.
  */
-export class MissedPublish {
-  private origin?: string;
+export abstract class ConnectionTransport implements ChangeTransport {
+  protected readonly channel: string;
+  protected readonly onError: (error: unknown) => void;
+  /** The origin of the latest publish that failed: the other instances missed its notice. */
+  private missedOrigin?: string;
 
-  record(origin: string): void {
-    this.origin = origin;
+  protected constructor(
+    private readonly server: string,
+    options: ChangeTransportOptionsBase,
+  ) {
+    this.channel = options.channel ?? DEFAULT_CHANGE_CHANNEL;
+    this.onError =
+      options.onError ??
+      ((error) => logger.warn(`${server} change transport: ${error instanceof Error ? error.message : String(error)}`));
   }
 
-  /** The notice to publish now, if a publish failed since the last call. */
-  take(): ChangeNotice | undefined {
-    const origin = this.origin;
-    this.origin = undefined;
-    return origin === undefined ? undefined : { models: '*', origin };
+  abstract start(receive: (notice: ChangeNotice) => void): Promise<void>;
+  abstract close(): Promise<void>;
+  /** Sends on the connection of the moment; rejects without one (`notConnected`). */
+  protected abstract send(notice: ChangeNotice): Promise<void>;
+
+  async publish(notice: ChangeNotice): Promise<void> {
+    try {
+      await this.send(notice);
+    } catch (error) {
+      this.missedOrigin = notice.origin;
+      throw error;
+    }
+  }
+
+  /** Once connected again: tells the others `'*'` from the origin of a publish that failed meanwhile. */
+  protected publishMissed(): void {
+    const origin = this.missedOrigin;
+    if (origin === undefined) return;
+    this.missedOrigin = undefined;
+    this.publish({ models: '*', origin }).catch(this.onError);
+  }
+
+  protected notConnected(): Error {
+    return new Error(`The ${this.server} change transport is not connected`);
+  }
+
+  /** `receive` as the connection's events call it, where a throw would go unhandled. */
+  protected guarded(receive: (notice: ChangeNotice) => void): (notice: ChangeNotice) => void {
+    return (notice) => {
+      try {
+        receive(notice);
+      } catch (error) {
+        this.onError(error);
+      }
+    };
   }
 }

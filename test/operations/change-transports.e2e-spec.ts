@@ -259,6 +259,24 @@ describe.each([postgres, redis])('$name change transport', (kind) => {
       expect(a.heard).toEqual([]);
     });
 
+    it('rejects start when the server does not answer, and tries no more', async () => {
+      const errors: unknown[] = [];
+      const nowhere = new URL(url);
+      nowhere.port = String(await freePort());
+      const transport = kind.create({
+        url: nowhere.toString(),
+        channel: newChannel(),
+        name: 'crud-api-test-nowhere',
+        reconnect: FAST_RECONNECT,
+        onError: (error) => errors.push(error),
+      });
+      await expect(transport.start(() => undefined)).rejects.toThrow();
+      const failures = errors.length;
+      await new Promise((resolve) => setTimeout(resolve, 10 * FAST_RECONNECT.initialDelay));
+      expect(errors).toHaveLength(failures);
+      await transport.close();
+    });
+
     it('prints its publish-to-receive latency', async () => {
       const channel = newChannel();
       const [a, b] = [await start(channel), await start(channel)];
