@@ -15,6 +15,12 @@ export interface ChangeTransportOptionsBase {
   channel?: string;
   reconnect?: ChangeTransportReconnect;
   /**
+   * Milliseconds between the checks of each connection (default 10000): a check still unanswered
+   * at the next one means the network went silent (a peer gone without closing, a firewall that
+   * forgot the connection), and the connection is opened again. `false`: no checks.
+   */
+  heartbeat?: number | false;
+  /**
    * Told of each connection failure the transport recovers from by itself (a lost connection, a
    * failed reconnection attempt). Default: a warning on Nest's `Logger`.
    */

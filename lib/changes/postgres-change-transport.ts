@@ -1,3 +1,5 @@
+import type { Socket } from 'node:net';
+
 import type { Client, Notification } from 'pg';
 
 import { decodeChangeNotice, encodeChangeNotice, POSTGRES_PAYLOAD_LIMIT } from './change-notice-codec.js';
@@ -31,6 +33,8 @@ class PostgresChangeTransport extends ConnectionTransport {
   /** The connection being opened, which `close` waits for. */
   private opening?: Promise<void>;
   private closed = false;
+  /** Stops checking the listening connection. */
+  private unwatch = () => {};
 
   constructor(private readonly options: PostgresChangeTransportOptions) {
     super('PostgreSQL', options);
@@ -44,6 +48,7 @@ class PostgresChangeTransport extends ConnectionTransport {
   async close(): Promise<void> {
     this.closed = true;
     await this.opening?.catch(() => undefined);
+    this.unwatch();
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
@@ -60,6 +65,10 @@ class PostgresChangeTransport extends ConnectionTransport {
     this.opening = this.connect().then((client) => {
       if (this.closed) return client.end();
       this.client = client;
+      this.unwatch = this.watch(
+        () => client.query('SELECT 1'),
+        (error) => this.silent(client, error),
+      );
     });
     return this.opening;
   }
@@ -93,9 +102,19 @@ class PostgresChangeTransport extends ConnectionTransport {
   private lost(client: Client, error: Error): void {
     if (client !== this.client) return;
     this.client = undefined;
+    this.unwatch();
     this.onError(error);
     void client.end().catch(() => undefined);
     void this.reconnect();
+  }
+
+  /**
+   * The connection stopped answering without closing: dropped here, since a socket to a vanished
+   * peer would wait for the network's own timeouts.
+   */
+  private silent(client: Client, error: Error): void {
+    this.lost(client, error);
+    (client as unknown as { connection: { stream: Socket } }).connection.stream.destroy();
   }
 
   private async reconnect(): Promise<void> {

@@ -26,6 +26,8 @@ class RedisChangeTransport extends ConnectionTransport {
   private subscriber?: Redis;
   private publisher?: Redis;
   private closed = false;
+  /** Stop checking the connections. */
+  private unwatch: (() => void)[] = [];
 
   constructor(private readonly options: RedisChangeTransportOptions) {
     super('Redis', options);
@@ -36,7 +38,7 @@ class RedisChangeTransport extends ConnectionTransport {
     const deliver = this.guarded(receive);
     const subscriber = (this.subscriber = new Redis(this.options.url, this.settings('subscriber')));
     const publisher = (this.publisher = new Redis(this.options.url, this.settings('publisher')));
-    for (const client of [subscriber, publisher]) this.reportFailures(client);
+    for (const client of [subscriber, publisher]) this.supervise(client);
     subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel) deliver(decodeChangeNotice(message));
     });
@@ -56,6 +58,7 @@ class RedisChangeTransport extends ConnectionTransport {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.unwatch.splice(0).forEach((stop) => stop());
     const clients = [this.subscriber, this.publisher];
     this.subscriber = this.publisher = undefined;
     await Promise.all(clients.map((client) => client && disconnect(client)));
@@ -81,8 +84,17 @@ class RedisChangeTransport extends ConnectionTransport {
     };
   }
 
-  /** Errors and lost connections go to `onError`; ioredis reconnects by itself. */
-  private reportFailures(client: Redis): void {
+  /**
+   * Errors and lost connections go to `onError`; ioredis reconnects by itself, also when the
+   * heartbeat found the connection silent.
+   */
+  private supervise(client: Redis): void {
+    const ping = () => (client.status === 'ready' ? client.ping() : Promise.resolve());
+    const silent = (error: Error) => {
+      this.onError(error);
+      client.disconnect(true);
+    };
+    this.unwatch.push(this.watch(ping, silent));
     let ready = false;
     client.on('error', this.onError);
     client.on('ready', () => (ready = true));

@@ -23,6 +23,29 @@ export function reconnectDelay(
   return ceiling * (0.5 + Math.random() / 2);
 }
 
+/**
+ * Calls `ping` every `every` ms; when a ping is still unanswered at the next beat, calls `silent`
+ * instead (then starts over). Returns what stops it. Unreferenced: it keeps no process alive.
+ */
+export function heartbeat(every: number | false, ping: () => Promise<unknown>, silent: () => void): () => void {
+  if (every === false) return () => undefined;
+  let answered = true;
+  const timer = setInterval(() => {
+    if (!answered) {
+      answered = true;
+      silent();
+      return;
+    }
+    answered = false;
+    ping().then(
+      () => (answered = true),
+      () => undefined,
+    );
+  }, every);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** An optional peer dependency, or an error that says which package to install. */
 export async function loadPeer<T>(load: () => Promise<T>, name: string, user: string): Promise<T> {
   try {
@@ -39,6 +62,7 @@ export async function loadPeer<T>(load: () => Promise<T>, name: string, user: st
 export abstract class ConnectionTransport implements ChangeTransport {
   protected readonly channel: string;
   protected readonly onError: (error: unknown) => void;
+  private readonly beat: number | false;
   /** The origin of the latest publish that failed: the other instances missed its notice. */
   private missedOrigin?: string;
 
@@ -47,6 +71,7 @@ export abstract class ConnectionTransport implements ChangeTransport {
     options: ChangeTransportOptionsBase,
   ) {
     this.channel = options.channel ?? DEFAULT_CHANGE_CHANNEL;
+    this.beat = options.heartbeat ?? 10_000;
     this.onError =
       options.onError ??
       ((error) => logger.warn(`${server} change transport: ${error instanceof Error ? error.message : String(error)}`));
@@ -72,6 +97,11 @@ export abstract class ConnectionTransport implements ChangeTransport {
     if (origin === undefined) return;
     this.missedOrigin = undefined;
     this.publish({ models: '*', origin }).catch(this.onError);
+  }
+
+  /** Checks a connection with `ping` at the `heartbeat` interval; `silent` gets what to report when one goes unanswered. */
+  protected watch(ping: () => Promise<unknown>, silent: (error: Error) => void): () => void {
+    return heartbeat(this.beat, ping, () => silent(new Error(`no answer within ${this.beat} ms`)));
   }
 
   protected notConnected(): Error {

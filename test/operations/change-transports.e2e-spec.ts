@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 import { Redis } from 'ioredis';
@@ -25,6 +26,7 @@ interface TransportSettings {
   /** The transport's connection names on the server (`application_name`, `CLIENT SETNAME`). */
   name: string;
   reconnect?: { initialDelay?: number; maxDelay?: number };
+  heartbeat?: number | false;
   onError?: (error: unknown) => void;
 }
 
@@ -137,6 +139,42 @@ async function startRedisServer(port: number): Promise<OwnServer> {
   };
   await start();
   return { url, start, stop, remove: stop };
+}
+
+/** A TCP proxy that can stop forwarding on the connections it has, without closing them: a network gone silent. */
+async function startSilenceableProxy(target: string) {
+  const { hostname, port } = new URL(target);
+  const sockets = new Set<Socket>();
+  const pairs: [Socket, Socket][] = [];
+  const server = createServer((client) => {
+    const upstream = connect(Number(port), hostname);
+    client.pipe(upstream).pipe(client);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => sockets.delete(socket));
+    }
+    pairs.push([client, upstream]);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const through = new URL(target);
+  through.hostname = '127.0.0.1';
+  through.port = String((server.address() as AddressInfo).port);
+  return {
+    url: through.toString(),
+    silence: () => {
+      for (const [client, upstream] of pairs.splice(0)) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    close: async () => {
+      sockets.forEach((socket) => socket.destroy());
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }
 
 /** A transport started with a receiver that keeps what it hears, closed after the test. */
@@ -259,6 +297,21 @@ describe.each([postgres, redis])('$name change transport', (kind) => {
       expect(a.heard).toEqual([]);
     });
 
+    it('opens its connection again when the network goes silent', async () => {
+      const proxy = await startSilenceableProxy(url);
+      try {
+        const channel = newChannel();
+        const a = await start(channel, { heartbeat: 100 }, proxy.url);
+        const b = await start(channel);
+        proxy.silence();
+        await eventually(() => expect(a.heard).toContainEqual(RECONNECTED), 8000);
+        await b.transport.publish({ models: ['Post'], origin: 'b' });
+        await eventually(() => expect(a.heard).toContainEqual({ models: ['Post'], origin: 'b' }));
+      } finally {
+        await proxy.close();
+      }
+    });
+
     it('rejects start when the server does not answer, and tries no more', async () => {
       const errors: unknown[] = [];
       const nowhere = new URL(url);
@@ -297,7 +350,7 @@ describe.each([postgres, redis])('$name change transport', (kind) => {
     });
   });
 
-  const describeIfOwnServer = kind.ownServer ? describe : describe.skip;
+  const describeIfOwnServer = kind.url && kind.ownServer ? describe : describe.skip;
   describeIfOwnServer('on a server that restarts', () => {
     let server: OwnServer;
     beforeAll(async () => {
