@@ -23,8 +23,17 @@ import { ConnectionTransport, loadPeer, RECONNECT_NOTICE, reconnectDelay } from 
  * reconnection.
  */
 export function postgresChangeTransport(options: PostgresChangeTransportOptions): ChangeTransport {
+  const channel = options.channel;
+  if (channel !== undefined && !(channel.length > 0 && Buffer.byteLength(channel) <= POSTGRES_NAME_LIMIT)) {
+    throw new Error(
+      `postgresChangeTransport: the channel must have 1 to ${POSTGRES_NAME_LIMIT} bytes, not ${JSON.stringify(channel)}`,
+    );
+  }
   return new PostgresChangeTransport(options);
 }
+
+/** PostgreSQL's identifiers, channel names included, are at most this long (its default build). */
+const POSTGRES_NAME_LIMIT = 63;
 
 class PostgresChangeTransport extends ConnectionTransport {
   private receive: (notice: ChangeNotice) => void = () => undefined;

@@ -81,6 +81,9 @@ class RedisChangeTransport extends ConnectionTransport {
       enableOfflineQueue: false,
       autoResendUnfulfilledCommands: false,
       maxRetriesPerRequest: 0,
+      // `close` ends a socket at once: it has nothing to flush, and ioredis's wait for it would
+      // hold the process up after a close during a reconnection wait.
+      disconnectTimeout: 0,
     };
   }
 

@@ -67,7 +67,7 @@ async function onRedis<T>(url: string, work: (client: Redis) => Promise<T>): Pro
   try {
     return await work(client);
   } finally {
-    client.disconnect();
+    await client.quit();
   }
 }
 
@@ -187,6 +187,28 @@ interface Started {
   name: string;
 }
 
+describe('postgresChangeTransport', () => {
+  it.each(['', 'c'.repeat(64), 'é'.repeat(32)])('refuses a channel PostgreSQL cannot name (%j)', (channel) => {
+    expect(() => postgresChangeTransport({ connectionString: 'postgresql://localhost/db', channel })).toThrow(
+      'the channel must have 1 to 63 bytes',
+    );
+  });
+
+  const itOnPostgres = postgres.url ? it : it.skip;
+  itOnPostgres('takes a channel of the longest name, in any case', async () => {
+    const channel = `Crud_${'x'.repeat(58)}`;
+    const transport = postgresChangeTransport({ connectionString: postgres.url!, channel });
+    const heard: ChangeNotice[] = [];
+    await transport.start((notice) => heard.push(notice));
+    try {
+      await transport.publish({ models: ['Post'], origin: 'a' });
+      await eventually(() => expect(heard).toEqual([{ models: ['Post'], origin: 'a' }]));
+    } finally {
+      await transport.close();
+    }
+  });
+});
+
 describe.each([postgres, redis])('$name change transport', (kind) => {
   const describeIfServer = kind.url ? describe : describe.skip;
   describeIfServer('on a server', () => {
@@ -287,7 +309,9 @@ describe.each([postgres, redis])('$name change transport', (kind) => {
       expect(a.heard).toEqual([]);
     });
 
-    it('stops reconnecting when closed while waiting to reconnect', async () => {
+    it('stops reconnecting when closed while waiting to reconnect, and leaves no timer behind', async () => {
+      const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+      const before = timers();
       const a = await start(newChannel(), { reconnect: { initialDelay: 300, maxDelay: 300 } });
       await kind.kill(url, a.name);
       await eventually(() => expect(a.errors.length).toBeGreaterThan(0));
@@ -295,6 +319,7 @@ describe.each([postgres, redis])('$name change transport', (kind) => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(await kind.connections(url, a.name)).toBe(0);
       expect(a.heard).toEqual([]);
+      expect(timers()).toBeLessThanOrEqual(before);
     });
 
     it('opens its connection again when the network goes silent', async () => {
