@@ -123,7 +123,7 @@ class PostgresChangeTransport extends ConnectionTransport {
    */
   private silent(client: Client, error: Error): void {
     this.lost(client, error);
-    (client as unknown as { connection: { stream: Socket } }).connection.stream.destroy();
+    (client as unknown as { connection?: { stream?: Socket } }).connection?.stream?.destroy();
   }
 
   private async reconnect(): Promise<void> {

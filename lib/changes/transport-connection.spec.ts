@@ -57,6 +57,14 @@ describe('heartbeat', () => {
     expect(silent).toHaveBeenCalledTimes(2);
   });
 
+  it('takes a failed ping for an answer', async () => {
+    const silent = jest.fn();
+    const stop = heartbeat(100, () => Promise.reject(new Error('connection lost')), silent);
+    await beats(4);
+    stop();
+    expect(silent).not.toHaveBeenCalled();
+  });
+
   it('does nothing when turned off', async () => {
     const ping = jest.fn(() => Promise.resolve());
     heartbeat(false, ping, () => undefined);

@@ -24,8 +24,9 @@ export function reconnectDelay(
 }
 
 /**
- * Calls `ping` every `every` ms; when a ping is still unanswered at the next beat, calls `silent`
- * instead (then starts over). Returns what stops it. Unreferenced: it keeps no process alive.
+ * Calls `ping` every `every` ms; when a ping is still unsettled at the next beat, calls `silent`
+ * instead (then starts over). A ping that fails was answered: its connection reports its own
+ * failures. Returns what stops it. Unreferenced: it keeps no process alive.
  */
 export function heartbeat(every: number | false, ping: () => Promise<unknown>, silent: () => void): () => void {
   if (every === false) return () => undefined;
@@ -37,10 +38,8 @@ export function heartbeat(every: number | false, ping: () => Promise<unknown>, s
       return;
     }
     answered = false;
-    ping().then(
-      () => (answered = true),
-      () => undefined,
-    );
+    const answer = () => (answered = true);
+    ping().then(answer, answer);
   }, every);
   timer.unref();
   return () => clearInterval(timer);
