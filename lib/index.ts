@@ -135,3 +135,13 @@ export type {
 } from './rules/rules.types.js';
 /** One problem of a write's data, listed by `validation-failed` errors. */
 export type { ValidationIssue } from './errors/crud-api.error.js';
+
+/** Change notices between application instances, for live queries across instances (docs/live.md). */
+export type { ChangeNotice, ChangeTransport } from './changes/change-transport.js';
+export type {
+  ChangeTransportReconnect,
+  PostgresChangeTransportOptions,
+  RedisChangeTransportOptions,
+} from './changes/change-transport.types.js';
+export { postgresChangeTransport } from './changes/postgres-change-transport.js';
+export { redisChangeTransport } from './changes/redis-change-transport.js';
