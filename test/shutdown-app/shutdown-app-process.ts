@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+import { startChildApp } from '../support/child-app.js';
 import type { TestPlatform } from '../support/test-app.js';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
-const START_TIMEOUT_MS = 30_000;
 
 /** Where the application's PrismaService (which disconnects in `onModuleDestroy`) is declared. */
 export type PrismaModulePlace = 'root' | 'before' | 'after';
@@ -27,54 +26,23 @@ export interface RunningShutdownApp {
   signal(name: NodeJS.Signals): void;
 }
 
-/** Starts test/shutdown-app/main.ts in a child process (through tsx) and waits for its port. */
+/** Starts test/shutdown-app/main.ts in a child process and waits for its port. */
 export async function startShutdownApp(settings: ShutdownAppSettings): Promise<RunningShutdownApp> {
-  // Jest's NODE_OPTIONS (--experimental-vm-modules) is no business of the application's.
-  const { NODE_OPTIONS: _, ...env } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: {
-      ...env,
-      DATABASE_URL: settings.databaseUrl,
-      PLATFORM: settings.platform,
-      PRISMA_MODULE: settings.prismaModule,
-      SLOW_MS: String(settings.slowMs),
-      GRACE_PERIOD: String(settings.gracePeriod),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const app = await startChildApp(MAIN, {
+    DATABASE_URL: settings.databaseUrl,
+    PLATFORM: settings.platform,
+    PRISMA_MODULE: settings.prismaModule,
+    SLOW_MS: String(settings.slowMs),
+    GRACE_PERIOD: String(settings.gracePeriod),
   });
-  let output = '';
-  const waiters: Array<() => void> = [];
-  const read = (chunk: Buffer) => {
-    output += chunk.toString();
-    for (const check of waiters) check();
-  };
-  child.stdout.on('data', read);
-  child.stderr.on('data', read);
-  const exited = new Promise<{ code: number | null; output: string }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, output })),
-  );
-  const until = (test: () => boolean, what: string) =>
-    new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${what} did not happen in time\n${output}`)), START_TIMEOUT_MS);
-      const check = () => test() && (clearTimeout(timer), resolve());
-      waiters.push(check);
-      void exited.then(() => reject(new Error(`the application exited before: ${what}\n${output}`)));
-      check();
-    });
-  try {
-    await until(() => /listening on (\d+)/.test(output), 'listening');
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
   return {
-    url: `http://127.0.0.1:${/listening on (\d+)/.exec(output)![1]}`,
+    url: app.url,
     slowWritesStarted: async (count) => {
-      const started = () => [...output.matchAll(/slow write started: (\S+)/g)].map((match) => match[1]!);
-      await until(() => started().length >= count, `${count} slow writes`);
+      const started = () => [...app.output().matchAll(/slow write started: (\S+)/g)].map((match) => match[1]!);
+      await app.until(() => started().length >= count, `${count} slow writes`);
       return started();
     },
-    exited,
-    signal: (name) => child.kill(name),
+    exited: app.exited,
+    signal: app.signal,
   };
 }
