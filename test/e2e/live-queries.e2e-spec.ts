@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+
 import { LiveQueries } from '../../lib/changes/live-queries.js';
 import { type LiveStream, openLiveQuery } from '../support/event-stream-client.js';
 import { eventually, settled } from '../support/eventually.js';
@@ -12,7 +14,7 @@ describe.each(testProviders())('live queries (%s)', (provider) => {
   let otherAuthorId: number;
   let base: string;
   const t = useTestApp(provider, {
-    options: { live: { debounce: 5, heartbeat: 100, maxPerCaller: 3 } },
+    options: { live: { debounce: 5, heartbeat: 100, maxPerCaller: 3, maxBufferedBytes: 1 << 16 } },
     seed: async ({ db }) => {
       authorId = (await db.prisma.user.create({ data: { email: 'a@x.test', name: 'A' } })).id;
       otherAuthorId = (await db.prisma.user.create({ data: { email: 'b@x.test', name: 'B' } })).id;
@@ -178,6 +180,25 @@ describe.each(testProviders())('live queries (%s)', (provider) => {
     opened[0]!.close();
     await eventually(() => expect(t.app.get(LiveQueries).size).toBe(2));
     expect((await live('/api/rest/post?page[size]=5')).status).toBe(200);
+  });
+
+  it('disconnects a client that does not read rather than buffering without bound', async () => {
+    // A client that sends its request and never reads: what the server writes piles up unsent.
+    const socket = connect(Number(new URL(base).port), '127.0.0.1');
+    socket.pause();
+    socket.write(
+      `GET /api/rest/post?filter[title]=big&page[size]=100 HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`,
+    );
+    const queries = t.app.get(LiveQueries);
+    await eventually(() => expect(queries.size).toBe(1));
+    // Rows the module does not see being written, then one it does: the next answer is large.
+    const content = 'x'.repeat(30_000);
+    await t.db.prisma.post.createMany({
+      data: Array.from({ length: 100 }, () => ({ title: 'big', content, authorId })),
+    });
+    await rpcCreate('big');
+    await eventually(() => expect(queries.size).toBe(0));
+    socket.destroy();
   });
 
   it('keeps idle streams open with heartbeats', async () => {

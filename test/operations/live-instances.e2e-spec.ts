@@ -50,7 +50,9 @@ onPostgres.each(TRANSPORTS)('live queries across instances (%s)', (_name, transp
   it("delivers one instance's commits to the other's subscribers, on both interfaces", async () => {
     const [a, b] = apps as [ChildApp, ChildApp];
     const rest = await openLiveQuery(`${b.url}/api/rest/post?filter[title]=across&fields[post]=title`);
-    const rpc = await openLiveQuery(`${b.url}/api/rpc/post/count?q=${encodeURIComponent('{"where":{"title":"across"}}')}`);
+    const rpc = await openLiveQuery(
+      `${b.url}/api/rpc/post/count?q=${encodeURIComponent('{"where":{"title":"across"}}')}`,
+    );
     await Promise.all([rest.nth(1), rpc.nth(1)]);
     const latencies: number[] = [];
     for (let n = 1; n <= 20; n++) {
@@ -64,7 +66,9 @@ onPostgres.each(TRANSPORTS)('live queries across instances (%s)', (_name, transp
     expect(rpc.results().at(-1)).toEqual({ data: 20 });
     latencies.sort((x, y) => x - y);
     // Written to the log for the record; speed is the bench's to measure.
-    console.log(`${transport}: write on one instance to event on the other, p50 ${latencies[10]!.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`);
+    console.log(
+      `${transport}: write on one instance to event on the other, p50 ${latencies[10]!.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
+    );
     rest.close();
     rpc.close();
   });
