@@ -127,6 +127,12 @@ function parseData(data: string): unknown {
   }
 }
 
+/** The error of a connection that failed (the network, malformed data): a reconnection follows. */
+function lostConnection(cause: unknown): LiveQueryError {
+  if (cause instanceof LiveQueryError) return cause;
+  return new LiveQueryError(0, '', `The live query lost its connection: ${(cause as Error)?.message}`, { cause });
+}
+
 /** Why an answer opens no event stream, as the connection's outcome; undefined when it does open one. */
 async function refusal(res: Response, url: string): Promise<Outcome | undefined> {
   if (!res.ok) {
@@ -148,10 +154,10 @@ async function connect(
   signal: AbortSignal,
 ): Promise<Outcome | undefined> {
   let received = false;
-  let streamError: LiveQueryError | undefined;
   const onEvent = (event: EventSourceMessage) => {
     if (event.event === 'error') {
-      streamError = new LiveQueryError(0, event.data, event.data || 'The live query failed.');
+      // The server closes the stream after it: a reconnection follows.
+      options.onError?.(new LiveQueryError(0, event.data, event.data || 'The live query failed.'), true);
     } else if (event.event === undefined) {
       // Other event types are left to later versions of the protocol.
       const body = parseData(event.data);
@@ -170,13 +176,9 @@ async function connect(
     if (state.opened) options.onReconnect?.();
     state.opened = true;
     await readEvents(res.body!, onEvent, (ms) => (state.serverDelay = ms));
-    return { retry: true, received, error: streamError };
+    return { retry: true, received };
   } catch (cause) {
-    if (signal.aborted) return undefined;
-    const lost = new LiveQueryError(0, '', `The live query lost its connection: ${(cause as Error)?.message}`, {
-      cause,
-    });
-    return { retry: true, received, error: streamError ?? (cause instanceof LiveQueryError ? cause : lost) };
+    return signal.aborted ? undefined : { retry: true, received, error: lostConnection(cause) };
   }
 }
 
