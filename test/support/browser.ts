@@ -1,5 +1,4 @@
 import type { INestApplication } from '@nestjs/common';
-import { build } from 'esbuild';
 import { type Browser, chromium } from 'playwright-core';
 
 /** Debian's Chromium, headless (no browser download: CI installs the `chromium` package). */
@@ -15,20 +14,6 @@ export async function listenOnLoopback(app: INestApplication): Promise<string> {
 
 const PAGE_HTML =
   '<!doctype html><html><head><meta charset="utf-8"></head><body><div id="root"></div><script type="module" src="/page.js"></script></body></html>';
-
-/** A test page's browser bundle (React's production build), as an application's bundler would make it. */
-export async function bundlePage(entry: string): Promise<string> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0].text;
-}
 
 /** Serves a page at `/` running `script` (Express), beside the module's APIs. */
 export function servePage(app: INestApplication, script: string): void {
