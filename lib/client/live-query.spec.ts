@@ -136,6 +136,16 @@ describe('liveQuery', () => {
     await live.done;
   });
 
+  it('takes a stream silent for longer than idleTimeout as lost, and opens another', async () => {
+    const server = fakeLiveServer();
+    const live = follow(server, { idleTimeout: 20 });
+    await eventually(() => expect(server.connections).toHaveLength(2));
+    live.controller.abort();
+    await live.done;
+    expect(live.errors[0][0].message).toBe("The live query's stream was silent for 20 ms.");
+    expect(live.errors[0][1]).toBe(true);
+  });
+
   it('stops while waiting to reconnect, and does not start when already aborted', async () => {
     const server = fakeLiveServer([new TypeError('offline')]);
     const live = follow(server, { retryDelay: () => 60_000 });

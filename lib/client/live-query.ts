@@ -1,4 +1,4 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 
 import { resolveHeaders } from './headers.js';
 import type { RpcClientOptions } from './rpc-client.types.js';
@@ -37,10 +37,19 @@ export interface LiveQueryOptions {
    * the server asked for (`retry:`). Defaults to `backoffDelay`: doubling, capped, with jitter.
    */
   retryDelay?: (failures: number, serverDelay: number) => number;
+  /**
+   * How long a stream may stay silent before it is taken as lost and opened again, in
+   * milliseconds: the server sends a heartbeat comment every `live.heartbeat` (15 s by default), so
+   * a longer silence is a connection that died without closing (a sleeping laptop, a NAT that
+   * forgot it). Default 60000; 0 waits forever.
+   */
+  idleTimeout?: number;
 }
 
 /** The delay before the first reconnection until the server sends its own (`retry:`). */
 const DEFAULT_SERVER_DELAY_MS = 1000;
+/** The longest silence of a stream taken for a live connection: a few of the server's default heartbeats. */
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 /** The longest wait between reconnections: a server that is back is found again within it. */
 const MAX_RETRY_DELAY_MS = 30_000;
 
@@ -96,23 +105,29 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', done);
   });
 
-/** Reads one event stream to its end, handing each event and `retry:` to the parser's callbacks. */
-async function readEvents(
-  body: ReadableStream<Uint8Array>,
-  onEvent: (event: EventSourceMessage) => void,
-  onRetry: (ms: number) => void,
-): Promise<void> {
-  const parser = createParser({ onEvent, onRetry });
+/** A read of the stream, failing once the stream was silent for `idleTimeout` ms (0: never). */
+function readWithin<T>(read: Promise<T>, idleTimeout: number): Promise<T> {
+  if (!(idleTimeout > 0)) return read;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const silence = new Promise<never>((_, reject) => {
+    const message = `The live query's stream was silent for ${idleTimeout} ms.`;
+    timer = setTimeout(() => reject(new LiveQueryError(0, '', message)), idleTimeout);
+  });
+  return Promise.race([read, silence]).finally(() => clearTimeout(timer));
+}
+
+/** Reads one event stream to its end, feeding it to `parser`. */
+async function readEvents(body: ReadableStream<Uint8Array>, parser: EventSourceParser, idleTimeout: number) {
   const decoder = new TextDecoder();
   const reader = body.getReader();
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await readWithin(reader.read(), idleTimeout);
       if (done) return;
       parser.feed(decoder.decode(value, { stream: true }));
     }
   } catch (error) {
-    // Closes the connection whatever failed (the network, malformed data), so that none stays open behind a retry.
+    // Closes the connection whatever failed (the network, malformed data, silence), so that none stays open behind a retry.
     await reader.cancel().catch(() => undefined);
     throw error;
   }
@@ -175,7 +190,8 @@ async function connect(
     if (refused) return refused;
     if (state.opened) options.onReconnect?.();
     state.opened = true;
-    await readEvents(res.body!, onEvent, (ms) => (state.serverDelay = ms));
+    const parser = createParser({ onEvent, onRetry: (ms) => (state.serverDelay = ms) });
+    await readEvents(res.body!, parser, options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS);
     return { retry: true, received };
   } catch (cause) {
     return signal.aborted ? undefined : { retry: true, received, error: lostConnection(cause) };
