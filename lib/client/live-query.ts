@@ -39,9 +39,9 @@ export interface LiveQueryOptions {
   retryDelay?: (failures: number, serverDelay: number) => number;
   /**
    * How long a stream may stay silent before it is taken as lost and opened again, in
-   * milliseconds: the server sends a heartbeat comment every `live.heartbeat` (15 s by default), so
-   * a longer silence is a connection that died without closing (a sleeping laptop, a NAT that
-   * forgot it). Default 60000; 0 waits forever.
+   * milliseconds: the server sends a heartbeat comment every `live.heartbeat`, so a longer silence
+   * is a connection that died without closing (a sleeping laptop, a NAT that forgot it). Default
+   * 60000; 0 waits forever.
    */
   idleTimeout?: number;
 }
