@@ -55,6 +55,9 @@ export type { ApiResponse } from './shared/api-response.js';
 export { ModelRegistry } from './metadata/model-registry.js';
 /** The Prisma client of each request (a dependency of the services). */
 export { PrismaClientResolver } from './data/prisma-client.resolver.js';
+
+export type { ChangeNotice, ChangeTransport } from './changes/change-transport.js';
+export type { CrudApiLive } from './changes/live.types.js';
 /** What the module needs of a Prisma client. */
 export type { PrismaClientLike } from './prisma/prisma-client-like.js';
 /** SQLite: wait for another connection's lock without blocking the process (docs/databases.md). */
