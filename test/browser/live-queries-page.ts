@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // The page of test/browser/live-queries.spec.ts: one list of posts followed live over RPC
-// (`useRpcQuery(..., { live: true })`), one over REST (`useLiveRestQuery`), and a form that writes.
+// (`useRpcQuery(..., { live: true })`, twice), one over REST (`useLiveRestQuery`), and a form that writes.
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { createElement as h, type FormEvent, useState } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -65,13 +65,19 @@ function NewPost() {
   );
 }
 
+/** The lists, which a checkbox unmounts: their streams close with the last of them. */
+function Lists() {
+  const [shown, setShown] = useState(true);
+  return h(
+    'section',
+    null,
+    h('input', { type: 'checkbox', name: 'shown', checked: shown, onChange: () => setShown(!shown) }),
+    shown && h(RpcPosts, { id: 'rpc-posts' }),
+    shown && h(RpcPosts, { id: 'rpc-posts-again' }),
+    shown && h(RestPosts),
+  );
+}
+
 createRoot(document.getElementById('root')!).render(
-  h(
-    QueryClientProvider,
-    { client: new QueryClient() },
-    h(NewPost),
-    h(RpcPosts, { id: 'rpc-posts' }),
-    h(RpcPosts, { id: 'rpc-posts-again' }),
-    h(RestPosts),
-  ),
+  h(QueryClientProvider, { client: new QueryClient() }, h(NewPost), h(Lists)),
 );
