@@ -3,7 +3,10 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { liveQuery, type LiveQueryError, type LiveQueryOptions } from '../live-query.js';
 import { keepQueryLive, type LiveSource, useLiveSource } from './live-cache.js';
 
-export interface LiveRestQueryOptions<T = unknown> extends Pick<LiveQueryOptions, 'fetch' | 'headers'> {
+export interface LiveRestQueryOptions<T = unknown> extends Pick<
+  LiveQueryOptions,
+  'fetch' | 'headers' | 'retryDelay' | 'idleTimeout'
+> {
   /** The query to keep current: its key must tell this URL from others, as its `queryFn` reads it. */
   queryKey: QueryKey;
   /** The REST URL the query reads, such as `https://api.example.com/api/post?filter[published]=true`. */
@@ -14,11 +17,16 @@ export interface LiveRestQueryOptions<T = unknown> extends Pick<LiveQueryOptions
   onError?: (error: LiveQueryError, willRetry: boolean) => void;
 }
 
-function restSource<T>({ url, toData, onError, fetch, headers }: LiveRestQueryOptions<T>): LiveSource<T> {
+function restSource<T>({
+  url,
+  toData,
+  onError,
+  queryKey: _key,
+  ...connection
+}: LiveRestQueryOptions<T>): LiveSource<T> {
   return (handlers) =>
     liveQuery(url, {
-      fetch,
-      headers,
+      ...connection,
       signal: handlers.signal,
       onResult: (document) => handlers.onResult(toData ? toData(document) : (document as T)),
       onError: (error, willRetry) => {
@@ -42,6 +50,9 @@ export function liveRestQuery<T = unknown>(queryClient: QueryClient, options: Li
  * `liveRestQuery` while the component is mounted, beside the `useQuery` of the same key that reads
  * the URL; `enabled: false` follows nothing.
  */
-export function useLiveRestQuery<T = unknown>(options: LiveRestQueryOptions<T> & { enabled?: boolean }): void {
-  useLiveSource(options.queryKey, options.enabled === false ? undefined : restSource(options));
+export function useLiveRestQuery<T = unknown>({
+  enabled,
+  ...options
+}: LiveRestQueryOptions<T> & { enabled?: boolean }): void {
+  useLiveSource(options.queryKey, enabled === false ? undefined : restSource(options));
 }
