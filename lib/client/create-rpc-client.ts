@@ -3,7 +3,9 @@ import { SuperJSON } from 'superjson';
 import { registerPrismaTypes } from '../rpc/prisma-superjson-types.js';
 import { RPC_OPERATIONS, SOFT_DELETE_RPC_OPERATIONS } from '../rpc/rpc-operations.js';
 import { SOFT_DELETE_FLAG, WITH_DELETED_PARAMETER } from '../shared/soft-delete.constants.js';
+import { resolveHeaders } from './headers.js';
 import { idempotencyKeyField, randomUuid } from './idempotency-key.js';
+import { liveQuery } from './live-query.js';
 import { ReadCache, readCacheKey } from './read-cache.js';
 import { toRpcClientError } from './rpc-client.error.js';
 import type { RpcClient, RpcClientOptions, RpcTransactionOptions } from './rpc-client.types.js';
@@ -13,10 +15,16 @@ import {
   createRpcPromise,
   type RpcCall,
   type RpcPromise,
-  type RpcSend,
+  type RpcTransport,
   wireArgs,
 } from './rpc-promise.js';
-import { decodeRpcResult, encodeRpcCall, encodeTransaction, type RpcHttpRequest } from './rpc-wire.js';
+import {
+  decodeRpcResult,
+  encodeRpcCall,
+  encodeTransaction,
+  type RpcHttpRequest,
+  type RpcResultBody,
+} from './rpc-wire.js';
 import type { NoRules } from './rules-data.types.js';
 
 /** Every operation a delegate offers, with its methods: the served ones, and those of soft-deleted models. */
@@ -28,30 +36,25 @@ const OPERATIONS: ReadonlyMap<string, { methods: readonly string[] }> = new Map(
 /** How many reads a client keeps for revalidation unless `etagCache` says otherwise. */
 const DEFAULT_ETAG_CACHE_ENTRIES = 100;
 
-async function resolveHeaders(headers: RpcClientOptions['headers']): Promise<Headers> {
-  return new Headers(typeof headers === 'function' ? await headers() : headers);
-}
-
 /** The read cache a client keeps (`etagCache` option): none when sized `false` or 0. */
 function readCacheOf(size: RpcClientOptions['etagCache']): ReadCache | undefined {
   const entries = size ?? DEFAULT_ETAG_CACHE_ENTRIES;
   return entries ? new ReadCache(entries) : undefined;
 }
 
+/** The sender of a client's requests. */
+type Sender = (request: RpcHttpRequest, idempotencyKey?: string) => Promise<unknown>;
+
 /**
  * Sends requests to the RPC base URL and answers the decoded results, or throws RpcClientError.
  * A GET sends the `ETag` of its last answer in `If-None-Match`; on `304` the kept body answers.
  * A write sends its `Idempotency-Key`.
  */
-function createTransport(
-  options: RpcClientOptions,
-  serializer: SuperJSON,
-): (request: RpcHttpRequest, idempotencyKey?: string) => Promise<unknown> {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+function createSender(options: RpcClientOptions, serializer: SuperJSON): Sender {
   const cache = readCacheOf(options.etagCache);
   const decode = (text: string) => decodeRpcResult(serializer, JSON.parse(text));
   return async ({ method, path, body }, idempotencyKey) => {
-    const url = `${baseUrl}${path}`;
+    const url = `${baseUrlOf(options)}${path}`;
     const headers = await resolveHeaders(options.headers);
     if (body !== undefined) headers.set('Content-Type', 'application/json');
     const cacheKey = cache && method === 'GET' ? readCacheKey(url, headers) : undefined;
@@ -68,6 +71,8 @@ function createTransport(
   };
 }
 
+const baseUrlOf = (options: RpcClientOptions) => options.baseUrl.replace(/\/+$/, '');
+
 /** A call as a step of `$transaction`, whose route takes no query parameter of its own. */
 function transactionStep(call: RpcCall): RpcCall {
   if (call.withDeleted)
@@ -80,10 +85,10 @@ function unknownOperation(model: string, operation: string): never {
 }
 
 /** The model's delegate: one method per served operation, each answering a lazy RpcPromise. */
-function createDelegate(model: string, send: RpcSend): Record<string, (args?: unknown) => RpcPromise> {
+function createDelegate(model: string, transport: RpcTransport): Record<string, (args?: unknown) => RpcPromise> {
   const delegate: Record<string, (args?: unknown) => RpcPromise> = {};
   for (const operation of OPERATIONS.keys()) {
-    delegate[operation] = (args?: unknown) => createRpcPromise({ model, operation, args, fluent: [] }, send);
+    delegate[operation] = (args?: unknown) => createRpcPromise({ model, operation, args, fluent: [] }, transport);
   }
   return delegate;
 }
@@ -95,20 +100,36 @@ function createDelegate(model: string, send: RpcSend): Record<string, (args?: un
  */
 export function createRpcClient<Client, Rules = NoRules>(options: RpcClientOptions): RpcClient<Client, Rules> {
   const serializer = registerPrismaTypes(new SuperJSON(), options.decimal ?? null);
-  const transport = createTransport(options, serializer);
-  const send: RpcSend = (call, idempotencyKey) => {
+  const sender = createSender(options, serializer);
+  const request = (call: RpcCall): RpcHttpRequest => {
     const { model, operation } = call;
     const method = OPERATIONS.get(operation)?.methods[0] ?? unknownOperation(model, operation);
     const query: Record<string, string> = call.withDeleted ? { [WITH_DELETED_PARAMETER]: SOFT_DELETE_FLAG } : {};
-    return transport(
-      encodeRpcCall(serializer, method, `/${encodeURIComponent(model)}/${operation}`, wireArgs(call), query),
-      method === 'GET' ? undefined : idempotencyKey(),
-    );
+    return encodeRpcCall(serializer, method, `/${encodeURIComponent(model)}/${operation}`, wireArgs(call), query);
+  };
+  const transport: RpcTransport = {
+    send: (call, idempotencyKey) => {
+      const http = request(call);
+      return sender(http, http.method === 'GET' ? undefined : idempotencyKey());
+    },
+    live: (call, { onResult, onError, ...handlers }) => {
+      const { method, path } = request(call);
+      if (method !== 'GET') throw new TypeError(`liveCall takes a read (findMany, count...), not ${call.operation}.`);
+      return liveQuery(`${baseUrlOf(options)}${path}`, {
+        ...handlers,
+        fetch: options.fetch,
+        headers: options.headers,
+        onResult: (body) => onResult(decodeRpcResult(serializer, body as RpcResultBody)),
+        onError:
+          onError &&
+          ((error, willRetry) => onError(toRpcClientError(error.status, error.body || error.message), willRetry)),
+      });
+    },
   };
 
   async function $transaction(calls: readonly unknown[], options?: RpcTransactionOptions): Promise<unknown[]> {
     const steps = calls.map((call) => transactionStep(asRpcPromise(call as PromiseLike<unknown>, '$transaction').call));
-    const results = (await transport(
+    const results = (await sender(
       encodeTransaction(
         serializer,
         steps.map((step) => ({ model: step.model, op: step.operation, args: wireArgs(step) })),
@@ -124,7 +145,7 @@ export function createRpcClient<Client, Rules = NoRules>(options: RpcClientOptio
       if (typeof property !== 'string' || property.startsWith('$') || property === 'then')
         return Reflect.get(target, property);
       let delegate = delegates.get(property);
-      if (!delegate) delegates.set(property, (delegate = createDelegate(property, send)));
+      if (!delegate) delegates.set(property, (delegate = createDelegate(property, transport)));
       return delegate;
     },
   }) as RpcClient<Client, Rules>;

@@ -1,7 +1,8 @@
 // The browser-safe client entry (`nestjs-crud-api/client`): no Nest, no Prisma runtime, no Node built-ins.
 export { createRpcClient } from './create-rpc-client.js';
+export { backoffDelay, liveQuery, LiveQueryError, type LiveQueryOptions } from './live-query.js';
 export { RpcClientError, type RpcErrorBody } from './rpc-client.error.js';
-export { withDeleted, withIdempotencyKey } from './rpc-promise.js';
+export { type LiveCallOptions, liveCall, withDeleted, withIdempotencyKey } from './rpc-promise.js';
 export type {
   RpcClient,
   RpcClientOptions,

@@ -1,6 +1,7 @@
 import { RPC_OPERATIONS, SOFT_DELETE_RPC_OPERATIONS } from '../rpc/rpc-operations.js';
 import { FLUENT_OPERATIONS, fluentArgs, fluentResult, type FluentStep } from './fluent-call.js';
 import { randomUuid } from './idempotency-key.js';
+import type { RpcClientError } from './rpc-client.error.js';
 
 /** What one client call asks the server for. */
 export interface RpcCall {
@@ -15,8 +16,28 @@ export interface RpcCall {
   withDeleted?: true;
 }
 
-/** Sends one call's request and answers its raw result; a write asks `idempotencyKey` for the key it sends. */
-export type RpcSend = (call: RpcCall, idempotencyKey: () => string) => Promise<unknown>;
+/** How `liveCall` reports a read's results, failures and reconnections. */
+export interface LiveCallOptions<T = unknown> {
+  /** Stops following the read: the connection is closed. */
+  signal?: AbortSignal;
+  /** The read's result, decoded as the call answers it: at once, then each time it changes. */
+  onResult: (result: T) => void;
+  /**
+   * Each failure: a refusal (the status the server answered), or with status 0 an error the
+   * server reported on the stream or a lost connection. `willRetry` is false once it ended.
+   */
+  onError?: (error: RpcClientError, willRetry: boolean) => void;
+  /** A connection opened again after one was lost. */
+  onReconnect?: () => void;
+}
+
+/** How a client's calls reach the server. */
+export interface RpcTransport {
+  /** Sends one call's request and answers its raw result; a write asks `idempotencyKey` for the key it sends. */
+  send(call: RpcCall, idempotencyKey: () => string): Promise<unknown>;
+  /** Follows a read's results from the server's live stream until `signal` aborts or the server refuses it. */
+  live(call: RpcCall, options: LiveCallOptions): Promise<void>;
+}
 
 /** The arguments the server receives for a call (its fluent path folded into `select`). */
 export function wireArgs(call: RpcCall): unknown {
@@ -39,7 +60,7 @@ export class RpcPromise<T = unknown> implements PromiseLike<T> {
 
   constructor(
     readonly call: RpcCall,
-    readonly send: RpcSend,
+    readonly transport: RpcTransport,
   ) {}
 
   /**
@@ -55,7 +76,7 @@ export class RpcPromise<T = unknown> implements PromiseLike<T> {
    * `idempotencyKey` every time: executing it again retries the same write.
    */
   execute(): Promise<T> {
-    return this.send(this.call, () => this.idempotencyKey).then((raw) => callResult(this.call, raw) as T);
+    return this.transport.send(this.call, () => this.idempotencyKey).then((raw) => callResult(this.call, raw) as T);
   }
 
   then<R1 = T, R2 = never>(
@@ -82,8 +103,8 @@ const NOT_RELATIONS: ReadonlySet<string> = new Set(['toJSON', 'asymmetricMatch',
  * A call's promise; on single-record operations any other property is a relation method of the
  * fluent API, as on Prisma's `Prisma__PostClient`.
  */
-export function createRpcPromise(call: RpcCall, send: RpcSend): RpcPromise {
-  const promise = new RpcPromise(call, send);
+export function createRpcPromise(call: RpcCall, transport: RpcTransport): RpcPromise {
+  const promise = new RpcPromise(call, transport);
   if (!FLUENT_OPERATIONS.has(call.operation)) return promise;
   return new Proxy(promise, {
     get(target, property) {
@@ -92,7 +113,7 @@ export function createRpcPromise(call: RpcCall, send: RpcSend): RpcPromise {
         return typeof value === 'function' ? value.bind(target) : value;
       }
       return (args?: Record<string, unknown>) =>
-        createRpcPromise({ ...call, fluent: [...call.fluent, { field: property, args }] }, send);
+        createRpcPromise({ ...call, fluent: [...call.fluent, { field: property, args }] }, transport);
     },
   });
 }
@@ -110,7 +131,7 @@ export function asRpcPromise<T>(call: PromiseLike<T>, taker: string): RpcPromise
  */
 export function withIdempotencyKey<C extends PromiseLike<unknown>>(call: C, key: string): C {
   const rpc = asRpcPromise(call, 'withIdempotencyKey');
-  return createRpcPromise({ ...rpc.call, idempotencyKey: key }, rpc.send) as unknown as C;
+  return createRpcPromise({ ...rpc.call, idempotencyKey: key }, rpc.transport) as unknown as C;
 }
 
 /** Whether an operation takes `withDeleted`: every read, and a hard delete. */
@@ -128,5 +149,19 @@ export function withDeleted<C extends PromiseLike<unknown>>(call: C): C {
   const rpc = asRpcPromise(call, 'withDeleted');
   if (!takesWithDeleted(rpc.call.operation))
     throw new TypeError(`withDeleted takes a read (findMany, count...) or a hardDelete, not ${rpc.call.operation}.`);
-  return createRpcPromise({ ...rpc.call, withDeleted: true }, rpc.send) as unknown as C;
+  return createRpcPromise({ ...rpc.call, withDeleted: true }, rpc.transport) as unknown as C;
+}
+
+/**
+ * Follows a read (`client.post.findMany(args)`, any read operation, fluent and `withDeleted` calls
+ * too) from the server's live stream: `onResult` receives its result at once, then each time it
+ * changes, until `signal` aborts or the server refuses the subscription (docs/live.md). Lost
+ * connections are opened again. Resolves once it ended; a write throws a `TypeError`.
+ */
+export function liveCall<T>(call: PromiseLike<T>, options: LiveCallOptions<T>): Promise<void> {
+  const rpc = asRpcPromise(call, 'liveCall');
+  return rpc.transport.live(rpc.call, {
+    ...options,
+    onResult: (raw) => options.onResult(callResult(rpc.call, raw) as T),
+  });
 }

@@ -47,11 +47,14 @@ export function encodeTransaction(
   return { method: 'POST', path: '/$transaction/sequential', body: JSON.stringify(body) };
 }
 
+/** A success answer of the RPC interface, as JSON. */
+export interface RpcResultBody {
+  data?: unknown;
+  meta?: { serialization?: unknown };
+}
+
 /** A success answer's `data`, its types restored from `meta.serialization` when the server sent it. */
-export function decodeRpcResult(
-  serializer: SuperJSON,
-  body: { data?: unknown; meta?: { serialization?: unknown } },
-): unknown {
+export function decodeRpcResult(serializer: SuperJSON, body: RpcResultBody): unknown {
   const serialization = body.meta?.serialization;
   if (serialization === undefined) return body.data;
   return serializer.deserialize({ json: body.data as never, meta: serialization as never });

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 
 import type { INestApplication } from '@nestjs/common';
-import { build } from 'esbuild';
+
+import { bundleForBrowser } from '../../fixtures/browser-bundle.js';
 
 // From the repository root, where `npm start` and the tests run.
 const PAGE_ENTRY = resolve('sample-app/web/posts-page.ts');
@@ -9,18 +10,8 @@ const HTML =
   '<!doctype html><html><head><meta charset="utf-8"><title>Posts</title></head><body><div id="root"></div><script type="module" src="/posts-page.js"></script></body></html>';
 
 /** The page's browser bundle, built as a production app would (minified, React's production build). */
-export async function bundlePostsPage(entry = PAGE_ENTRY): Promise<string> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    write: false,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0].text;
+export function bundlePostsPage(entry = PAGE_ENTRY): Promise<string> {
+  return bundleForBrowser(entry);
 }
 
 /** Serves the page at `/` and its bundle at `/posts-page.js` (Express), beside the module's APIs. */

@@ -7,7 +7,7 @@ import { packPackage, ROOT_DIR } from '../../scripts/build-package.js';
 
 // nestjs-crud-api-client (client/): the typed client alone, as a frontend installs it — packed,
 // then installed from its tarball into an empty project outside the repository (no node_modules of
-// ours in sight; superjson comes from the registry), measured and loaded in both module formats.
+// ours in sight; its dependencies come from the registry), measured and loaded in both module formats.
 const INSTALL_TIMEOUT_MS = 5 * 60_000;
 const MAX_INSTALL_KB = 5 * 1024;
 
@@ -45,11 +45,11 @@ describe('nestjs-crud-api-client, installed alone', () => {
 
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-  it('takes at most 5 MB on disk, superjson its only dependency', () => {
+  it('takes at most 5 MB on disk, superjson and eventsource-parser its only dependencies', () => {
     const [kilobytes] = execFileSync('du', ['-sk', 'node_modules'], { cwd: project, encoding: 'utf8' }).split('\t');
     expect(Number(kilobytes)).toBeLessThanOrEqual(MAX_INSTALL_KB);
     const installed = readdirSync(path.join(project, 'node_modules')).filter((name) => !name.startsWith('.'));
-    expect(installed).toEqual(expect.arrayContaining(['nestjs-crud-api-client', 'superjson']));
+    expect(installed).toEqual(expect.arrayContaining(['nestjs-crud-api-client', 'superjson', 'eventsource-parser']));
     expect(installed.filter((name) => /^(@nestjs|@prisma|swagger-ui-dist|react|@tanstack)$/.test(name))).toEqual([]);
   });
 
@@ -63,11 +63,14 @@ const react = require.resolve('nestjs-crud-api-client/react').endsWith('/dist/cj
     expect(node('--input-type=commonjs', '-e', cjs)).toEqual(expected);
   });
 
-  it('is released with the module: same version, superjson range and peers', () => {
+  it('is released with the module: same version, dependency ranges and peers', () => {
     const server = readJson(path.join(ROOT_DIR, 'package.json'));
     const client = readJson(path.join(ROOT_DIR, 'client/package.json'));
     expect(client.version).toBe(server.version);
-    expect(client.dependencies).toEqual({ superjson: server.dependencies.superjson });
+    expect(client.dependencies).toEqual({
+      superjson: server.dependencies.superjson,
+      'eventsource-parser': server.dependencies['eventsource-parser'],
+    });
     for (const peer of ['@prisma/client', '@tanstack/react-query', 'react'])
       expect([peer, client.peerDependencies[peer]]).toEqual([peer, server.peerDependencies[peer]]);
   });

@@ -10,7 +10,8 @@ import {
 
 import type { DataModelMeta } from '../../metadata/model-meta.types.js';
 import type { RpcClientError } from '../rpc-client.error.js';
-import { asRpcPromise, type RpcPromise, wireArgs } from '../rpc-promise.js';
+import { asRpcPromise, liveCall, type RpcPromise, wireArgs } from '../rpc-promise.js';
+import { useLiveSource } from './live-cache.js';
 import { queryKeyOfCall, readRpcQueryKey, type RpcQueryKey } from './query-key.js';
 import { modelsByClientName, modelsInArgs, mutatedModels } from './touched-models.js';
 
@@ -19,7 +20,13 @@ export interface RpcHooksOptions {
   modelMeta: DataModelMeta;
 }
 
-export type RpcQueryOptions<T> = Omit<UseQueryOptions<T, RpcClientError, T, RpcQueryKey>, 'queryKey' | 'queryFn'>;
+export type RpcQueryOptions<T> = Omit<UseQueryOptions<T, RpcClientError, T, RpcQueryKey>, 'queryKey' | 'queryFn'> & {
+  /**
+   * Keeps the query current from the server's live stream of the call while the component is
+   * mounted (docs/live.md); `staleTime` then defaults to `Infinity`, the stream being the refresh.
+   */
+  live?: boolean;
+};
 export type RpcMutationOptions<T, Variables> = Omit<UseMutationOptions<T, RpcClientError, Variables>, 'mutationFn'>;
 
 /**
@@ -44,10 +51,22 @@ export function createRpcHooks({ modelMeta }: RpcHooksOptions) {
     return rpc;
   }
 
-  /** A read (`client.post.findMany(args)`, any read operation, fluent calls too) as a query: typed by the call. */
+  /**
+   * A read (`client.post.findMany(args)`, any read operation, fluent calls too) as a query: typed by
+   * the call. With `live: true` the server's live stream of the call keeps it current.
+   */
   function useRpcQuery<T>(call: PromiseLike<T>, options?: RpcQueryOptions<T>): UseQueryResult<T, RpcClientError> {
     const rpc = asRpcPromise(call, 'useRpcQuery');
-    return useQuery({ ...options, queryKey: queryKeyOfCall(rpc.call), queryFn: () => rpc.execute() });
+    const { live = false, ...queryOptions } = options ?? {};
+    const queryKey = queryKeyOfCall(rpc.call);
+    const following = live && queryOptions.enabled !== false;
+    useLiveSource<T>(queryKey, following ? (handlers) => liveCall(rpc, handlers) : undefined);
+    return useQuery({
+      ...(live ? { staleTime: Infinity } : {}),
+      ...queryOptions,
+      queryKey,
+      queryFn: () => rpc.execute(),
+    });
   }
 
   /**
