@@ -4,6 +4,7 @@ import { ModuleRef } from '@nestjs/core';
 import { IdempotentRequests } from './data/idempotency/idempotent-requests.js';
 import { PrismaClientResolver } from './data/prisma-client.resolver.js';
 import { CrudApiHealth } from './lifecycle/crud-api-health.service.js';
+import { OutboxDelivery } from './lifecycle/outbox-delivery.js';
 import { RequestDrain } from './lifecycle/request-drain.js';
 import { RequestServer } from './lifecycle/request-server.js';
 import { ModelRegistry } from './metadata/model-registry.js';
@@ -36,6 +37,7 @@ import { RpcService } from './rpc/rpc.service.js';
     IdempotentRequests,
     RequestDrain,
     RequestServer,
+    OutboxDelivery,
     CrudApiHealth,
   ],
   exports: [CRUD_API_OPTIONS, ModelRegistry, PrismaClientResolver, RestService, RpcService, CrudApiHealth],

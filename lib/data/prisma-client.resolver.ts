@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 
+import { OutboxWriter } from '../changes/outbox-writer.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { PolicyContext } from '../policies/policy.types.js';
@@ -35,7 +36,8 @@ const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ use
  * platform's request once per request however many queries the request runs, or the shared
  * `prisma` option; with policies, rules or change listeners, that client wrapped for the
  * request's context. Change events also go to the application's `@nestjs/event-emitter`, when it
- * has one and something listens to them.
+ * has one and something listens to them, and to the outbox, in the write's transaction, with the
+ * `outbox` option.
  */
 @Injectable()
 export class PrismaClientResolver implements OnApplicationBootstrap {
@@ -43,6 +45,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   /** The transaction client of each request that runs in one (`inRequestTransaction`). */
   private readonly transactions = new WeakMap<object, Promise<PrismaClientLike>>();
   private readonly listeners: ChangeListener[];
+  private readonly outbox?: OutboxWriter;
   private emitter?: EventEmitterLike;
 
   constructor(
@@ -50,6 +53,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     private readonly moduleRef: ModuleRef,
   ) {
     this.listeners = options.onChange === undefined ? [] : [options.onChange].flat();
+    if (options.outbox) this.outbox = new OutboxWriter(options.outbox.model, options.modelMeta, options.rules);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -63,9 +67,9 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     }
   }
 
-  /** Whether requests get the client wrapped with policies, rules or change listeners. */
+  /** Whether requests get the client wrapped with policies, rules, change listeners or the outbox. */
   private get wraps(): boolean {
-    return Boolean(this.options.policies || this.options.rules || this.changeListeners());
+    return Boolean(this.options.policies || this.options.rules || this.outbox || this.changeListeners());
   }
 
   /** The listeners of this request's changes, or undefined when nothing listens. */
@@ -126,9 +130,11 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     const { getPrisma, prisma, policies, rules, defaultPolicy, modelMeta } = this.options;
     const client = getPrisma ? await getPrisma(request) : (prisma as PrismaClientLike);
     const onChange = this.changeListeners();
-    if (!policies && !rules && !onChange) return client;
+    const beforeCommit = this.outbox?.write;
+    if (!policies && !rules && !onChange && !beforeCommit) return client;
     const context = await (this.options.context ?? defaultPolicyContext)(request);
     const transactionOptions = transactionBounds(this.options.transactions);
-    return withPolicies(client, { policies, rules, onChange, defaultPolicy, modelMeta, context, transactionOptions });
+    const settings = { policies, rules, onChange, beforeCommit, defaultPolicy, modelMeta, context, transactionOptions };
+    return withPolicies(client, settings);
   }
 }
