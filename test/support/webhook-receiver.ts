@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 /** One request the receiver got: its headers and its body as sent. */
 export interface ReceivedWebhook {
+  /** The path and query it was sent to (targets of one receiver differ by their query). */
+  url: string;
   headers: http.IncomingHttpHeaders;
   body: string;
 }
@@ -26,7 +28,11 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        const delivery = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+        const delivery = {
+          url: request.url ?? '',
+          headers: request.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        };
         this.received.push(delivery);
         response.writeHead(this.answer(delivery)).end();
       });
@@ -46,7 +52,11 @@ export class WebhookReceiver {
   }
 
   /** The bodies received, parsed, with the id each came with. */
-  deliveries(): { id: string; type: string; data: any }[] {
-    return this.received.map(({ headers, body }) => ({ id: String(headers['webhook-id']), ...JSON.parse(body) }));
+  deliveries(): { url: string; id: string; type: string; data: any }[] {
+    return this.received.map(({ url, headers, body }) => ({
+      url,
+      id: String(headers['webhook-id']),
+      ...JSON.parse(body),
+    }));
   }
 }
