@@ -9,7 +9,7 @@ import { OUTBOX_DEFAULTS, type OutboxSettings, type WebhookTarget } from '../../
 import { OutboxWorker } from '../../lib/changes/outbox-worker.js';
 import { OutboxWriter } from '../../lib/changes/outbox-writer.js';
 import { verifyWebhookSignature, withPolicies } from '../../lib/index.js';
-import { eventually } from '../support/eventually.js';
+import { eventually, settled } from '../support/eventually.js';
 import { itOn } from '../support/it-on.js';
 import { createTestApp, type TestApp, testPlatform } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
@@ -186,6 +186,25 @@ workerSuite('outbox worker (%s)', (provider) => {
     // The second change went nowhere before the first reached every webhook.
     expect(log.indexOf('good second')).toBeGreaterThan(log.lastIndexOf('flaky first'));
     expect((await status())[0]).toEqual({ status: 'delivered', attempts: 3 });
+  });
+
+  it('stops claiming when stopped, once the batch in hand is delivered', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    receiver.answer = async () => (await answered, 200);
+    await client().tag.create({ data: { name: 'in hand' } });
+    const worker = startWorker();
+    await eventually(() => expect(receiver.received).toHaveLength(1));
+    let stopped = false;
+    const stopping = worker.stop().then(() => (stopped = true));
+    await settled();
+    expect(stopped).toBe(false);
+    answer();
+    await stopping;
+    expect(await status()).toEqual([{ status: 'delivered', attempts: 1 }]);
+    await client().tag.create({ data: { name: 'after the stop' } });
+    await settled();
+    expect(receiver.received).toHaveLength(1);
   });
 
   it('delivers a change committed by a process killed right after the commit', async () => {

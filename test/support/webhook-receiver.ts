@@ -15,7 +15,7 @@ export interface ReceivedWebhook {
  */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
-  answer: (request: ReceivedWebhook) => number = () => 200;
+  answer: (request: ReceivedWebhook) => number | Promise<number> = () => 200;
   private server?: http.Server;
   private port = 0;
 
@@ -34,7 +34,7 @@ export class WebhookReceiver {
           body: Buffer.concat(chunks).toString('utf8'),
         };
         this.received.push(delivery);
-        response.writeHead(this.answer(delivery)).end();
+        void Promise.resolve(this.answer(delivery)).then((status) => response.writeHead(status).end());
       });
     });
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
