@@ -221,14 +221,15 @@ workerSuite('outbox worker (%s)', (provider) => {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    await eventually(() => expect(output).toMatch(/committed \d+/), 30_000);
+    // The child compiles the module through tsx first: slow on a busy machine.
+    await eventually(() => expect(output).toMatch(/committed \d+/), 60_000);
     child.kill('SIGKILL');
     await exited;
     const id = Number(/committed (\d+)/.exec(output)![1]);
     startWorker();
     await eventually(() => expect(receiver.deliveries().map(({ data }) => data.id)).toEqual([{ id }]), 10_000);
     expect(await status()).toEqual([{ status: 'delivered', attempts: expect.any(Number) }]);
-  });
+  }, 90_000);
 
   itOn(
     provider,
