@@ -17,6 +17,9 @@ const worker = new OutboxWorker(
     webhooks: [{ name: 'hook', url: process.env.WEBHOOK_URL!, secret: 'child' }],
     pollInterval: 10,
     lease: 200,
+    // Its failed attempts leave the change due soon for the test's worker.
+    backoffBase: 10,
+    backoffCap: 50,
   },
   modelMeta.provider,
 );
