@@ -93,6 +93,27 @@ describe.each(testProviders())('outbox delivery over HTTP (%s)', (provider) => {
     });
     expect(delivered.flat()).toEqual(['Tag', 'Tag']);
   });
+
+  it('stops its worker when the application closes', async () => {
+    const closing = await createTestApp(provider, {
+      options: {
+        outbox: { model: 'OutboxEntry', webhooks: [{ name: 'late', url: receiver.url, secret: SECRET }], ...FAST },
+      },
+    });
+    try {
+      await closing.app.close();
+      await (closing.db.prisma as any).outboxEntry.create({
+        data: { model: 'Tag', operation: 'create', rowKey: '{"id":1}', payload: {}, deliveredTo: [] },
+      });
+      await settled();
+      // No worker took it: it still waits, unattempted.
+      expect(
+        await (closing.db.prisma as any).outboxEntry.findMany({ select: { status: true, attempts: true } }),
+      ).toEqual([{ status: 'pending', attempts: 0 }]);
+    } finally {
+      await closing.db.drop();
+    }
+  });
 });
 
 /** The worker itself: the same on both HTTP platforms, so run once. */
