@@ -168,6 +168,16 @@ workerSuite('outbox worker (%s)', (provider) => {
     await receiver.stop();
   });
 
+  it('rolls the write back when the outbox cannot be written', async () => {
+    const failing = withPolicies(db.prisma, {
+      modelMeta: db.modelMeta,
+      context: {},
+      beforeCommit: () => Promise.reject(new Error('outbox unavailable')),
+    });
+    await expect(failing.tag.create({ data: { name: 'not kept' } })).rejects.toThrow('outbox unavailable');
+    expect(await db.prisma.tag.count({ where: { name: 'not kept' } })).toBe(0);
+  });
+
   it('retries a failing webhook with backoff, then leaves the change dead; one UPDATE requeues it', async () => {
     receiver.answer = () => 500;
     const tag = await client().tag.create({ data: { name: 'refused' } });

@@ -183,6 +183,19 @@ describe.each(testProviders())('outbox rows, written with the change (%s)', (pro
     expect((await t.db.prisma.tag.findUnique({ where: { id: tagId } }))?.name).toBe('kept');
   });
 
+  it('an idempotent write writes its change once: the replay writes none', async () => {
+    const send = () =>
+      t
+        .http()
+        .post('/api/rpc/tag/create')
+        .set('Idempotency-Key', '"outbox-once"')
+        .send({ data: { name: 'once' } })
+        .expect(201);
+    const { body } = await send();
+    await send();
+    expect(await written()).toEqual([`create Tag {"id":${body.data.id}}`]);
+  });
+
   it('keeps the outbox model to itself', async () => {
     await t.http().get('/api/rpc/outboxEntry/findMany').expect(404);
   });
