@@ -1,6 +1,7 @@
 import { Inject, Module, type NestModule } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 
+import { LiveQueries } from './changes/live-queries.js';
 import { IdempotentRequests } from './data/idempotency/idempotent-requests.js';
 import { PrismaClientResolver } from './data/prisma-client.resolver.js';
 import { CrudApiHealth } from './lifecycle/crud-api-health.service.js';
@@ -32,6 +33,11 @@ import { RpcService } from './rpc/rpc.service.js';
       useFactory: (resolved: ResolvedCrudApiOptions) =>
         new ModelRegistry(resolved.modelMeta, resolved.models, resolved.operations),
     },
+    {
+      provide: LiveQueries,
+      inject: [CRUD_API_OPTIONS],
+      useFactory: (resolved: ResolvedCrudApiOptions) => new LiveQueries(resolved.live, resolved.modelMeta),
+    },
     JsonBodyInstaller,
     PrismaClientResolver,
     IdempotentRequests,
@@ -40,7 +46,7 @@ import { RpcService } from './rpc/rpc.service.js';
     OutboxDelivery,
     CrudApiHealth,
   ],
-  exports: [CRUD_API_OPTIONS, ModelRegistry, PrismaClientResolver, RestService, RpcService, CrudApiHealth],
+  exports: [CRUD_API_OPTIONS, ModelRegistry, PrismaClientResolver, LiveQueries, RestService, RpcService, CrudApiHealth],
 })
 export class CrudApiModule extends ConfigurableCrudApiModule implements NestModule {
   constructor(

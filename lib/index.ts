@@ -55,6 +55,8 @@ export type { ApiResponse } from './shared/api-response.js';
 export { ModelRegistry } from './metadata/model-registry.js';
 /** The Prisma client of each request (a dependency of the services). */
 export { PrismaClientResolver } from './data/prisma-client.resolver.js';
+
+export type { CrudApiLive } from './changes/live.types.js';
 /** What the module needs of a Prisma client. */
 export type { PrismaClientLike } from './prisma/prisma-client-like.js';
 /** SQLite: wait for another connection's lock without blocking the process (docs/databases.md). */
@@ -138,3 +140,13 @@ export type {
 } from './rules/rules.types.js';
 /** One problem of a write's data, listed by `validation-failed` errors. */
 export type { ValidationIssue } from './errors/crud-api.error.js';
+
+/** Change notices between application instances, for live queries across instances (docs/live.md). */
+export type { ChangeNotice, ChangeTransport } from './changes/change-transport.js';
+export type {
+  ChangeTransportReconnect,
+  PostgresChangeTransportOptions,
+  RedisChangeTransportOptions,
+} from './changes/change-transport.types.js';
+export { postgresChangeTransport } from './changes/postgres-change-transport.js';
+export { redisChangeTransport } from './changes/redis-change-transport.js';

@@ -1,5 +1,6 @@
 import type { ModuleRef } from '@nestjs/core';
 
+import { LiveQueries } from '../changes/live-queries.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import { resolveCrudApiOptions } from '../module/resolve-options.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
@@ -32,6 +33,7 @@ describe('PrismaClientResolver', () => {
         MOUNT,
       ),
       noModules,
+      new LiveQueries(undefined, modelMeta),
     );
     const first = toApiRequest({ method: 'GET', url: '/a', headers: {} });
     const second = toApiRequest({ method: 'GET', url: '/b', headers: {} });
@@ -47,6 +49,7 @@ describe('PrismaClientResolver', () => {
     const resolver = new PrismaClientResolver(
       resolveCrudApiOptions({ endpoint: 'http://localhost/api/rest', modelMeta, prisma: shared }, MOUNT),
       noModules,
+      new LiveQueries(undefined, modelMeta),
     );
     expect(await resolver.forRequest(toApiRequest({ method: 'GET', url: '/', headers: {} }))).toBe(shared);
   });

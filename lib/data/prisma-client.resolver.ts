@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
+
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 
+import { LiveQueries } from '../changes/live-queries.js';
 import { OutboxWriter } from '../changes/outbox-writer.js';
+import { recordingClient } from '../changes/read-models.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { PolicyContext } from '../policies/policy.types.js';
@@ -28,6 +32,16 @@ const listensToChanges = (emitter: EventEmitterLike): boolean =>
     return text.startsWith(CHANGE_EVENT_PREFIX) || text.startsWith('*');
   });
 
+/**
+ * The models each live query's runs read (`readsOf`): its requests get a client that notes them
+ * (`recordingClient`).
+ */
+const LIVE_READS = new WeakMap<object, Set<string>>();
+
+/** A number per Prisma client object, for the share keys of live queries. */
+const CLIENT_IDS = new WeakMap<object, number>();
+let clientCount = 0;
+
 /** Passport-style guards put the caller in `request.user`. */
 const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ user: request.user });
 
@@ -44,6 +58,8 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   private readonly perRequest = new WeakMap<object, Promise<PrismaClientLike>>();
   /** The transaction client of each request that runs in one (`inRequestTransaction`). */
   private readonly transactions = new WeakMap<object, Promise<PrismaClientLike>>();
+  /** What each request's client was made of (live queries share runs of the same). */
+  private readonly origins = new WeakMap<object, string>();
   private readonly listeners: ChangeListener[];
   private readonly outbox?: OutboxWriter;
   private emitter?: EventEmitterLike;
@@ -51,8 +67,10 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   constructor(
     @Inject(CRUD_API_OPTIONS) private readonly options: ResolvedCrudApiOptions,
     private readonly moduleRef: ModuleRef,
+    @Inject(LiveQueries) live: LiveQueries,
   ) {
-    this.listeners = options.onChange === undefined ? [] : [options.onChange].flat();
+    this.listeners = [...(options.onChange === undefined ? [] : [options.onChange].flat())];
+    if (live.listener) this.listeners.push(live.listener);
     if (options.outbox) this.outbox = new OutboxWriter(options.outbox.model, options.modelMeta, options.rules);
   }
 
@@ -126,15 +144,63 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     return this.transactions.has(request.raw);
   }
 
+  /**
+   * The models the queries of a live query's request read: from now on, the clients made for it
+   * note them (its first run is made after this call).
+   */
+  readsOf(request: ApiRequest): Set<string> {
+    const reads = new Set<string>();
+    LIVE_READS.set(request.raw, reads);
+    return reads;
+  }
+
+  /**
+   * What decides a request's answers besides its URL: its Prisma client and its policy context.
+   * Live queries of requests with the same key share their re-runs. A context that JSON cannot
+   * write shares with none.
+   */
+  async shareKeyOf(request: ApiRequest): Promise<string> {
+    await this.forRequest(request);
+    return this.origins.get(request.raw) ?? `request ${randomUUID()}`;
+  }
+
   private async create(request: PlatformRequest): Promise<PrismaClientLike> {
     const { getPrisma, prisma, policies, rules, defaultPolicy, modelMeta } = this.options;
-    const client = getPrisma ? await getPrisma(request) : (prisma as PrismaClientLike);
+    const own = getPrisma ? await getPrisma(request) : (prisma as PrismaClientLike);
+    const reads = LIVE_READS.get(request);
+    const client = reads ? recordingClient(own, modelMeta, reads) : own;
     const onChange = this.changeListeners();
     const beforeCommit = this.outbox?.write;
     if (!policies && !rules && !onChange && !beforeCommit) return client;
     const context = await (this.options.context ?? defaultPolicyContext)(request);
+    const origin = reads && originKey(own, context);
+    if (origin) this.origins.set(request, origin);
     const transactionOptions = transactionBounds(this.options.transactions);
     const settings = { policies, rules, onChange, beforeCommit, defaultPolicy, modelMeta, context, transactionOptions };
     return withPolicies(client, settings);
   }
+}
+
+/**
+ * A client's number and the JSON of a context; none when JSON may not tell two contexts apart:
+ * class instances (their private state is not written), cycles, BigInts.
+ */
+function originKey(client: object, context: PolicyContext): string | undefined {
+  if (!isPlainData(context)) return undefined;
+  let id = CLIENT_IDS.get(client);
+  if (id === undefined) {
+    id = ++clientCount;
+    CLIENT_IDS.set(client, id);
+  }
+  return `${id} ${JSON.stringify(context)}`;
+}
+
+/** Plain objects, arrays, Dates and primitives other than BigInt, without cycles. */
+function isPlainData(value: unknown, seen = new Set<object>()): boolean {
+  if (typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol') return false;
+  if (value === null || typeof value !== 'object' || value instanceof Date) return true;
+  const prototype = Object.getPrototypeOf(value);
+  if (seen.has(value) || (prototype !== Object.prototype && prototype !== null && !Array.isArray(value))) return false;
+  seen.add(value);
+  return Object.values(value).every((member) => isPlainData(member, seen));
 }

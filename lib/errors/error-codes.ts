@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'idempotency-key-reused': { status: 422, title: 'Idempotency key reused' },
+  'too-many-live-queries': { status: 429, title: 'Too many live queries' },
   'http-error': { status: 500, title: 'HTTP error' },
   'internal-error': { status: 500, title: 'Internal server error' },
   'service-unavailable': { status: 503, title: 'Service temporarily unavailable' },

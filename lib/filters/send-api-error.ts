@@ -39,6 +39,25 @@ export function errorRendering(
 const logger = new Logger('CrudApi');
 
 /**
+ * The error body an interface answers for `exception`, for a failure that cannot be answered with
+ * a status: a live query's re-run, once its stream is open. A server error is logged, as
+ * `sendApiError` logs it.
+ */
+export function errorBodyRenderer(
+  format: ErrorFormat,
+  options: Parameters<typeof errorRendering>[0],
+): (exception: unknown, request: Pick<ApiRequest, 'method' | 'path' | 'query'>) => Buffer {
+  const rendering = errorRendering(options);
+  return (exception, request) => {
+    const error = describeError(exception, rendering.prismaErrorMap);
+    if (error.status >= 500 && error.code !== 'shutting-down') {
+      logger.error(`A live query of ${request.path} failed: ${String(exception)}`, (exception as Error)?.stack);
+    }
+    return Buffer.from(JSON.stringify(format.render(error, request, rendering)));
+  };
+}
+
+/**
  * Answers a failed request of one interface in that interface's error format, with its request
  * id, and ends its telemetry. Used by the filters bound to the module's controllers and by its body
  * parsing, which runs before routing (the request then begins here).

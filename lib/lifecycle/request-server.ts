@@ -1,7 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 
+import { acceptsEventStream } from '../changes/event-stream.js';
+import { LiveQueries } from '../changes/live-queries.js';
 import type { RecordedAnswer } from '../data/idempotency/idempotency-records.js';
 import { IdempotentRequests } from '../data/idempotency/idempotent-requests.js';
+import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
@@ -10,6 +13,7 @@ import {
   type ApiResponse,
   bodyBytes,
   mergeVary,
+  nodeResponseOf,
   type PlatformResponse,
   sendApiResponse,
 } from '../shared/api-response.js';
@@ -42,6 +46,9 @@ function assertConditionApplies(raw: { method: string; headers: Record<string, u
   );
 }
 
+/** The body of an interface's error answer, for an error that ends a live query's stream. */
+export type RenderError = (exception: unknown, request: ApiRequest) => Buffer;
+
 /** What a cacheable answer carries besides its body (`caching` option). */
 interface Validators {
   cacheControl: string;
@@ -64,6 +71,8 @@ export class RequestServer {
     @Inject(RequestDrain) private readonly drain: RequestDrain,
     @Inject(CRUD_API_OPTIONS) { caching }: ResolvedCrudApiOptions,
     @Inject(IdempotentRequests) private readonly idempotency: IdempotentRequests,
+    @Inject(LiveQueries) private readonly live: LiveQueries,
+    @Inject(PrismaClientResolver) private readonly clients: PrismaClientResolver,
   ) {
     if (caching) {
       const vary = mergeVary(caching.vary.join(','));
@@ -81,7 +90,11 @@ export class RequestServer {
     scope: RequestScope,
     run: (request: ApiRequest) => Promise<ApiResponse>,
     contentType: string,
+    renderError?: RenderError,
   ): Promise<void> {
+    if (renderError && this.live.settings && raw.method === 'GET' && acceptsEventStream(raw.headers.accept)) {
+      return this.stream(raw, response, scope, run, contentType, renderError);
+    }
     const admitted = this.drain.admit(response);
     const call = beginRequest(raw, scope);
     try {
@@ -95,6 +108,52 @@ export class RequestServer {
       sendApiResponse(response, sent, contentType, { [REQUEST_ID_HEADER]: call.id }, sent.payload);
       finishRequest(call, sent.status);
     } catch (error) {
+      keepCallForFilter(raw, call);
+      throw error;
+    } finally {
+      this.drain.release(admitted);
+    }
+  }
+
+  /**
+   * Serves a live query (docs/live.md): counts it against the limits, runs it as the GET it
+   * streams (negotiated as the interface's own media type) with a client that notes the models
+   * it reads, and hands its stream to `LiveQueries`, which runs it again after relevant commits.
+   * A query that cannot start answers as the GET would have failed.
+   */
+  private async stream(
+    raw: PlatformRequest,
+    response: PlatformResponse,
+    scope: RequestScope,
+    run: (request: ApiRequest) => Promise<ApiResponse>,
+    contentType: string,
+    renderError: RenderError,
+  ): Promise<void> {
+    const { live } = this;
+    const admitted = this.drain.admit(response);
+    const call = beginRequest(raw, scope);
+    const caller = live.settings!.caller(raw);
+    const connection: object = raw.socket ?? raw;
+    let reserved = false;
+    try {
+      live.reserve(caller, connection);
+      reserved = true;
+      const request = { ...toApiRequest(raw), headers: { ...raw.headers, accept: contentType } };
+      const reads = this.clients.readsOf(request);
+      const context = await this.clients.shareKeyOf(request);
+      const shareKey = `${scope.interface} ${request.path}?${request.query}\n${raw.headers.prefer ?? ''}\n${context}`;
+      const once = async () => bodyBytes((await run(request)).body) ?? Buffer.alloc(0);
+      const first = await runInRequest(call, once);
+      const subscription = { shareKey, reads, run: once, renderError: (error: unknown) => renderError(error, request) };
+      live.open({ ...subscription, caller, connection }, nodeResponseOf(response), {
+        first,
+        lastEventId: [raw.headers['last-event-id']].flat()[0],
+        headers: { [REQUEST_ID_HEADER]: call.id },
+      });
+      reserved = false;
+      finishRequest(call, 200);
+    } catch (error) {
+      if (reserved) live.release(caller, connection);
       keepCallForFilter(raw, call);
       throw error;
     } finally {

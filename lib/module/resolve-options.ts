@@ -146,6 +146,29 @@ class CrudApiOutboxSchema {
   @IsOptional() @isFunction('onDelivered', '(models) => void') onDelivered?: unknown;
 }
 
+class CrudApiLiveSchema {
+  @IsOptional() @IsInt() @Min(0) debounce?: number;
+  @IsOptional() @IsInt() @Min(1) heartbeat?: number;
+  @IsOptional() @IsInt() @Min(0) retry?: number;
+  @IsOptional() @IsInt() @Min(1) maxPerConnection?: number;
+  @IsOptional() @IsInt() @Min(1) maxPerCaller?: number;
+  @IsOptional() @isFunction('caller', '(request) => string') caller?: unknown;
+  @IsOptional() @IsInt() @Min(1) maxRerunsPerSecond?: number;
+  @IsOptional() @IsInt() @Min(1) maxBufferedBytes?: number;
+  @IsOptional()
+  @ValidateBy({
+    name: 'isChangeTransport',
+    validator: {
+      validate: (value) =>
+        ['start', 'publish', 'close'].every(
+          (method) => typeof (value as Record<string, unknown>)?.[method] === 'function',
+        ),
+      defaultMessage: () => 'transport must be a ChangeTransport { start, publish, close }',
+    },
+  })
+  transport?: unknown;
+}
+
 /** class-validator schema of `CrudApiModuleOptions`. */
 class CrudApiOptionsSchema {
   @IsUrl({ require_tld: false, require_protocol: true }, { message: 'endpoint must be an absolute URL' })
@@ -255,6 +278,11 @@ class CrudApiOptionsSchema {
   @IsObject({ message: 'outbox must be { model, webhooks?, ... }' })
   @ValidateNested()
   outbox?: CrudApiOutboxSchema;
+
+  @IsOptional()
+  @IsObject({ message: 'live must be { debounce?, heartbeat?, retry?, maxPerConnection?, ... }' })
+  @ValidateNested()
+  live?: CrudApiLiveSchema;
 }
 
 /** One message per problem, nested options named by their path (`limits.maxFilters`). */
@@ -362,6 +390,7 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
         : options.caching,
     idempotency: options.idempotency && Object.assign(new CrudApiIdempotencySchema(), options.idempotency),
     outbox: options.outbox && outboxCandidate(options.outbox),
+    live: options.live && Object.assign(new CrudApiLiveSchema(), options.live),
   });
   failOnProblems(
     describeProblems(

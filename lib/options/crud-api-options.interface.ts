@@ -1,3 +1,4 @@
+import type { CrudApiLive } from '../changes/live.types.js';
 import type { CrudApiOutbox, OutboxSettings } from '../changes/outbox.types.js';
 import type { ErrorCode } from '../errors/error-codes.js';
 import type { DataModelMeta, ModelMeta, ModelOperationsOption } from '../metadata/model-meta.types.js';
@@ -76,6 +77,11 @@ export interface CrudApiOptions {
    * `false` sends none of them.
    */
   caching?: CrudApiCaching | false;
+  /**
+   * Live queries (docs/live.md): a GET of either interface sent with `Accept: text/event-stream`
+   * streams its answer as Server-Sent Events, and again each time a commit changes it.
+   */
+  live?: CrudApiLive;
   /**
    * Idempotent retries of writes (docs/http.md): a write sent with an `Idempotency-Key` runs once.
    * Its answer is stored with the key, in the same transaction as the write, in a model of the

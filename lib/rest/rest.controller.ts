@@ -1,7 +1,10 @@
 import { Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 
-import { RequestServer } from '../lifecycle/request-server.js';
+import { errorBodyRenderer } from '../filters/send-api-error.js';
+import { type RenderError, RequestServer } from '../lifecycle/request-server.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
+import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { REST_COLLECTION_ROUTE } from '../options/interface-mounts.js';
 import type { ApiRequest } from '../shared/api-request.js';
 import type { ApiResponse, PlatformResponse } from '../shared/api-response.js';
@@ -12,6 +15,7 @@ import { AtomicOperationsService } from './atomic/atomic-operations.service.js';
 import { negotiate } from './content-negotiation.js';
 import { JSON_API_MEDIA_TYPE } from './json-api.constants.js';
 import { RestService } from './rest.service.js';
+import { JSON_API_ERROR_FORMAT } from './rest-errors.js';
 
 type Params = Record<string, string>;
 
@@ -23,12 +27,18 @@ type Params = Record<string, string>;
  * by `mountController`.
  */
 export class RestController {
+  /** Live queries' errors, as the routes answer them. */
+  private readonly renderError: RenderError;
+
   constructor(
     @Inject(RestService) private readonly rest: RestService,
     @Inject(AtomicOperationsService) private readonly atomic: AtomicOperationsService,
     @Inject(ModelRegistry) private readonly registry: ModelRegistry,
     @Inject(RequestServer) private readonly server: RequestServer,
-  ) {}
+    @Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions,
+  ) {
+    this.renderError = errorBodyRenderer(JSON_API_ERROR_FORMAT, options);
+  }
 
   /** JSON:API Atomic Operations; declared before `POST :type`, so no resource type can be called `operations`. */
   @Post(ATOMIC_ROUTE)
@@ -143,6 +153,6 @@ export class RestController {
       negotiate(request, takesDocument);
       return run(request);
     };
-    return this.server.serve(req, res, scope, negotiated, JSON_API_MEDIA_TYPE);
+    return this.server.serve(req, res, scope, negotiated, JSON_API_MEDIA_TYPE, this.renderError);
   }
 }

@@ -1,10 +1,14 @@
 import { All, Inject, Param, Post, Req, Res } from '@nestjs/common';
 
-import { RequestServer } from '../lifecycle/request-server.js';
+import { errorBodyRenderer } from '../filters/send-api-error.js';
+import { type RenderError, RequestServer } from '../lifecycle/request-server.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
+import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
+import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { RPC_ROUTE } from '../options/interface-mounts.js';
 import type { PlatformResponse } from '../shared/api-response.js';
 import { RpcService } from './rpc.service.js';
+import { RPC_ERROR_FORMAT } from './rpc-errors.js';
 import { isRpcOperationName } from './rpc-operations.js';
 import { RPC_TRANSACTION_ROUTE } from './transaction/transaction-route.js';
 
@@ -13,11 +17,17 @@ import { RPC_TRANSACTION_ROUTE } from './transaction/transaction-route.js';
  * operation and method. Mounted per module instance by `mountController`.
  */
 export class RpcController {
+  /** Live queries' errors, as the route answers them. */
+  private readonly renderError: RenderError;
+
   constructor(
     @Inject(RpcService) private readonly rpc: RpcService,
     @Inject(ModelRegistry) private readonly registry: ModelRegistry,
     @Inject(RequestServer) private readonly server: RequestServer,
-  ) {}
+    @Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions,
+  ) {
+    this.renderError = errorBodyRenderer(RPC_ERROR_FORMAT, options);
+  }
 
   /** Declared first: `$transaction/sequential` would otherwise match `:model/:operation`. */
   @Post(RPC_TRANSACTION_ROUTE)
@@ -45,6 +55,7 @@ export class RpcController {
       scope,
       (request) => this.rpc.handle(request, model, operation),
       'application/json',
+      this.renderError,
     );
   }
 }

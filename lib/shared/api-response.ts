@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+
 /** What a service returns to its controller: status, headers and an already-shaped body. */
 export interface ApiResponse {
   status: number;
@@ -22,6 +24,8 @@ interface FastifyReply {
   raw: unknown;
   sent: boolean;
   getHeader(name: string): HeaderValue;
+  getHeaders(): Record<string, HeaderValue>;
+  hijack(): unknown;
   status(code: number): FastifyReply;
   headers(values: Record<string, string>): FastifyReply;
   send(payload?: Buffer): unknown;
@@ -32,6 +36,19 @@ export type PlatformResponse = NodeResponse | FastifyReply;
 
 function isFastifyReply(response: PlatformResponse): response is FastifyReply {
   return 'raw' in response && typeof (response as FastifyReply).send === 'function';
+}
+
+/**
+ * The Node response under either platform's, for an answer written in parts (an event stream):
+ * Fastify's is taken over from it (`hijack`), with the headers its hooks already set on the reply.
+ */
+export function nodeResponseOf(response: PlatformResponse): ServerResponse {
+  if (!isFastifyReply(response)) return response as unknown as ServerResponse;
+  const raw = response.raw as ServerResponse;
+  for (const [name, value] of Object.entries(response.getHeaders()))
+    if (value !== undefined) raw.setHeader(name, value);
+  response.hijack();
+  return raw;
 }
 
 export function isResponseSent(response: PlatformResponse): boolean {

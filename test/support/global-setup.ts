@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import mariadb from 'mariadb';
 import pg from 'pg';
 
@@ -8,6 +9,10 @@ export const SERVER_URL_VARIABLES = { postgresql: 'TEST_POSTGRES_URL', mysql: 'T
 
 export const DEFAULT_TEST_POSTGRES_URL = 'postgresql://postgres@127.0.0.1:5432/test';
 export const DEFAULT_TEST_MYSQL_URL = 'mysql://root@127.0.0.1:3306/test';
+
+/** The environment variable that holds the URL of the Redis server (the Redis change transport's suites). */
+export const REDIS_URL_VARIABLE = 'TEST_REDIS_URL';
+export const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379';
 
 interface ServerDatabase {
   name: string;
@@ -43,12 +48,27 @@ const SERVERS: ServerDatabase[] = [
       await connection.end();
     },
   },
+  {
+    name: 'Redis',
+    variable: REDIS_URL_VARIABLE,
+    defaultUrl: DEFAULT_TEST_REDIS_URL,
+    required: 'REQUIRE_REDIS',
+    ping: async (url) => {
+      const client = new Redis(url, { lazyConnect: true, connectTimeout: 2000, retryStrategy: () => null });
+      try {
+        await client.connect();
+        await client.ping();
+      } finally {
+        client.disconnect();
+      }
+    },
+  },
 ];
 
 /**
- * Decides once which server databases the suites run on: the URL in the environment, or a server
- * answering at the default address. With REQUIRE_POSTGRES=1 or REQUIRE_MARIADB=1 (CI) an
- * unreachable server fails the run instead of leaving its suites out.
+ * Decides once which servers the suites run on: the URL in the environment, or a server
+ * answering at the default address. With REQUIRE_POSTGRES=1, REQUIRE_MARIADB=1 or REQUIRE_REDIS=1
+ * (CI) an unreachable server fails the run instead of leaving its suites out.
  */
 export default async function globalSetup(): Promise<void> {
   for (const server of SERVERS) {

@@ -1,0 +1,255 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+
+import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+
+import { CrudApiError } from '../errors/crud-api.error.js';
+import type { DataModelMeta } from '../metadata/model-meta.types.js';
+import type { ChangeEvent, ChangeListener } from '../rules/rules.types.js';
+import { entityTag } from '../shared/http-caching.js';
+import type { ChangeNotice } from './change-transport.js';
+import { type EventStream, openEventStream } from './event-stream.js';
+import { type CrudApiLive,LIVE_DEFAULTS, type ResolvedLive } from './live.types.js';
+import { dependentModels } from './read-models.js';
+
+const logger = new Logger('CrudApi');
+
+/** One live query of one client, as the request that opened it describes it. */
+export interface LiveSubscription {
+  /** Subscriptions with the same key share their re-runs: same query, client and policy context. */
+  shareKey: string;
+  /** The models the query read so far: commits to any of them re-run it. */
+  reads: ReadonlySet<string>;
+  /** Runs the query again under the subscriber's context: the answer's body as the GET sends it. */
+  run(): Promise<Buffer>;
+  /** The body of the interface's error answer for a failure of `run`. */
+  renderError(error: unknown): Buffer;
+  /** The caller (`live.caller`) and connection the limits count against. */
+  caller: string;
+  connection: object;
+}
+
+interface Subscriber extends LiveSubscription {
+  stream: EventStream;
+}
+
+/** The subscribers of one query and context, and the answer they last got. */
+interface Group {
+  subscribers: Set<Subscriber>;
+  etag: string;
+  dirty: boolean;
+  running: boolean;
+}
+
+/**
+ * The live queries of one module instance: subscriptions grouped by query and context, re-run
+ * after the commits that may change them (a commit on this instance, through the change
+ * listener; another instance's, through the transport), a debounce apart, and sent only when
+ * their answer changed. Policies hold by construction: a re-run is the subscriber's own request.
+ */
+export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
+  readonly settings?: ResolvedLive;
+  private readonly groups = new Map<string, Group>();
+  private readonly perCaller = new Map<string, number>();
+  private readonly perConnection = new WeakMap<object, number>();
+  private readonly origin = randomUUID();
+  /** Models changed by local commits since the last flush, for the other instances. */
+  private readonly committed = new Set<string>();
+  private readonly dependents = new Map<string, string[]>();
+  private flushTimer?: NodeJS.Timeout;
+  private heartbeatTimer?: NodeJS.Timeout;
+  private budget = { second: 0, used: 0 };
+  private closed = false;
+  /** Re-runs done, for the tests and the bench. */
+  reruns = 0;
+
+  constructor(
+    live: CrudApiLive | undefined,
+    private readonly meta: DataModelMeta,
+  ) {
+    if (live) this.settings = { ...LIVE_DEFAULTS, ...live };
+  }
+
+  /** The change listener that tells this instance's live queries of its commits (live only). */
+  get listener(): ChangeListener | undefined {
+    return this.settings && ((event: ChangeEvent) => this.committedChange(event));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const transport = this.settings?.transport;
+    if (!transport) return;
+    await transport.start((notice) => {
+      if (notice.origin !== this.origin) this.changed(notice.models);
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.flushTimer);
+    clearInterval(this.heartbeatTimer);
+    for (const group of this.groups.values()) for (const subscriber of group.subscribers) subscriber.stream.end();
+    this.groups.clear();
+    await this.settings?.transport?.close();
+  }
+
+  /**
+   * Counts a new subscription against the limits, before its first run: refused with 429 beyond
+   * them. `release` gives it back.
+   */
+  reserve(caller: string, connection: object): void {
+    const { maxPerCaller, maxPerConnection } = this.settings!;
+    const byCaller = this.perCaller.get(caller) ?? 0;
+    const byConnection = this.perConnection.get(connection) ?? 0;
+    if (byConnection >= maxPerConnection || byCaller >= maxPerCaller) {
+      const limit =
+        byConnection >= maxPerConnection ? `${maxPerConnection} per connection` : `${maxPerCaller} per caller`;
+      throw new CrudApiError('too-many-live-queries', `At most ${limit} live queries may be open at once.`);
+    }
+    this.perCaller.set(caller, byCaller + 1);
+    this.perConnection.set(connection, byConnection + 1);
+  }
+
+  release(caller: string, connection: object): void {
+    const byCaller = (this.perCaller.get(caller) ?? 1) - 1;
+    if (byCaller > 0) this.perCaller.set(caller, byCaller);
+    else this.perCaller.delete(caller);
+    this.perConnection.set(connection, (this.perConnection.get(connection) ?? 1) - 1);
+  }
+
+  /**
+   * Opens the stream of a reserved subscription whose first answer is `first`: sent at once
+   * unless the client's `Last-Event-ID` already names it.
+   */
+  open(
+    subscription: LiveSubscription,
+    response: ServerResponse,
+    { first, lastEventId, headers }: { first: Buffer; lastEventId?: string; headers: Record<string, string> },
+  ): void {
+    const settings = this.settings!;
+    const etag = entityTag(first);
+    const stream = openEventStream(response, settings, headers, () => this.leave(subscriber));
+    const subscriber: Subscriber = { ...subscription, stream };
+    if (lastEventId !== etag) stream.send(etag, first);
+    let group = this.groups.get(subscription.shareKey);
+    if (!group) {
+      group = { subscribers: new Set(), etag, dirty: false, running: false };
+      this.groups.set(subscription.shareKey, group);
+    } else if (group.etag !== etag) {
+      // The group's last answer is older than this subscriber's: bring the others up to date.
+      this.markDirty(group);
+    }
+    group.subscribers.add(subscriber);
+    this.heartbeatTimer ??= setInterval(() => this.heartbeat(), settings.heartbeat).unref();
+  }
+
+  /** Open subscriptions, for the tests and the bench. */
+  get size(): number {
+    let count = 0;
+    for (const group of this.groups.values()) count += group.subscribers.size;
+    return count;
+  }
+
+  private leave(subscriber: Subscriber): void {
+    this.release(subscriber.caller, subscriber.connection);
+    const group = this.groups.get(subscriber.shareKey);
+    if (!group?.subscribers.delete(subscriber)) return;
+    if (group.subscribers.size === 0) this.groups.delete(subscriber.shareKey);
+  }
+
+  private committedChange(event: ChangeEvent): void {
+    const models = [event.model];
+    // A delete may change rows that point at the deleted one (cascades, set null).
+    if (event.operation === 'delete') models.push(...this.dependentsOf(event.model));
+    for (const model of models) this.committed.add(model);
+    this.changed(models);
+  }
+
+  private dependentsOf(model: string): string[] {
+    let models = this.dependents.get(model);
+    if (!models) {
+      models = dependentModels(this.meta, model);
+      this.dependents.set(model, models);
+    }
+    return models;
+  }
+
+  /** Marks the queries that read any of `models` (all of them for `'*'`) to run again. */
+  private changed(models: ChangeNotice['models']): void {
+    if (this.closed) return;
+    for (const group of this.groups.values()) {
+      if (group.dirty) continue;
+      const first = group.subscribers.values().next().value;
+      if (models === '*' || (first && models.some((model) => first.reads.has(model)))) this.markDirty(group);
+    }
+    if (this.committed.size > 0) this.schedule(this.settings!.debounce);
+  }
+
+  private markDirty(group: Group): void {
+    group.dirty = true;
+    this.schedule(this.settings!.debounce);
+  }
+
+  private schedule(delay: number): void {
+    if (this.flushTimer === undefined && !this.closed) this.flushTimer = setTimeout(() => this.flush(), delay);
+  }
+
+  /** Publishes the local commits and re-runs the marked queries, within the re-run budget. */
+  private flush(): void {
+    this.flushTimer = undefined;
+    this.publish();
+    for (const group of this.groups.values()) {
+      if (!group.dirty || group.running) continue;
+      if (!this.spend()) {
+        this.schedule(1000 - (Date.now() % 1000));
+        return;
+      }
+      void this.rerun(group);
+    }
+  }
+
+  private publish(): void {
+    const transport = this.settings!.transport;
+    if (!transport || this.committed.size === 0) return;
+    const notice: ChangeNotice = { models: [...this.committed], origin: this.origin };
+    this.committed.clear();
+    transport
+      .publish(notice)
+      .catch((error: unknown) => logger.warn(`Live queries: a change notice was not sent: ${String(error)}`));
+  }
+
+  /** Takes one re-run from this second's budget (`maxRerunsPerSecond`), if any is left. */
+  private spend(): boolean {
+    const second = Math.floor(Date.now() / 1000);
+    if (this.budget.second !== second) this.budget = { second, used: 0 };
+    if (this.budget.used >= this.settings!.maxRerunsPerSecond) return false;
+    this.budget.used++;
+    return true;
+  }
+
+  private async rerun(group: Group): Promise<void> {
+    const leader = group.subscribers.values().next().value;
+    if (!leader) return;
+    group.dirty = false;
+    group.running = true;
+    this.reruns++;
+    try {
+      const payload = await leader.run();
+      const etag = entityTag(payload);
+      if (etag !== group.etag) {
+        group.etag = etag;
+        for (const subscriber of group.subscribers) subscriber.stream.send(etag, payload);
+      }
+    } catch (error) {
+      // The query fails for every subscriber alike: they get the error and their streams end.
+      const body = leader.renderError(error);
+      for (const subscriber of group.subscribers) subscriber.stream.fail(body);
+    } finally {
+      group.running = false;
+      if (group.dirty) this.schedule(this.settings!.debounce);
+    }
+  }
+
+  private heartbeat(): void {
+    for (const group of this.groups.values()) for (const subscriber of group.subscribers) subscriber.stream.comment();
+  }
+}

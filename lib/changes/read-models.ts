@@ -1,0 +1,89 @@
+import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
+import { toTypeName } from '../metadata/model-registry.js';
+import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+
+/**
+ * Adds to `into` every model that Prisma arguments for `model` reach: the model and each model
+ * named through a relation field anywhere in them (`include`, `select`, `_count`, relation filters,
+ * `orderBy`), at any depth. Scalar fields' values (a Json filter) are not walked.
+ */
+export function modelsReached(meta: DataModelMeta, model: ModelMeta, args: unknown, into: Set<string>): void {
+  into.add(model.name);
+  if (args === null || typeof args !== 'object') return;
+  if (Array.isArray(args)) {
+    for (const item of args) modelsReached(meta, model, item, into);
+    return;
+  }
+  for (const key of Object.keys(args)) {
+    const value = (args as Record<string, unknown>)[key];
+    const field = Object.hasOwn(model.fields, key) ? model.fields[key] : undefined;
+    if (field === undefined) modelsReached(meta, model, value, into);
+    else if (field.kind === 'relation') modelsReached(meta, meta.models[field.type]!, value, into);
+  }
+}
+
+const delegateModels = new WeakMap<DataModelMeta, Map<string, ModelMeta>>();
+
+/** Each model by the name of its client delegate (`post`, `userProfile`). */
+function byDelegate(meta: DataModelMeta): Map<string, ModelMeta> {
+  let models = delegateModels.get(meta);
+  if (!models) {
+    models = new Map(Object.values(meta.models).map((model) => [toTypeName(model.name), model]));
+    delegateModels.set(meta, models);
+  }
+  return models;
+}
+
+/**
+ * A client that notes in `into` the models every query it runs reaches (`modelsReached`), in
+ * interactive transactions too; wrapped under the access policies, it sees the rules' own
+ * relation filters as well. Only live queries use it: what they read decides which commits
+ * re-run them.
+ */
+export function recordingClient(client: PrismaClientLike, meta: DataModelMeta, into: Set<string>): PrismaClientLike {
+  const models = byDelegate(meta);
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      const model = typeof property === 'string' ? models.get(property) : undefined;
+      if (model) return recordingDelegate(value, meta, model, into);
+      if (property === '$transaction') return recordingTransaction(target, meta, into);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+ 
+function recordingDelegate(delegate: any, meta: DataModelMeta, model: ModelMeta, into: Set<string>): unknown {
+  return new Proxy(delegate, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (args?: unknown, ...rest: unknown[]) => {
+        modelsReached(meta, model, args, into);
+        return value.call(target, args, ...rest);
+      };
+    },
+  });
+}
+
+function recordingTransaction(client: PrismaClientLike, meta: DataModelMeta, into: Set<string>) {
+  return (work: ((tx: PrismaClientLike) => Promise<unknown>) | readonly Promise<unknown>[], options?: unknown) =>
+    typeof work === 'function'
+      ? client.$transaction((tx: PrismaClientLike) => work(recordingClient(tx, meta, into)), options)
+      : client.$transaction(work, options);
+}
+
+/**
+ * The models whose rows hold a foreign key to `model`: a delete there may change theirs too (the
+ * database's referential actions, which no change event reports).
+ */
+export function dependentModels(meta: DataModelMeta, model: string): string[] {
+  return Object.values(meta.models)
+    .filter((other) =>
+      Object.values(other.fields).some(
+        (field) => field.kind === 'relation' && field.type === model && (field.relation?.fields.length ?? 0) > 0,
+      ),
+    )
+    .map((other) => other.name);
+}

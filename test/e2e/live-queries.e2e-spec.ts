@@ -1,0 +1,187 @@
+import { LiveQueries } from '../../lib/changes/live-queries.js';
+import { type LiveStream, openLiveQuery } from '../support/event-stream-client.js';
+import { eventually, settled } from '../support/eventually.js';
+import { rpcQuery } from '../support/rpc-client.js';
+import { useTestApp } from '../support/test-app.js';
+import { testProviders } from '../support/test-database.js';
+
+const JSON_API = 'application/vnd.api+json';
+
+describe.each(testProviders())('live queries (%s)', (provider) => {
+  let authorId: number;
+  let otherAuthorId: number;
+  let base: string;
+  const t = useTestApp(provider, {
+    options: { live: { debounce: 5, heartbeat: 100, maxPerCaller: 3 } },
+    seed: async ({ db }) => {
+      authorId = (await db.prisma.user.create({ data: { email: 'a@x.test', name: 'A' } })).id;
+      otherAuthorId = (await db.prisma.user.create({ data: { email: 'b@x.test', name: 'B' } })).id;
+      await db.prisma.post.create({ data: { title: 'first', authorId } });
+    },
+  });
+  beforeAll(async () => {
+    await t.app.listen(0, '127.0.0.1');
+    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+  });
+  const streams: LiveStream[] = [];
+  const live = async (path: string, headers: Record<string, string> = {}) => {
+    const stream = await openLiveQuery(`${base}${path}`, headers);
+    streams.push(stream);
+    return stream;
+  };
+  afterEach(async () => {
+    for (const stream of streams.splice(0)) stream.close();
+    await eventually(() => expect(t.app.get(LiveQueries).size).toBe(0));
+  });
+  /**
+   * A request over its own connection, as another client would send it (supertest's keep-alive
+   * sockets to a listening Fastify server would hold its close).
+   */
+  const send = async (method: string, path: string, body?: unknown, contentType = 'application/json') => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { 'Content-Type': contentType, Accept: contentType },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, headers: response.headers, body: await response.json() };
+  };
+  const restCreate = async (title: string, author = authorId) => {
+    const relationships = { author: { data: { type: 'user', id: String(author) } } };
+    const created = await send(
+      'POST',
+      '/api/rest/post',
+      { data: { type: 'post', attributes: { title }, relationships } },
+      JSON_API,
+    );
+    expect(created.status).toBe(201);
+    return created;
+  };
+  const rpcCreate = async (title: string, author = authorId) => {
+    const created = await send('POST', '/api/rpc/post/create', {
+      data: { title, author: { connect: { id: author } } },
+    });
+    expect(created.status).toBe(201);
+    return created;
+  };
+  const titles = (document: any): string[] => document.data.map((post: any) => post.attributes.title);
+  const rpcPath = (model: string, operation: string, args: unknown) =>
+    `/api/rpc/${model}/${operation}?${new URLSearchParams(rpcQuery(args))}`;
+
+  it('streams a REST collection as its GET answers it, then again after writes on either interface', async () => {
+    const path = `/api/rest/post?filter[authorId]=${authorId}&sort=id&fields[post]=title`;
+    const plain = await send('GET', path, undefined, JSON_API);
+    const stream = await live(path);
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toBe('text/event-stream');
+    expect(stream.headers['cache-control']).toBe('no-store');
+    expect(await stream.nth(1)).toEqual(plain.body);
+    expect(stream.events[0]!.id).toBe(plain.headers.get('etag'));
+    expect(stream.retry).toBe(1000);
+
+    await restCreate('by rest');
+    expect(titles(await stream.nth(2))).toEqual(['first', 'by rest']);
+    await rpcCreate('by rpc');
+    expect(titles(await stream.nth(3))).toEqual(['first', 'by rest', 'by rpc']);
+    const again = await send('GET', path, undefined, JSON_API);
+    expect(stream.events.at(-1)!.id).toBe(again.headers.get('etag'));
+  });
+
+  it('streams RPC reads (findMany, count, aggregate) with their superjson envelope', async () => {
+    const findMany = await live(
+      rpcPath('post', 'findMany', { where: { authorId: otherAuthorId }, select: { title: true } }),
+    );
+    const count = await live(rpcPath('post', 'count', { where: { authorId: otherAuthorId } }));
+    const plain = await send('GET', rpcPath('post', 'count', { where: { authorId: otherAuthorId } }));
+    expect(await count.nth(1)).toEqual(plain.body);
+    expect(await findMany.nth(1)).toEqual({ data: [] });
+
+    await restCreate('other', otherAuthorId);
+    expect(await findMany.nth(2)).toEqual({ data: [{ title: 'other' }] });
+    expect(await count.nth(2)).toEqual({ data: 1 });
+  });
+
+  it('sends nothing when a commit leaves the answer as it was, and re-runs nothing for models it does not read', async () => {
+    const queries = t.app.get(LiveQueries);
+    const post = (await rpcCreate('quiet')).body.data;
+    const stream = await live(`/api/rest/post?filter[title]=quiet&fields[post]=title`);
+    await stream.nth(1);
+    const before = queries.reruns;
+    // Reads Post only: a new tag changes nothing it reads.
+    expect((await send('POST', '/api/rpc/tag/create', { data: { name: `t-${provider}` } })).status).toBe(201);
+    await settled();
+    expect(queries.reruns).toBe(before);
+    // A change to a column the answer does not show re-runs it, and sends nothing.
+    await send('PUT', '/api/rpc/post/update', { where: { id: post.id }, data: { content: 'hidden' } });
+    await eventually(() => expect(queries.reruns).toBeGreaterThan(before));
+    await settled();
+    expect(stream.results()).toHaveLength(1);
+    await send('PUT', '/api/rpc/post/update', { where: { id: post.id }, data: { title: 'quiet' } });
+    await settled();
+    expect(stream.results()).toHaveLength(1);
+    await rpcCreate('quiet');
+    expect(titles(await stream.nth(2))).toEqual(['quiet', 'quiet']);
+  });
+
+  it('shares one re-run between subscribers of the same query and context', async () => {
+    const queries = t.app.get(LiveQueries);
+    const path = `/api/rest/post?filter[title]=shared`;
+    const a = await live(path);
+    const b = await live(path);
+    await Promise.all([a.nth(1), b.nth(1)]);
+    const before = queries.reruns;
+    await rpcCreate('shared');
+    await Promise.all([a.nth(2), b.nth(2)]);
+    expect(queries.reruns - before).toBe(1);
+    expect(a.events[1]).toEqual(b.events[1]);
+  });
+
+  it('resumes with Last-Event-ID: nothing at once when the answer is unchanged, the answer when it changed', async () => {
+    const path = `/api/rest/post?filter[title]=resume`;
+    const first = await live(path);
+    const id = (await first.nth(1), first.events[0]!.id!);
+    first.close();
+    const same = await live(path, { 'Last-Event-ID': id });
+    await settled();
+    expect(same.events).toHaveLength(0);
+    same.close();
+    await rpcCreate('resume');
+    const changed = await live(path, { 'Last-Event-ID': id });
+    expect(titles(await changed.nth(1))).toEqual(['resume']);
+    expect(changed.events[0]!.id).not.toBe(id);
+  });
+
+  it('ends a stream with the error event when its query fails, in the interface format', async () => {
+    const created = await rpcCreate('doomed');
+    const id = created.body.data.id;
+    const resource = await live(`/api/rest/post/${id}`);
+    const rpc = await live(rpcPath('post', 'findUniqueOrThrow', { where: { id } }));
+    await Promise.all([resource.nth(1), rpc.nth(1)]);
+    await t.db.prisma.post.delete({ where: { id } });
+    // A write outside the module is not seen: a module write to the same model re-runs them.
+    await rpcCreate('trigger');
+    await eventually(() => expect(resource.ended && rpc.ended).toBe(true));
+    const restError = resource.events.at(-1)!;
+    expect(restError.event).toBe('error');
+    expect(JSON.parse(restError.data).errors[0]).toMatchObject({ status: '404', code: 'not-found' });
+    expect(JSON.parse(rpc.events.at(-1)!.data).error).toMatchObject({ errorCode: 'not-found' });
+  });
+
+  it('refuses what the GET refuses, and subscriptions beyond the limits with 429', async () => {
+    const unknown = await live('/api/rest/nope');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ errors: [{ code: 'unknown-type' }] });
+    const opened = await Promise.all([1, 2, 3].map((n) => live(`/api/rest/post?page[size]=${n}`)));
+    expect(opened.map((stream) => stream.status)).toEqual([200, 200, 200]);
+    const refused = await live('/api/rest/post?page[size]=4');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ errors: [{ code: 'too-many-live-queries' }] });
+    opened[0]!.close();
+    await eventually(() => expect(t.app.get(LiveQueries).size).toBe(2));
+    expect((await live('/api/rest/post?page[size]=5')).status).toBe(200);
+  });
+
+  it('keeps idle streams open with heartbeats', async () => {
+    const stream = await live('/api/rest/user?fields[user]=name');
+    await eventually(() => expect(stream.comments).toBeGreaterThanOrEqual(2));
+  });
+});
