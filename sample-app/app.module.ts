@@ -29,6 +29,8 @@ export const BASE_URL = process.env.BASE_URL ?? `http://localhost:${PORT}`;
         operations: { AuditEntry: { readOnly: true } },
         // A write sent with an Idempotency-Key runs once; its retries get the stored answer.
         idempotency: { model: 'IdempotencyKey' },
+        // Any GET sent with Accept: text/event-stream streams its answer as it changes.
+        live: {},
         // The audit trail: one entry per committed change, written after the commit.
         onChange: async (event) => {
           await database.prisma.auditEntry.create({ data: auditEntry(event) });
