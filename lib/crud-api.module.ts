@@ -5,6 +5,7 @@ import { LiveQueries } from './changes/live-queries.js';
 import { IdempotentRequests } from './data/idempotency/idempotent-requests.js';
 import { PrismaClientResolver } from './data/prisma-client.resolver.js';
 import { CrudApiHealth } from './lifecycle/crud-api-health.service.js';
+import { OutboxDelivery } from './lifecycle/outbox-delivery.js';
 import { RequestDrain } from './lifecycle/request-drain.js';
 import { RequestServer } from './lifecycle/request-server.js';
 import { ModelRegistry } from './metadata/model-registry.js';
@@ -42,6 +43,7 @@ import { RpcService } from './rpc/rpc.service.js';
     IdempotentRequests,
     RequestDrain,
     RequestServer,
+    OutboxDelivery,
     CrudApiHealth,
   ],
   exports: [CRUD_API_OPTIONS, ModelRegistry, PrismaClientResolver, LiveQueries, RestService, RpcService, CrudApiHealth],

@@ -81,6 +81,8 @@ export { DEFAULT_PRISMA_ERROR_MAP } from './filters/prisma-error-map.js';
 
 /** Access policies and write rules on any Prisma client, e.g. in hand-written endpoints. */
 export { withDeletedRows, withPolicies, type WithPoliciesOptions } from './policies/with-policies.js';
+/** Work on a transaction's changes before it commits (`withPolicies`' `beforeCommit`). */
+export type { CommitHook } from './policies/policy-operations.js';
 /** The policy applied to models and actions without rules (`'deny'`). */
 export { DEFAULT_POLICY } from './policies/policy-set.js';
 /** The `reason` values of policy rejections. */
@@ -98,6 +100,10 @@ export type {
   SoftDeleteAction,
   TransactionBounds,
 } from './policies/policy.types.js';
+
+/** Durable delivery of committed changes to webhooks (the `outbox` option, docs/live.md). */
+export type { CrudApiOutbox, WebhookTarget } from './changes/outbox.types.js';
+export { type WebhookVerification, verifyWebhookSignature } from './changes/webhook-signature.js';
 
 /** Teaches a client's superjson instance the RPC interface's Prisma types (Decimal, bytes). */
 export { registerPrismaTypes, type DecimalConstructor } from './rpc/rpc-superjson.js';

@@ -4,6 +4,7 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { ModuleRef } from '@nestjs/core';
 
 import { LiveQueries } from '../changes/live-queries.js';
+import { OutboxWriter } from '../changes/outbox-writer.js';
 import { recordingClient } from '../changes/read-models.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
@@ -49,7 +50,8 @@ const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ use
  * platform's request once per request however many queries the request runs, or the shared
  * `prisma` option; with policies, rules or change listeners, that client wrapped for the
  * request's context. Change events also go to the application's `@nestjs/event-emitter`, when it
- * has one and something listens to them.
+ * has one and something listens to them, and to the outbox, in the write's transaction, with the
+ * `outbox` option.
  */
 @Injectable()
 export class PrismaClientResolver implements OnApplicationBootstrap {
@@ -59,6 +61,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   /** What each request's client was made of (live queries share runs of the same). */
   private readonly origins = new WeakMap<object, string>();
   private readonly listeners: ChangeListener[];
+  private readonly outbox?: OutboxWriter;
   private emitter?: EventEmitterLike;
 
   constructor(
@@ -68,6 +71,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   ) {
     this.listeners = [...(options.onChange === undefined ? [] : [options.onChange].flat())];
     if (live.listener) this.listeners.push(live.listener);
+    if (options.outbox) this.outbox = new OutboxWriter(options.outbox.model, options.modelMeta, options.rules);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -81,9 +85,9 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     }
   }
 
-  /** Whether requests get the client wrapped with policies, rules or change listeners. */
+  /** Whether requests get the client wrapped with policies, rules, change listeners or the outbox. */
   private get wraps(): boolean {
-    return Boolean(this.options.policies || this.options.rules || this.changeListeners());
+    return Boolean(this.options.policies || this.options.rules || this.outbox || this.changeListeners());
   }
 
   /** The listeners of this request's changes, or undefined when nothing listens. */
@@ -166,12 +170,14 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     const reads = LIVE_READS.get(request);
     const client = reads ? recordingClient(own, modelMeta, reads) : own;
     const onChange = this.changeListeners();
-    if (!policies && !rules && !onChange) return client;
+    const beforeCommit = this.outbox?.write;
+    if (!policies && !rules && !onChange && !beforeCommit) return client;
     const context = await (this.options.context ?? defaultPolicyContext)(request);
     const origin = reads && originKey(own, context);
     if (origin) this.origins.set(request, origin);
     const transactionOptions = transactionBounds(this.options.transactions);
-    return withPolicies(client, { policies, rules, onChange, defaultPolicy, modelMeta, context, transactionOptions });
+    const settings = { policies, rules, onChange, beforeCommit, defaultPolicy, modelMeta, context, transactionOptions };
+    return withPolicies(client, settings);
   }
 }
 

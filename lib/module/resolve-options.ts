@@ -21,6 +21,8 @@ import {
   type ValidationError,
 } from 'class-validator';
 
+import { type CrudApiOutbox, OUTBOX_DEFAULTS, type OutboxSettings } from '../changes/outbox.types.js';
+import { outboxModelProblems } from '../changes/outbox-model.js';
 import { idempotencyModelProblems } from '../data/idempotency/idempotency-records.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import {
@@ -116,6 +118,32 @@ class CrudApiIdempotencySchema {
   @IsString() @IsNotEmpty() model!: string;
   @IsOptional() @IsInt() @Min(1) retention?: number;
   @IsOptional() @isFunction('scope', '(request) => string') scope?: unknown;
+}
+
+class WebhookTargetSchema {
+  @IsString() @IsNotEmpty() name!: string;
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    { message: 'url must be an http(s) URL' },
+  )
+  url!: string;
+  @IsString() @IsNotEmpty() secret!: string;
+  @IsOptional() @IsArray() @IsString({ each: true }) models?: string[];
+}
+
+class CrudApiOutboxSchema {
+  @IsString() @IsNotEmpty() model!: string;
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) webhooks?: WebhookTargetSchema[];
+  @IsOptional() @IsBoolean() worker?: boolean;
+  @IsOptional() @IsInt() @Min(1) pollInterval?: number;
+  @IsOptional() @IsInt() @Min(1) batchSize?: number;
+  @IsOptional() @IsInt() @Min(1) maxAttempts?: number;
+  @IsOptional() @IsInt() @Min(0) backoffBase?: number;
+  @IsOptional() @IsInt() @Min(0) backoffCap?: number;
+  @IsOptional() @IsInt() @Min(1) lease?: number;
+  @IsOptional() @IsInt() @Min(1) timeout?: number;
+  @IsOptional() @IsInt() @Min(1) retention?: number;
+  @IsOptional() @isFunction('onDelivered', '(models) => void') onDelivered?: unknown;
 }
 
 class CrudApiLiveSchema {
@@ -247,6 +275,11 @@ class CrudApiOptionsSchema {
   idempotency?: CrudApiIdempotencySchema;
 
   @IsOptional()
+  @IsObject({ message: 'outbox must be { model, webhooks?, ... }' })
+  @ValidateNested()
+  outbox?: CrudApiOutboxSchema;
+
+  @IsOptional()
   @IsObject({ message: 'live must be { debounce?, heartbeat?, retry?, maxPerConnection?, ... }' })
   @ValidateNested()
   live?: CrudApiLiveSchema;
@@ -356,6 +389,7 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
         ? Object.assign(new CrudApiCachingSchema(), options.caching)
         : options.caching,
     idempotency: options.idempotency && Object.assign(new CrudApiIdempotencySchema(), options.idempotency),
+    outbox: options.outbox && outboxCandidate(options.outbox),
     live: options.live && Object.assign(new CrudApiLiveSchema(), options.live),
   });
   failOnProblems(
@@ -365,8 +399,13 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
   );
   const idempotencyModel = options.idempotency && options.modelMeta.models[options.idempotency.model];
   if (options.idempotency) failOnProblems(idempotencyModelProblems(idempotencyModel, options.idempotency.model));
-  // The keys' model is the module's own: no route, document, option, policy or rule reaches it.
-  const modelMeta = idempotencyModel ? withoutModel(options.modelMeta, idempotencyModel.name) : options.modelMeta;
+  const outboxModel = options.outbox && options.modelMeta.models[options.outbox.model];
+  if (options.outbox) failOnProblems(outboxProblems(options, outboxModel));
+  // The keys' and the outbox's models are the module's own: no route, document, option, policy or rule reaches them.
+  const modelMeta = [idempotencyModel, outboxModel].reduce(
+    (meta, owned) => (owned ? withoutModel(meta, owned.name) : meta),
+    options.modelMeta,
+  );
   failOnProblems(modelNameProblems({ ...options, modelMeta }));
   if (options.policies) validatePolicies(options.policies, modelMeta);
   if (options.rules) validateRules(options.rules, modelMeta.models);
@@ -387,7 +426,41 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
       scope: options.idempotency!.scope ?? userScope,
       model: idempotencyModel,
     },
+    outbox: outboxModel && outboxSettings(options.outbox!, outboxModel),
   };
+}
+
+function outboxCandidate(outbox: CrudApiOutbox): CrudApiOutboxSchema {
+  const { webhooks } = outbox;
+  return Object.assign(new CrudApiOutboxSchema(), outbox, {
+    webhooks: Array.isArray(webhooks)
+      ? webhooks.map((target) => Object.assign(new WebhookTargetSchema(), target))
+      : webhooks,
+  });
+}
+
+/** What is wrong with the `outbox` option beyond its shape: its model, its webhooks' names and models, the client of its worker. */
+function outboxProblems(options: CrudApiOptions, model: DataModelMeta['models'][string] | undefined): string[] {
+  const outbox = options.outbox!;
+  const problems = outboxModelProblems(model, outbox.model);
+  const seen = new Set<string>();
+  for (const target of outbox.webhooks ?? []) {
+    if (seen.has(target.name)) problems.push(`"outbox.webhooks": two webhooks are named "${target.name}"`);
+    seen.add(target.name);
+    for (const name of target.models ?? [])
+      if (!Object.hasOwn(options.modelMeta.models, name) || name === outbox.model)
+        problems.push(`"outbox.webhooks": webhook "${target.name}" names unknown model "${name}"`);
+  }
+  if (!options.prisma && outbox.worker !== false)
+    problems.push(
+      '"outbox": the delivery worker needs the `prisma` option (it runs outside requests), or `worker: false`',
+    );
+  return problems;
+}
+
+function outboxSettings(outbox: CrudApiOutbox, model: DataModelMeta['models'][string]): OutboxSettings {
+  const { model: _name, ...settings } = outbox;
+  return { ...OUTBOX_DEFAULTS, ...settings, webhooks: [...(outbox.webhooks ?? [])], model };
 }
 
 /** Passport-style guards put the caller in `request.user`. */

@@ -1,4 +1,5 @@
 import type { CrudApiLive } from '../changes/live.types.js';
+import type { CrudApiOutbox, OutboxSettings } from '../changes/outbox.types.js';
 import type { ErrorCode } from '../errors/error-codes.js';
 import type { DataModelMeta, ModelMeta, ModelOperationsOption } from '../metadata/model-meta.types.js';
 import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from '../policies/policy.types.js';
@@ -87,6 +88,12 @@ export interface CrudApiOptions {
    * application's schema, and a retry with the same key and body gets that answer. Off without it.
    */
   idempotency?: CrudApiIdempotency;
+  /**
+   * Durable delivery of committed changes (docs/live.md): each change is written to an outbox model
+   * in the transaction of the write, and delivered at least once to signed webhooks by a worker on
+   * each instance. Off without it.
+   */
+  outbox?: CrudApiOutbox;
 }
 
 /** Where and for how long the answers of writes sent with an `Idempotency-Key` are kept (docs/http.md). */
@@ -177,7 +184,7 @@ export interface CrudApiLimits {
 /** The options of one instance with every default applied, mount paths included. */
 export type ResolvedCrudApiOptions = Omit<
   CrudApiOptions,
-  'limits' | 'transactions' | 'shutdown' | 'caching' | 'idempotency'
+  'limits' | 'transactions' | 'shutdown' | 'caching' | 'idempotency' | 'outbox'
 > &
   Required<Pick<CrudApiOptions, 'pageSize' | 'count' | 'idDivider' | 'bodyLimit'>> & {
     /** Mount paths of the REST and RPC controllers. */
@@ -193,6 +200,8 @@ export type ResolvedCrudApiOptions = Omit<
     caching: Required<CrudApiCaching> | false;
     /** The model is the schema's (which `modelMeta` no longer lists). */
     idempotency?: Required<Omit<CrudApiIdempotency, 'model'>> & { model: ModelMeta };
+    /** The model is the schema's (which `modelMeta` no longer lists). */
+    outbox?: OutboxSettings;
   };
 
 /** How a collection's total is found (`count` option, `Prefer: count=…`). */

@@ -13,7 +13,7 @@ import {
   validateComputed,
 } from '../rules/apply-write-rules.js';
 import { deliverChanges } from '../rules/change-delivery.js';
-import type { ChangeListener } from '../rules/rules.types.js';
+import type { ChangeEvent, ChangeListener } from '../rules/rules.types.js';
 import { ChangeCapture, type RowHolder } from './change-capture.js';
 import { checkWriteData, type DataNode } from './check-write-data.js';
 import { checkClientIds } from './client-ids.js';
@@ -35,11 +35,16 @@ export interface OperationScope {
   inTransaction: boolean;
   /** Listeners of committed changes, when the application has any. */
   listeners?: readonly ChangeListener[];
-  /** The changes of the transaction the scope runs in (with listeners only). */
+  /** Work on a transaction's changes in it, just before it commits (the outbox writes its rows). */
+  beforeCommit?: CommitHook;
+  /** The changes of the transaction the scope runs in (with listeners or `beforeCommit` only). */
   capture?: ChangeCapture;
   /** Prisma's options (`maxWait`, `timeout`) for the transactions the scope opens. */
   transactionOptions?: TransactionBounds;
 }
+
+/** Called in a transaction once its changes are read, before it commits: its failure rolls the transaction back. */
+export type CommitHook = (tx: PrismaClientLike, events: readonly ChangeEvent[]) => Promise<void>;
 
 type Args = Record<string, any>;
 type Row = Record<string, any>;
@@ -47,8 +52,12 @@ export type Operation = (scope: OperationScope, model: ModelMeta, args: Args) =>
 
 const delegate = (client: PrismaClientLike, model: ModelMeta) => client[toTypeName(model.name)];
 
+/** Whether the changes of the scope's writes are read: something listens to them or keeps them. */
+const captures = (scope: Pick<OperationScope, 'listeners' | 'beforeCommit'>): boolean =>
+  scope.listeners !== undefined || scope.beforeCommit !== undefined;
+
 /** Whether no access policy judges the rows an operation touches and no listener is told of them. */
-export const unjudged = (scope: OperationScope): boolean => !scope.set.hasPolicies && !scope.listeners;
+export const unjudged = (scope: OperationScope): boolean => !scope.set.hasPolicies && !captures(scope);
 
 /**
  * Whether an operation enforces write rules at most: unjudged, and reaching no soft-deleted model
@@ -60,16 +69,17 @@ const rulesAlone = (scope: OperationScope, model: ModelMeta, args: Args): boolea
 /**
  * An interactive transaction in which an unreadable result does not undo the write: the
  * RESULT_NOT_READABLE error leaves the callback, the transaction commits, then the error is thrown.
- * With change listeners, the transaction's changes are read before the commit and delivered after it.
+ * With change listeners or a `beforeCommit` hook, the transaction's changes are read before the
+ * commit, handed to the hook in the transaction, and delivered to the listeners after the commit.
  */
 export async function runTransaction<T>(
   client: PrismaClientLike,
   fn: (tx: PrismaClientLike, capture?: ChangeCapture) => Promise<T>,
   options?: unknown,
-  scope?: Pick<OperationScope, 'listeners' | 'set'>,
+  scope?: Pick<OperationScope, 'listeners' | 'set' | 'beforeCommit'>,
 ): Promise<T> {
   let deferred: unknown;
-  const capture = scope?.listeners ? new ChangeCapture(scope.set.context) : undefined;
+  const capture = scope && captures(scope) ? new ChangeCapture(scope.set.context) : undefined;
   const result = await client.$transaction(async (tx: PrismaClientLike) => {
     let value: T;
     try {
@@ -79,10 +89,13 @@ export async function runTransaction<T>(
       deferred = error;
       value = undefined as T;
     }
-    await capture?.settle(tx);
+    if (capture) {
+      await capture.settle(tx);
+      await scope!.beforeCommit?.(tx, capture.events);
+    }
     return value;
   }, options);
-  if (capture) deliverChanges(scope!.listeners!, capture.events);
+  if (capture && scope!.listeners) deliverChanges(scope!.listeners, capture.events);
   if (deferred) throw deferred;
   return result;
 }

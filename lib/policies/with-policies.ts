@@ -10,6 +10,7 @@ import { SPANS } from '../telemetry/telemetry.constants.js';
 import { prototypeKey } from './policy.error.js';
 import type { PolicyContext, TransactionBounds } from './policy.types.js';
 import {
+  type CommitHook,
   type Operation,
   type OperationScope,
   POLICY_OPERATIONS,
@@ -43,6 +44,11 @@ export interface WithPoliciesOptions extends PolicyConfig {
   /** Listeners of committed changes (one event per changed row, delivered after the commit). */
   onChange?: ChangeListener<any> | ChangeListener<any>[];
   /**
+   * Called in each transaction with its changes (one event per changed row) just before it commits;
+   * a failure rolls the transaction back. The module's outbox writes its rows here.
+   */
+  beforeCommit?: CommitHook;
+  /**
    * Prisma's interactive transaction options (`{ maxWait, timeout }`) for the transactions the
    * client opens itself: each write and its checks, and `$transaction` calls given no options.
    */
@@ -68,6 +74,7 @@ export function withPolicies<Client extends object>(client: Client, options: Wit
     set: new PolicySet(options, options.context),
     inTransaction: false,
     transactionOptions: options.transactionOptions,
+    beforeCommit: options.beforeCommit,
   };
   return policyClient(listeners && listeners.length > 0 ? { ...scope, listeners } : scope) as Client;
 }

@@ -211,6 +211,22 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
         expiresAt: new Date('2026-01-02T00:00:00.001Z'),
       },
     });
+    const entry = await prisma.outboxEntry.create({
+      data: {
+        model: 'Post',
+        operation: 'update',
+        rowKey: `{"id":"${'r'.repeat(100)}"}`,
+        payload: { model: 'Post', after: { title: 'x'.repeat(5000) } },
+        createdAt: new Date('2026-01-02T00:00:00.002Z'),
+        status: 'dead',
+        attempts: 10,
+        nextAttemptAt: new Date('2026-01-02T00:00:00.003Z'),
+        lockedUntil: new Date('2026-01-02T00:00:00.004Z'),
+        lastError: 'e'.repeat(1000),
+        deliveredTo: ['hook'],
+      },
+    });
+    written.OutboxEntry = entry;
 
     // Every scalar field of every model was written (so a field added to the schema fails here until the DDL has it).
     for (const model of dmmf.models) {
@@ -229,6 +245,7 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
       Like: await prisma.like.findUniqueOrThrow({ where: { userId_postId: { userId: bob.id, postId: post.id } } }),
       AuditEntry: await prisma.auditEntry.findUniqueOrThrow({ where: { id: audit.id } }),
       IdempotencyKey: await prisma.idempotencyKey.findUniqueOrThrow({ where: { id: 'k'.repeat(43) } }),
+      OutboxEntry: await prisma.outboxEntry.findUniqueOrThrow({ where: { id: entry.id } }),
     };
     expect(read).toEqual(written);
     expect(read.Post.price.toFixed(30)).toBe('12345678901234567890.123456789012345678901234567890');

@@ -59,6 +59,53 @@ describe('resolveCrudApiOptions', () => {
     });
   });
 
+  describe('outbox', () => {
+    const withOutbox = { ...valid, modelMeta: sqliteModelMeta as unknown as CrudApiOptions['modelMeta'] };
+    const hook = { name: 'hook', url: 'https://example.test/hook', secret: 's' };
+
+    it('resolves the model and the documented defaults, and takes the model out of the exposed schema', () => {
+      const resolved = resolve({ ...withOutbox, outbox: { model: 'OutboxEntry', webhooks: [hook] } });
+      expect(resolved.outbox).toMatchObject({
+        model: { name: 'OutboxEntry' },
+        webhooks: [hook],
+        worker: true,
+        pollInterval: 1000,
+        batchSize: 50,
+        maxAttempts: 10,
+        backoffBase: 1000,
+        backoffCap: 300_000,
+        lease: 60_000,
+        timeout: 10_000,
+        retention: 604_800_000,
+      });
+      expect(Object.keys(resolved.modelMeta.models)).not.toContain('OutboxEntry');
+    });
+
+    it.each([
+      [{ model: 'Nope' }, /"outbox.model": unknown model "Nope"/],
+      [{ model: 'AuditEntry' }, /AuditEntry.rowKey must be String/],
+      [{ model: 'IdempotencyKey' }, /IdempotencyKey.id must be Int/],
+      [{ model: 'OutboxEntry', batchSize: 0 }, /"outbox.batchSize"/],
+      [{ model: 'OutboxEntry', webhooks: [{ ...hook, url: 'ftp://x.test' }] }, /"outbox.webhooks.0.url"/],
+      [{ model: 'OutboxEntry', webhooks: [{ ...hook, secret: '' }] }, /"outbox.webhooks.0.secret"/],
+      [{ model: 'OutboxEntry', webhooks: [hook, hook] }, /two webhooks are named "hook"/],
+      [{ model: 'OutboxEntry', webhooks: [{ ...hook, models: ['Nope'] }] }, /names unknown model "Nope"/],
+      [{ model: 'OutboxEntry', onDelivered: 'x' }, /"outbox.onDelivered"/],
+      [{ model: 'OutboxEntry', every: 5 }, /"outbox.every": unknown option/],
+    ])('refuses %j', (outbox, message) => {
+      expect(() => resolve({ ...withOutbox, outbox })).toThrow(message);
+    });
+
+    it('needs the shared client for its worker', () => {
+      const { prisma: _, ...perRequest } = withOutbox;
+      const outbox = { model: 'OutboxEntry' };
+      expect(() => resolve({ ...perRequest, getPrisma: () => ({}), outbox })).toThrow(/needs the `prisma` option/);
+      expect(
+        resolve({ ...perRequest, getPrisma: () => ({}), outbox: { ...outbox, worker: false } }).outbox,
+      ).toBeDefined();
+    });
+  });
+
   it.each([
     [{ endpoint: 'api/rest' }, /"endpoint": endpoint must be an absolute URL/],
     [{ endpoint: undefined }, /"endpoint"/],

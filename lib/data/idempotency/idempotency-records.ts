@@ -1,36 +1,23 @@
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import { toTypeName } from '../../metadata/model-registry.js';
+import { type OwnedField, ownedModelProblems } from '../../metadata/owned-model-problems.js';
 import { databaseErrorOf } from '../../prisma/database-error.js';
 import type { PrismaClientLike } from '../../prisma/prisma-client-like.js';
 
 /** The fields of the model that keeps the answers, by type (docs/http.md); `id` is its `@id`. */
-export const IDEMPOTENCY_FIELDS = {
-  id: 'String',
-  fingerprint: 'String',
-  status: 'Int',
-  headers: 'Json',
-  body: 'Bytes',
-  expiresAt: 'DateTime',
-} as const;
+export const IDEMPOTENCY_FIELDS: Readonly<Record<string, OwnedField>> = {
+  id: { type: 'String' },
+  fingerprint: { type: 'String' },
+  status: { type: 'Int' },
+  headers: { type: 'Json' },
+  body: { type: 'Bytes', optional: true },
+  expiresAt: { type: 'DateTime' },
+};
 
 /** What is wrong with the model named by `idempotency.model`, one message per problem. */
 export function idempotencyModelProblems(model: ModelMeta | undefined, name: string): string[] {
-  const at = '"idempotency.model"';
-  if (!model) return [`${at}: unknown model "${name}"`];
-  const problems = Object.entries(IDEMPOTENCY_FIELDS).flatMap(([field, type]) => {
-    const meta = model.fields[field];
-    const optional = field === 'body';
-    return meta && meta.kind === 'scalar' && meta.type === type && !meta.isList && meta.isOptional === optional
-      ? []
-      : [`${at}: ${name}.${field} must be ${type}${optional ? '?' : ''}`];
-  });
-  if (model.idFields.join() !== 'id') problems.push(`${at}: ${name}.id must be the model's @id`);
-  const unfilled = Object.values(model.fields).filter(
-    (field) => !(field.name in IDEMPOTENCY_FIELDS) && !field.isOptional && !field.hasDefault && !field.isList,
-  );
-  for (const field of unfilled) problems.push(`${at}: ${name}.${field.name} is required and the module cannot fill it`);
-  return problems;
+  return ownedModelProblems('idempotency.model', model, name, IDEMPOTENCY_FIELDS);
 }
 
 /** An answer as it was sent: status, headers and the body's bytes. */
