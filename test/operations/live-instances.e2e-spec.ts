@@ -9,10 +9,10 @@ import { createTestDatabase, type TestDatabase, testProviders } from '../support
 
 const MAIN = fileURLToPath(new URL('../live-app/main.ts', import.meta.url));
 const onPostgres = testProviders().includes('postgresql') ? describe : describe.skip;
-const TRANSPORTS = [
+const TRANSPORTS: Array<[string, 'postgres' | 'redis']> = [
   ['PostgreSQL LISTEN/NOTIFY', 'postgres'],
-  ...(process.env.TEST_REDIS_URL ? [['Redis pub/sub', 'redis']] : []),
-] as const;
+  ...(process.env.TEST_REDIS_URL ? [['Redis pub/sub', 'redis'] as [string, 'redis']] : []),
+];
 
 /** Two application processes over one PostgreSQL database: a commit on one reaches the other's subscribers. */
 onPostgres.each(TRANSPORTS)('live queries across instances (%s)', (_name, transport) => {
