@@ -34,6 +34,10 @@ export interface BenchOptions {
   soak: boolean;
   /** Seconds of measured soak load, after its warm-up. */
   soakDuration: number;
+  /** Measure live queries' fan-out (one write to `subscribers` streams) instead of the A/B scenarios. */
+  liveFanOut: boolean;
+  /** Live queries open during the fan-out measurement. */
+  subscribers: number;
   /** Both servers' Prisma model operations answered from memory after their first call: the layers' own cost, without the database. */
   noDb: boolean;
   /** Our server runs with an OpenTelemetry SDK registered (spans and metrics recorded, then dropped). */
@@ -69,6 +73,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --no-pin              let the OS place the runner and servers (default: runner on core 0, servers on core 1)
   --soak                mixed read/write load on both interfaces instead of the scenarios; writes verified afterwards
   --soak-duration <s>   seconds of measured soak load after a 15 s warm-up (default 180)
+  --live-fan-out        live queries: one write to --subscribers streams (one shared query, then one query each)
+  --subscribers <n>     live queries open during --live-fan-out (default 1000)
   --no-db               both servers answer each Prisma model operation with its first result, from memory:
                         what the module costs over the hand-written code without the database (no scaling table)
   --tracing             our server records its OpenTelemetry spans and metrics (an SDK that drops them):
@@ -95,6 +101,8 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
       'no-pin': { type: 'boolean', default: false },
       soak: { type: 'boolean', default: false },
       'soak-duration': { type: 'string', default: '180' },
+      'live-fan-out': { type: 'boolean', default: false },
+      subscribers: { type: 'string', default: '1000' },
       'no-db': { type: 'boolean', default: false },
       tracing: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -126,6 +134,8 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     pin: !values['no-pin'],
     soak: values.soak,
     soakDuration: positiveNumber('soak-duration', values['soak-duration']),
+    liveFanOut: values['live-fan-out'],
+    subscribers: positiveInteger('subscribers', values.subscribers),
     noDb: values['no-db'],
     tracing: values.tracing,
   };

@@ -6,6 +6,7 @@ import type { TestDatabase } from '../test/support/test-database.js';
 import { type BenchOptions, parseBenchOptions } from './bench-options.js';
 import { createBenchDatabase } from './dataset/bench-database.js';
 import { addPosts, DEFAULT_DATASET, seedDataset } from './dataset/seed-dataset.js';
+import { runLiveFanOut } from './live/run-live-fan-out.js';
 import {
   formatScalingTable,
   formatScalingVariantsTable,
@@ -50,6 +51,10 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error((error as Error).message);
     process.exit(2);
+  }
+  if (options.liveFanOut) {
+    await runLiveFanOut(options);
+    return;
   }
   if (options.soak) {
     const report = await runSoak(options);

@@ -11,6 +11,7 @@ import { createSampleDatabase, type SampleDatabase } from '../../fixtures/blog/d
 import { CrudApiModule } from '../../lib/index.js';
 import { BENCH_DATABASE, BENCH_ENDPOINT } from '../baseline/baseline.tokens.js';
 import { BASELINE_CONTROLLERS } from '../baseline/baseline-controllers.js';
+import { LIVE_FAN_OUT, LIVE_FAN_OUT_OPTIONS } from '../live/live-fan-out-options.js';
 import { comparisonOf, SCENARIOS } from '../scenarios.js';
 import { registerBenchTelemetry } from './bench-telemetry.js';
 import { replayingClient } from './replaying-client.js';
@@ -47,7 +48,7 @@ const servesOurs =
   args.side === 'ours' || (benchScenario !== undefined && comparisonOf(benchScenario) === 'conditional');
 
 function oursModule(db: SampleDatabase): Type {
-  const options = benchScenario?.oursOptions;
+  const options = benchScenario?.oursOptions ?? (args.scenario === LIVE_FAN_OUT ? LIVE_FAN_OUT_OPTIONS : undefined);
   @Module({ imports: [CrudApiModule.forRoot({ endpoint, prisma: db.prisma, modelMeta: db.modelMeta, ...options })] })
   class OursModule {}
   return OursModule;

@@ -9,7 +9,7 @@ import type { ChangeEvent, ChangeListener } from '../rules/rules.types.js';
 import { entityTag } from '../shared/http-caching.js';
 import type { ChangeNotice } from './change-transport.js';
 import { type EventStream, openEventStream } from './event-stream.js';
-import { type CrudApiLive,LIVE_DEFAULTS, type ResolvedLive } from './live.types.js';
+import { type CrudApiLive, LIVE_DEFAULTS, type ResolvedLive } from './live.types.js';
 import { dependentModels } from './read-models.js';
 
 const logger = new Logger('CrudApi');
@@ -54,7 +54,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly perConnection = new WeakMap<object, number>();
   private readonly origin = randomUUID();
   /** Models changed by local commits since the last flush, for the other instances. */
-  private readonly committed = new Set<string>();
+  private readonly unpublished = new Set<string>();
   private readonly dependents = new Map<string, string[]>();
   private flushTimer?: NodeJS.Timeout;
   private heartbeatTimer?: NodeJS.Timeout;
@@ -157,10 +157,17 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private committedChange(event: ChangeEvent): void {
-    const models = [event.model];
     // A delete may change rows that point at the deleted one (cascades, set null).
-    if (event.operation === 'delete') models.push(...this.dependentsOf(event.model));
-    for (const model of models) this.committed.add(model);
+    this.committed(event.operation === 'delete' ? [event.model, ...this.dependentsOf(event.model)] : [event.model]);
+  }
+
+  /**
+   * Tells the live queries of this instance, and through the transport those of the others, that
+   * `models` changed in a commit: the change listener's way, and the outbox worker's for changes
+   * it delivers (a process killed before it told anyone loses none).
+   */
+  committed(models: readonly string[]): void {
+    for (const model of models) this.unpublished.add(model);
     this.changed(models);
   }
 
@@ -181,7 +188,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
       const first = group.subscribers.values().next().value;
       if (models === '*' || (first && models.some((model) => first.reads.has(model)))) this.markDirty(group);
     }
-    if (this.committed.size > 0) this.schedule(this.settings!.debounce);
+    if (this.unpublished.size > 0) this.schedule(this.settings!.debounce);
   }
 
   private markDirty(group: Group): void {
@@ -209,9 +216,9 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
 
   private publish(): void {
     const transport = this.settings!.transport;
-    if (!transport || this.committed.size === 0) return;
-    const notice: ChangeNotice = { models: [...this.committed], origin: this.origin };
-    this.committed.clear();
+    if (!transport || this.unpublished.size === 0) return;
+    const notice: ChangeNotice = { models: [...this.unpublished], origin: this.origin };
+    this.unpublished.clear();
     transport
       .publish(notice)
       .catch((error: unknown) => logger.warn(`Live queries: a change notice was not sent: ${String(error)}`));

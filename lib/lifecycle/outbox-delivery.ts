@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 
+import { LiveQueries } from '../changes/live-queries.js';
 import { OutboxWorker } from '../changes/outbox-worker.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
@@ -14,10 +15,17 @@ import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 export class OutboxDelivery implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly worker?: OutboxWorker;
 
-  constructor(@Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions) {
+  constructor(@Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions, @Inject(LiveQueries) live: LiveQueries) {
     const { outbox, prisma, modelMeta } = options;
-    if (outbox?.worker && prisma)
-      this.worker = new OutboxWorker(prisma as PrismaClientLike, outbox, modelMeta.provider);
+    if (!outbox?.worker || !prisma) return;
+    // Live queries hear of what the worker delivers too: changes a killed process committed reach them.
+    const onDelivered = live.settings
+      ? (models: string[]) => {
+          live.committed(models);
+          outbox.onDelivered?.(models);
+        }
+      : outbox.onDelivered;
+    this.worker = new OutboxWorker(prisma as PrismaClientLike, { ...outbox, onDelivered }, modelMeta.provider);
   }
 
   onApplicationBootstrap(): void {

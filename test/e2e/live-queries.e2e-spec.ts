@@ -1,6 +1,8 @@
 import { connect } from 'node:net';
 
 import { LiveQueries } from '../../lib/changes/live-queries.js';
+import { OutboxWriter } from '../../lib/changes/outbox-writer.js';
+import { withPolicies } from '../../lib/index.js';
 import { type LiveStream, openLiveQuery } from '../support/event-stream-client.js';
 import { eventually, settled } from '../support/eventually.js';
 import { rpcQuery } from '../support/rpc-client.js';
@@ -204,5 +206,31 @@ describe.each(testProviders())('live queries (%s)', (provider) => {
   it('keeps idle streams open with heartbeats', async () => {
     const stream = await live('/api/rest/user?fields[user]=name');
     await eventually(() => expect(stream.comments).toBeGreaterThanOrEqual(2));
+  });
+});
+
+/**
+ * With the outbox on, live queries also hear of the changes its worker delivers: a change whose
+ * process died between its commit and telling anyone still reaches them.
+ */
+describe.each(testProviders())('live queries fed by the outbox worker (%s)', (provider) => {
+  let base: string;
+  const t = useTestApp(provider, {
+    options: { live: { debounce: 5 }, outbox: { model: 'OutboxEntry', pollInterval: 20 } },
+  });
+  beforeAll(async () => {
+    await t.app.listen(0, '127.0.0.1');
+    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+  });
+
+  it('delivers a change that another process committed to the outbox and told no one of', async () => {
+    const stream = await openLiveQuery(`${base}/api/rest/tag?fields[tag]=name`);
+    expect(await stream.nth(1)).toMatchObject({ data: [] });
+    // Another process's write: its change in the outbox, in its transaction, and nothing else.
+    const writer = new OutboxWriter(t.db.modelMeta.models.OutboxEntry!, t.db.modelMeta);
+    const client = withPolicies(t.db.prisma, { modelMeta: t.db.modelMeta, context: {}, beforeCommit: writer.write });
+    await client.tag.create({ data: { name: 'from elsewhere' } });
+    expect(await stream.nth(2)).toMatchObject({ data: [{ attributes: { name: 'from elsewhere' } }] });
+    stream.close();
   });
 });

@@ -1,0 +1,169 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { type IncomingMessage, request } from 'node:http';
+import path from 'node:path';
+
+import type { BenchOptions } from '../bench-options.js';
+import { createBenchDatabase } from '../dataset/bench-database.js';
+import { DEFAULT_DATASET, seedDataset } from '../dataset/seed-dataset.js';
+import { ServerProcess } from '../runner/server-process.js';
+import { LIVE_FAN_OUT } from './live-fan-out-options.js';
+
+// `npm run bench -- --live-fan-out`: `subscribers` live queries on one server of ours, then writes
+// one at a time; for each, how long until every subscriber got its new answer, and the server CPU
+// the write and its fan-out took. Twice: all subscribers on one query (one shared re-run), then
+// each on a query of its own (one re-run each), which gives the cost of a re-run.
+
+const log = (message: string) => process.stderr.write(`[live] ${message}\n`);
+
+const WRITES = 10;
+const DELIVERY_TIMEOUT_MS = 30_000;
+
+/** One live query's connection, counting the result events it read. */
+interface Subscriber {
+  events: number;
+  /** When each result event arrived (performance.now()). */
+  arrivals: number[];
+  response: IncomingMessage;
+}
+
+interface FanOutRow {
+  mode: 'shared' | 'distinct';
+  subscribers: number;
+  writes: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  latencyMaxMs: number;
+  /** Server CPU per write, the write's own request included. */
+  cpuMsPerWrite: number;
+}
+
+export interface FanOutReport {
+  db: string;
+  startedAt: string;
+  rows: FanOutRow[];
+  /** Server CPU of one re-run and its send: the distinct mode's extra CPU per extra query. */
+  rerunCpuMs: number;
+}
+
+export async function runLiveFanOut(options: BenchOptions): Promise<FanOutReport> {
+  const handle = await createBenchDatabase(options);
+  const startedAt = new Date();
+  try {
+    await seedDataset(handle, DEFAULT_DATASET);
+    const authorId = 1;
+    const server = await ServerProcess.start({ side: 'ours', scenario: LIVE_FAN_OUT, databaseUrl: handle.url });
+    const rows: FanOutRow[] = [];
+    try {
+      for (const mode of ['shared', 'distinct'] as const) {
+        const title = `fan-out ${mode}`;
+        const query = (n: number) =>
+          encodeURIComponent(JSON.stringify({ where: mode === 'shared' ? { title } : { title, id: { gt: -n } } }));
+        log(`${mode}: opening ${options.subscribers} live queries`);
+        const subscribers = await openAll(
+          server.origin,
+          options.subscribers,
+          (n) => `/api/rpc/post/count?q=${query(n)}`,
+        );
+        await until(() => subscribers.every((s) => s.events >= 1), 'first answers');
+        const latencies: number[] = [];
+        let cpuMicros = 0;
+        for (let write = 1; write <= WRITES; write++) {
+          await server.reset();
+          const sent = performance.now();
+          await post(server.origin, authorId, title);
+          await until(() => subscribers.every((s) => s.events >= write + 1), `write ${write} delivered`);
+          cpuMicros += (await server.stats()).cpuMicros;
+          for (const subscriber of subscribers) latencies.push(subscriber.arrivals[write]! - sent);
+        }
+        for (const subscriber of subscribers) subscriber.response.destroy();
+        latencies.sort((a, b) => a - b);
+        const at = (share: number) => latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]!;
+        rows.push({
+          mode,
+          subscribers: options.subscribers,
+          writes: WRITES,
+          latencyP50Ms: at(0.5),
+          latencyP99Ms: at(0.99),
+          latencyMaxMs: latencies.at(-1)!,
+          cpuMsPerWrite: cpuMicros / WRITES / 1000,
+        });
+        log(
+          `${mode}: p50 ${at(0.5).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms, CPU ${(cpuMicros / WRITES / 1000).toFixed(1)} ms per write`,
+        );
+      }
+    } finally {
+      await server.stop();
+    }
+    const [shared, distinct] = rows as [FanOutRow, FanOutRow];
+    const report: FanOutReport = {
+      db: options.db,
+      startedAt: startedAt.toISOString(),
+      rows,
+      rerunCpuMs: (distinct.cpuMsPerWrite - shared.cpuMsPerWrite) / (options.subscribers - 1),
+    };
+    log(`one re-run (and its send): ${report.rerunCpuMs.toFixed(3)} ms of server CPU`);
+    await mkdir(options.out, { recursive: true });
+    const file = path.join(
+      options.out,
+      `live-fan-out-${options.db}-${startedAt.toISOString().replaceAll(':', '-')}.json`,
+    );
+    await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+    log(`written to ${file}`);
+    return report;
+  } finally {
+    await handle.drop();
+  }
+}
+
+/** Opens `count` live queries, each on a connection of its own, a few hundred at a time. */
+async function openAll(origin: string, count: number, pathOf: (n: number) => string): Promise<Subscriber[]> {
+  const subscribers: Subscriber[] = [];
+  for (let start = 0; start < count; start += 200) {
+    const batch = Array.from({ length: Math.min(200, count - start) }, (_, i) => open(origin + pathOf(start + i)));
+    subscribers.push(...(await Promise.all(batch)));
+  }
+  return subscribers;
+}
+
+function open(url: string): Promise<Subscriber> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { headers: { Accept: 'text/event-stream' }, agent: false }, (response) => {
+      if (response.statusCode !== 200) {
+        reject(new Error(`live query refused: ${response.statusCode}`));
+        return;
+      }
+      const subscriber: Subscriber = { events: 0, arrivals: [], response };
+      let pending = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        const lines = (pending + chunk).split('\n');
+        pending = lines.pop()!;
+        for (const line of lines) {
+          if (!line.startsWith('data: ')) continue;
+          subscriber.arrivals[subscriber.events++] = performance.now();
+        }
+      });
+      response.on('error', () => undefined);
+      resolve(subscriber);
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
+async function post(origin: string, authorId: number, title: string): Promise<void> {
+  const response = await fetch(`${origin}/api/rpc/post/create`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ data: { title, authorId }, select: { id: true } }),
+  });
+  if (response.status !== 201) throw new Error(`write answered ${response.status}: ${await response.text()}`);
+}
+
+async function until(test: () => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + DELIVERY_TIMEOUT_MS;
+  while (!test()) {
+    if (performance.now() > deadline) throw new Error(`${what}: not within ${DELIVERY_TIMEOUT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
