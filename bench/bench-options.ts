@@ -42,6 +42,8 @@ export interface BenchOptions {
   noDb: boolean;
   /** Our server runs with an OpenTelemetry SDK registered (spans and metrics recorded, then dropped). */
   tracing: boolean;
+  /** Our server runs with live queries on, and no subscription open: what the option costs the other requests. */
+  live: boolean;
 }
 
 export const DEFAULT_POSTGRES_URL = 'postgresql://postgres@127.0.0.1:5432/test';
@@ -78,7 +80,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --no-db               both servers answer each Prisma model operation with its first result, from memory:
                         what the module costs over the hand-written code without the database (no scaling table)
   --tracing             our server records its OpenTelemetry spans and metrics (an SDK that drops them):
-                        what tracing costs; the baseline runs without`;
+                        what tracing costs; the baseline runs without
+  --live                our server runs with live queries on and no subscription open: what the option
+                        costs the other requests`;
 
 /** Reads the command line; throws a message with the usage on anything it does not understand. */
 export function parseBenchOptions(argv: string[], env: Record<string, string | undefined> = {}): BenchOptions {
@@ -105,6 +109,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
       subscribers: { type: 'string', default: '1000' },
       'no-db': { type: 'boolean', default: false },
       tracing: { type: 'boolean', default: false },
+      live: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -138,6 +143,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     subscribers: positiveInteger('subscribers', values.subscribers),
     noDb: values['no-db'],
     tracing: values.tracing,
+    live: values.live,
   };
 }
 

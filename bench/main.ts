@@ -126,7 +126,7 @@ async function main(): Promise<void> {
   };
   const file = path.join(
     options.out,
-    `${options.db}-${options.platform}${options.noDb ? '-no-db' : ''}${options.tracing ? '-tracing' : ''}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`,
+    `${options.db}-${options.platform}${options.noDb ? '-no-db' : ''}${options.tracing ? '-tracing' : ''}${options.live ? '-live' : ''}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`,
   );
   await mkdir(options.out, { recursive: true });
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
 
   const database = options.noDb ? `no database (Prisma answers from memory, recorded on ${options.db})` : options.db;
   console.log(
-    `\n## ${database} on ${options.platform}${options.tracing ? ', ours traced' : ''}: ${options.duration} s x ${options.rounds} rounds per side, ${options.connections} connections`,
+    `\n## ${database} on ${options.platform}${options.tracing ? ', ours traced' : ''}${options.live ? ', ours with live queries on' : ''}: ${options.duration} s x ${options.rounds} rounds per side, ${options.connections} connections`,
   );
   console.log(
     `${report.machine.cores} x ${report.machine.cpu}, ${report.machine.memoryGb} GB, Node ${process.version}, ` +
@@ -172,7 +172,7 @@ async function runScenario(
   const conditional = comparison === 'conditional';
   const server = { scenario: scenario.id, databaseUrl, platform: options.platform, replay: options.noDb };
   const [ours, baseline] = await Promise.all([
-    ServerProcess.start({ ...server, side: 'ours', tracing: options.tracing }, placement),
+    ServerProcess.start({ ...server, side: 'ours', tracing: options.tracing, live: options.live }, placement),
     // A conditional GET runs our module on both sides, so both are traced alike.
     ServerProcess.start({ ...server, side: 'baseline', tracing: conditional && options.tracing }, placement),
   ]);
@@ -231,6 +231,7 @@ async function runScaling(options: BenchOptions, placement: ServerPlacement): Pr
           databaseUrl: handle.url,
           platform: options.platform,
           tracing: options.tracing,
+          live: options.live,
         },
         { cpu: placement.cpu },
       ),

@@ -48,7 +48,10 @@ const servesOurs =
   args.side === 'ours' || (benchScenario !== undefined && comparisonOf(benchScenario) === 'conditional');
 
 function oursModule(db: SampleDatabase): Type {
-  const options = benchScenario?.oursOptions ?? (args.scenario === LIVE_FAN_OUT ? LIVE_FAN_OUT_OPTIONS : undefined);
+  const options = {
+    ...(benchScenario?.oursOptions ?? (args.scenario === LIVE_FAN_OUT ? LIVE_FAN_OUT_OPTIONS : undefined)),
+    ...(args.live ? { live: {} } : {}),
+  };
   @Module({ imports: [CrudApiModule.forRoot({ endpoint, prisma: db.prisma, modelMeta: db.modelMeta, ...options })] })
   class OursModule {}
   return OursModule;

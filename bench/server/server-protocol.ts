@@ -16,6 +16,8 @@ export interface ServerArgs {
   replay?: boolean;
   /** An OpenTelemetry SDK recording (then dropping) the module's spans and metrics (`--tracing`, ours only). */
   tracing?: boolean;
+  /** Live queries turned on, no subscription open (`--live`, ours only). */
+  live?: boolean;
 }
 
 export type RunnerMessage = { type: 'reset' } | { type: 'stats' } | { type: 'memory' } | { type: 'stop' };
@@ -52,11 +54,12 @@ export function encodeServerArgs(args: ServerArgs): string[] {
     args.platform ?? 'express',
     args.replay ? 'replay' : 'live',
     args.tracing ? 'traced' : 'untraced',
+    args.live ? 'live-queries' : 'no-live-queries',
   ];
 }
 
 export function decodeServerArgs(argv: string[]): ServerArgs {
-  const [side, scenario, databaseUrl, port, platform, database, tracing] = argv;
+  const [side, scenario, databaseUrl, port, platform, database, tracing, live] = argv;
   if (
     (side !== 'ours' && side !== 'baseline') ||
     !scenario ||
@@ -64,10 +67,11 @@ export function decodeServerArgs(argv: string[]): ServerArgs {
     !port ||
     (platform !== 'express' && platform !== 'fastify') ||
     (database !== 'live' && database !== 'replay') ||
-    (tracing !== 'traced' && tracing !== 'untraced')
+    (tracing !== 'traced' && tracing !== 'untraced') ||
+    (live !== 'live-queries' && live !== 'no-live-queries')
   ) {
     throw new Error(
-      'usage: bench-server <ours|baseline> <scenario> <database-url> <port> <express|fastify> <live|replay> <traced|untraced>',
+      'usage: bench-server <ours|baseline> <scenario> <database-url> <port> <express|fastify> <live|replay> <traced|untraced> <live-queries|no-live-queries>',
     );
   }
   return {
@@ -78,6 +82,7 @@ export function decodeServerArgs(argv: string[]): ServerArgs {
     platform,
     replay: database === 'replay',
     tracing: tracing === 'traced',
+    live: live === 'live-queries',
   };
 }
 

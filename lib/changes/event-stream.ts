@@ -17,17 +17,22 @@ export function acceptsEventStream(accept: string | string[] | undefined): boole
 }
 
 /**
- * One event: its data (an answer's JSON, one line: JSON escapes line breaks), with its id (the
- * answer's ETag) or its type (`error`: an error event leaves the client's last event id as it was).
+ * One event's bytes: its data (an answer's JSON, one line: JSON escapes line breaks), with its id
+ * (the answer's ETag) or its type (`error`: an error event leaves the client's last event id as it
+ * was). Made once, written to every subscriber it is for.
  */
-export function eventText(data: Buffer | string, { id, event }: { id?: string; event?: string }): string {
-  return `${event === undefined ? '' : `event: ${event}\n`}${id === undefined ? '' : `id: ${id}\n`}data: ${data}\n\n`;
+export function eventBytes(data: Buffer, { id, event }: { id?: string; event?: string }): Buffer {
+  const head = `${event === undefined ? '' : `event: ${event}\n`}${id === undefined ? '' : `id: ${id}\n`}data: `;
+  return Buffer.concat([Buffer.from(head), data, EVENT_END]);
 }
+
+const EVENT_END = Buffer.from('\n\n');
+const COMMENT = Buffer.from(':\n\n');
 
 /** The open stream of one subscriber. */
 export interface EventStream {
-  /** Sends one answer. */
-  send(etag: string, payload: Buffer): void;
+  /** Sends one event (`eventBytes`). */
+  send(event: Buffer): void;
   /** Sends an `error` event with the interface's error body, then ends the stream. */
   fail(body: Buffer): void;
   /** A comment that keeps proxies from closing an idle stream. */
@@ -60,18 +65,18 @@ export function openEventStream(
     if (!response.writableEnded) response.destroy();
     onClose();
   });
-  const write = (text: string) => {
+  const write = (bytes: Buffer) => {
     if (response.writableEnded || response.destroyed) return;
-    response.write(text);
+    response.write(bytes);
     if (response.writableLength > maxBufferedBytes) response.destroy();
   };
   return {
-    send: (etag, payload) => write(eventText(payload, { id: etag })),
+    send: write,
     fail: (body) => {
-      write(eventText(body, { event: 'error' }));
+      write(eventBytes(body, { event: 'error' }));
       response.end();
     },
-    comment: () => write(':\n\n'),
+    comment: () => write(COMMENT),
     end: () => response.end(),
   };
 }

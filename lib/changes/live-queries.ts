@@ -8,7 +8,7 @@ import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import type { ChangeEvent, ChangeListener } from '../rules/rules.types.js';
 import { entityTag } from '../shared/http-caching.js';
 import type { ChangeNotice } from './change-transport.js';
-import { type EventStream, openEventStream } from './event-stream.js';
+import { eventBytes, type EventStream, openEventStream } from './event-stream.js';
 import { type CrudApiLive, LIVE_DEFAULTS, type ResolvedLive } from './live.types.js';
 import { dependentModels } from './read-models.js';
 
@@ -55,7 +55,6 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly origin = randomUUID();
   /** Models changed by local commits since the last flush, for the other instances. */
   private readonly unpublished = new Set<string>();
-  private readonly dependents = new Map<string, string[]>();
   private flushTimer?: NodeJS.Timeout;
   private heartbeatTimer?: NodeJS.Timeout;
   private budget = { second: 0, used: 0 };
@@ -129,7 +128,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     const etag = entityTag(first);
     const stream = openEventStream(response, settings, headers, () => this.leave(subscriber));
     const subscriber: Subscriber = { ...subscription, stream };
-    if (lastEventId !== etag) stream.send(etag, first);
+    if (lastEventId !== etag) stream.send(eventBytes(first, { id: etag }));
     let group = this.groups.get(subscription.shareKey);
     if (!group) {
       group = { subscribers: new Set(), etag, dirty: false, running: false };
@@ -158,7 +157,9 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
 
   private committedChange(event: ChangeEvent): void {
     // A delete may change rows that point at the deleted one (cascades, set null).
-    this.committed(event.operation === 'delete' ? [event.model, ...this.dependentsOf(event.model)] : [event.model]);
+    this.committed(
+      event.operation === 'delete' ? [event.model, ...dependentModels(this.meta, event.model)] : [event.model],
+    );
   }
 
   /**
@@ -169,15 +170,6 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   committed(models: readonly string[]): void {
     for (const model of models) this.unpublished.add(model);
     this.changed(models);
-  }
-
-  private dependentsOf(model: string): string[] {
-    let models = this.dependents.get(model);
-    if (!models) {
-      models = dependentModels(this.meta, model);
-      this.dependents.set(model, models);
-    }
-    return models;
   }
 
   /** Marks the queries that read any of `models` (all of them for `'*'`) to run again. */
@@ -244,7 +236,8 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
       const etag = entityTag(payload);
       if (etag !== group.etag) {
         group.etag = etag;
-        for (const subscriber of group.subscribers) subscriber.stream.send(etag, payload);
+        const event = eventBytes(payload, { id: etag });
+        for (const subscriber of group.subscribers) subscriber.stream.send(event);
       }
     } catch (error) {
       // The query fails for every subscriber alike: they get the error and their streams end.

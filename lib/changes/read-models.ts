@@ -5,7 +5,8 @@ import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 /**
  * Adds to `into` every model that Prisma arguments for `model` reach: the model and each model
  * named through a relation field anywhere in them (`include`, `select`, `_count`, relation filters,
- * `orderBy`), at any depth. Scalar fields' values (a Json filter) are not walked.
+ * `orderBy`, nested writes), at any depth, and the dependents of a model they delete from (nested
+ * `delete`, `deleteMany`). Scalar fields' values (a Json filter) are not walked.
  */
 export function modelsReached(meta: DataModelMeta, model: ModelMeta, args: unknown, into: Set<string>): void {
   into.add(model.name);
@@ -17,10 +18,14 @@ export function modelsReached(meta: DataModelMeta, model: ModelMeta, args: unkno
   for (const key of Object.keys(args)) {
     const value = (args as Record<string, unknown>)[key];
     const field = Object.hasOwn(model.fields, key) ? model.fields[key] : undefined;
+    if (field === undefined && DELETES.has(key)) for (const other of dependentModels(meta, model.name)) into.add(other);
     if (field === undefined) modelsReached(meta, model, value, into);
     else if (field.kind === 'relation') modelsReached(meta, meta.models[field.type]!, value, into);
   }
 }
+
+/** The operations and nested writes that delete rows. */
+const DELETES = new Set(['delete', 'deleteMany']);
 
 const delegateModels = new WeakMap<DataModelMeta, Map<string, ModelMeta>>();
 
@@ -53,7 +58,6 @@ export function recordingClient(client: PrismaClientLike, meta: DataModelMeta, i
   });
 }
 
- 
 function recordingDelegate(delegate: any, meta: DataModelMeta, model: ModelMeta, into: Set<string>): unknown {
   return new Proxy(delegate, {
     get(target, property, receiver) {
@@ -61,6 +65,7 @@ function recordingDelegate(delegate: any, meta: DataModelMeta, model: ModelMeta,
       if (typeof value !== 'function') return value;
       return (args?: unknown, ...rest: unknown[]) => {
         modelsReached(meta, model, args, into);
+        if (DELETES.has(String(property))) for (const other of dependentModels(meta, model.name)) into.add(other);
         return value.call(target, args, ...rest);
       };
     },
@@ -74,16 +79,28 @@ function recordingTransaction(client: PrismaClientLike, meta: DataModelMeta, int
       : client.$transaction(work, options);
 }
 
+const dependents = new WeakMap<DataModelMeta, Map<string, string[]>>();
+
 /**
  * The models whose rows hold a foreign key to `model`: a delete there may change theirs too (the
  * database's referential actions, which no change event reports).
  */
 export function dependentModels(meta: DataModelMeta, model: string): string[] {
-  return Object.values(meta.models)
-    .filter((other) =>
-      Object.values(other.fields).some(
-        (field) => field.kind === 'relation' && field.type === model && (field.relation?.fields.length ?? 0) > 0,
-      ),
-    )
-    .map((other) => other.name);
+  let byModel = dependents.get(meta);
+  if (!byModel) {
+    byModel = new Map();
+    dependents.set(meta, byModel);
+  }
+  let models = byModel.get(model);
+  if (!models) {
+    models = Object.values(meta.models)
+      .filter((other) =>
+        Object.values(other.fields).some(
+          (field) => field.kind === 'relation' && field.type === model && (field.relation?.fields.length ?? 0) > 0,
+        ),
+      )
+      .map((other) => other.name);
+    byModel.set(model, models);
+  }
+  return models;
 }

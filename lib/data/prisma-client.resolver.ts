@@ -33,14 +33,17 @@ const listensToChanges = (emitter: EventEmitterLike): boolean =>
   });
 
 /**
- * The models each live query's runs read (`readsOf`): its requests get a client that notes them
- * (`recordingClient`).
+ * The models the queries of a request reach, for live queries (`recordModels`): its clients note
+ * them (`recordingClient`).
  */
-const LIVE_READS = new WeakMap<object, Set<string>>();
+const RECORDED = new WeakMap<object, Set<string>>();
 
 /** A number per Prisma client object, for the share keys of live queries. */
 const CLIENT_IDS = new WeakMap<object, number>();
 let clientCount = 0;
+
+/** A request that reads only: it has no change to capture. */
+const isRead = (raw: PlatformRequest): boolean => raw.method === 'GET' || raw.method === 'HEAD';
 
 /** Passport-style guards put the caller in `request.user`. */
 const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ user: request.user });
@@ -67,10 +70,9 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   constructor(
     @Inject(CRUD_API_OPTIONS) private readonly options: ResolvedCrudApiOptions,
     private readonly moduleRef: ModuleRef,
-    @Inject(LiveQueries) live: LiveQueries,
+    @Inject(LiveQueries) private readonly live: LiveQueries,
   ) {
-    this.listeners = [...(options.onChange === undefined ? [] : [options.onChange].flat())];
-    if (live.listener) this.listeners.push(live.listener);
+    this.listeners = options.onChange === undefined ? [] : [options.onChange].flat();
     if (options.outbox) this.outbox = new OutboxWriter(options.outbox.model, options.modelMeta, options.rules);
   }
 
@@ -86,18 +88,33 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   }
 
   /** Whether requests get the client wrapped with policies, rules, change listeners or the outbox. */
-  private get wraps(): boolean {
-    return Boolean(this.options.policies || this.options.rules || this.outbox || this.changeListeners());
+  /**
+   * Whether a request gets the client wrapped: with policies or rules always; for the change
+   * listeners and the outbox, only when it can write (a GET or HEAD captures nothing), or when it
+   * is a live query (whose client notes what it reads).
+   */
+  private wraps(raw: PlatformRequest): boolean {
+    const { policies, rules } = this.options;
+    if (policies || rules) return true;
+    if (RECORDED.has(raw)) return true;
+    return !isRead(raw) && Boolean(this.outbox || this.changeListeners());
   }
 
   /** The listeners of this request's changes, or undefined when nothing listens. */
   private changeListeners(): ChangeListener[] | undefined {
     const emitter = this.emitter;
-    if (!emitter || !listensToChanges(emitter)) return this.listeners.length > 0 ? this.listeners : undefined;
-    const emit = (event: ChangeEvent) => {
-      emitter.emit(`${CHANGE_EVENT_PREFIX}.${event.model}.${event.operation}`, event);
-    };
-    return [...this.listeners, emit];
+    const listeners =
+      emitter && listensToChanges(emitter)
+        ? [
+            ...this.listeners,
+            (event: ChangeEvent) => emitter.emit(`${CHANGE_EVENT_PREFIX}.${event.model}.${event.operation}`, event),
+          ]
+        : this.listeners;
+    if (listeners.length === 0 && !this.outbox) return undefined;
+    // Changes are captured anyway: live queries hear of them the same way.
+    const live = this.live.listener;
+    const all = live ? [...listeners, live] : listeners;
+    return all.length > 0 ? all : undefined;
   }
 
   forRequest(request: ApiRequest): Promise<PrismaClientLike> {
@@ -105,7 +122,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     // Only idempotent writes run in one transaction: without the option, no lookup.
     const bound = idempotency && this.transactions.get(request.raw);
     if (bound) return bound;
-    if (!getPrisma && !this.wraps) return Promise.resolve(prisma as PrismaClientLike);
+    if (!getPrisma && !this.wraps(request.raw)) return Promise.resolve(prisma as PrismaClientLike);
     let client = this.perRequest.get(request.raw);
     if (!client) {
       client = this.create(request.raw);
@@ -145,13 +162,16 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   }
 
   /**
-   * The models the queries of a live query's request read: from now on, the clients made for it
-   * note them (its first run is made after this call).
+   * Notes the models the queries of `request` reach, from now on (before it runs): what a live
+   * query reads, or what a write changes when no change is captured otherwise (no listener, no
+   * outbox), which live queries then learn of from its models alone, without reading any row.
+   * Answers none for a write whose changes are captured.
    */
-  readsOf(request: ApiRequest): Set<string> {
-    const reads = new Set<string>();
-    LIVE_READS.set(request.raw, reads);
-    return reads;
+  recordModels(request: ApiRequest): Set<string> | undefined {
+    if (!isRead(request.raw) && (this.outbox || this.changeListeners())) return undefined;
+    const models = new Set<string>();
+    RECORDED.set(request.raw, models);
+    return models;
   }
 
   /**
@@ -167,13 +187,18 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   private async create(request: PlatformRequest): Promise<PrismaClientLike> {
     const { getPrisma, prisma, policies, rules, defaultPolicy, modelMeta } = this.options;
     const own = getPrisma ? await getPrisma(request) : (prisma as PrismaClientLike);
-    const reads = LIVE_READS.get(request);
-    const client = reads ? recordingClient(own, modelMeta, reads) : own;
-    const onChange = this.changeListeners();
-    const beforeCommit = this.outbox?.write;
-    if (!policies && !rules && !onChange && !beforeCommit) return client;
+    const recorded = RECORDED.get(request);
+    const client = recorded ? recordingClient(own, modelMeta, recorded) : own;
+    const writes = !isRead(request);
+    const onChange = writes ? this.changeListeners() : undefined;
+    const beforeCommit = writes ? this.outbox?.write : undefined;
+    if (!policies && !rules && !onChange && !beforeCommit) {
+      // Without policies and rules a read's answer depends on its client alone.
+      if (recorded) this.origins.set(request, originKey(own, {})!);
+      return client;
+    }
     const context = await (this.options.context ?? defaultPolicyContext)(request);
-    const origin = reads && originKey(own, context);
+    const origin = recorded && originKey(own, context);
     if (origin) this.origins.set(request, origin);
     const transactionOptions = transactionBounds(this.options.transactions);
     const settings = { policies, rules, onChange, beforeCommit, defaultPolicy, modelMeta, context, transactionOptions };

@@ -97,9 +97,12 @@ export class RequestServer {
     }
     const admitted = this.drain.admit(response);
     const call = beginRequest(raw, scope);
+    let written: Set<string> | undefined;
     try {
       assertConditionApplies(raw, scope);
       const request = toApiRequest(raw);
+      // Live queries learn of a write from the models it reached (when no change is captured).
+      if (this.live.settings && !isRead(raw.method)) written = this.clients.recordModels(request);
       const key = this.idempotency.keyOf(request);
       const answer = () => this.answer(request, scope, run);
       const sent = await runInRequest(call, () =>
@@ -111,6 +114,8 @@ export class RequestServer {
       keepCallForFilter(raw, call);
       throw error;
     } finally {
+      // Also after a failure: an unreadable result, for one, is answered 403 with its write committed.
+      if (written?.size) this.live.committed([...written]);
       this.drain.release(admitted);
     }
   }
@@ -139,7 +144,7 @@ export class RequestServer {
       live.reserve(caller, connection);
       reserved = true;
       const request = { ...toApiRequest(raw), headers: { ...raw.headers, accept: contentType } };
-      const reads = this.clients.readsOf(request);
+      const reads = this.clients.recordModels(request)!;
       const context = await this.clients.shareKeyOf(request);
       const shareKey = `${scope.interface} ${request.path}?${request.query}\n${raw.headers.prefer ?? ''}\n${context}`;
       const once = async () => bodyBytes((await run(request)).body) ?? Buffer.alloc(0);

@@ -47,7 +47,8 @@ describe.each(testProviders())('live queries (%s)', (provider) => {
       headers: { 'Content-Type': contentType, Accept: contentType },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    return { status: response.status, headers: response.headers, body: await response.json() };
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
   };
   const restCreate = async (title: string, author = authorId) => {
     const relationships = { author: { data: { type: 'user', id: String(author) } } };
@@ -201,6 +202,24 @@ describe.each(testProviders())('live queries (%s)', (provider) => {
     await rpcCreate('big');
     await eventually(() => expect(queries.size).toBe(0));
     socket.destroy();
+  });
+
+  it("runs a write's own statements only: live queries learn of it from the models it reached", async () => {
+    t.db.queries.length = 0;
+    await t.db.prisma.post.create({ data: { title: 'plain', author: { connect: { id: authorId } } } });
+    const plain = t.db.queries.length;
+    t.db.queries.length = 0;
+    await rpcCreate('counted');
+    expect(t.db.queries).toHaveLength(plain);
+  });
+
+  it('re-runs the queries of rows a delete removes through the database (cascades)', async () => {
+    const post = (await rpcCreate('cascading')).body.data;
+    await send('POST', '/api/rpc/comment/create', { data: { body: 'on it', postId: post.id } });
+    const comments = await live(`/api/rest/comment?filter[postId]=${post.id}&fields[comment]=body`);
+    expect(await comments.nth(1)).toMatchObject({ data: [{ attributes: { body: 'on it' } }] });
+    await send('DELETE', `/api/rest/post/${post.id}`, undefined, JSON_API);
+    expect(await comments.nth(2)).toMatchObject({ data: [] });
   });
 
   it('keeps idle streams open with heartbeats', async () => {

@@ -139,6 +139,23 @@ describe('bench --tracing', () => {
   });
 });
 
+describe('bench --live and --live-fan-out', () => {
+  it('are off by default; --subscribers counts the fan-out', () => {
+    expect(parseBenchOptions([])).toMatchObject({ live: false, liveFanOut: false, subscribers: 1000 });
+    expect(parseBenchOptions(['--live', '--live-fan-out', '--subscribers', '10'])).toMatchObject({
+      live: true,
+      liveFanOut: true,
+      subscribers: 10,
+    });
+  });
+
+  it('passes live queries on to the server processes', () => {
+    const args = { side: 'ours' as const, scenario: 'rest-list', databaseUrl: 'file:x.db', port: 3001 };
+    expect(decodeServerArgs(encodeServerArgs({ ...args, live: true }))).toMatchObject({ live: true });
+    expect(decodeServerArgs(encodeServerArgs(args))).toMatchObject({ live: false });
+  });
+});
+
 describe('bench --no-db', () => {
   it('is off by default, and refused with --soak, which checks what the database holds', () => {
     expect(parseBenchOptions([]).noDb).toBe(false);
@@ -158,8 +175,9 @@ describe('bench --no-db', () => {
       ...args,
       replay: true,
       tracing: false,
+      live: false,
     });
-    expect(decodeServerArgs(encodeServerArgs(args))).toEqual({ ...args, replay: false, tracing: false });
+    expect(decodeServerArgs(encodeServerArgs(args))).toEqual({ ...args, replay: false, tracing: false, live: false });
   });
 
   it('answers each model operation with its first result from memory, a fresh array each time, and counts every answer', async () => {
