@@ -57,6 +57,7 @@ export { ModelRegistry } from './metadata/model-registry.js';
 export { PrismaClientResolver } from './data/prisma-client.resolver.js';
 
 export type { CrudApiLive } from './changes/live.types.js';
+export { LiveQueries } from './changes/live-queries.js';
 /** What the module needs of a Prisma client. */
 export type { PrismaClientLike } from './prisma/prisma-client-like.js';
 /** SQLite: wait for another connection's lock without blocking the process (docs/databases.md). */
