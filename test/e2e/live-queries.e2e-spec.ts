@@ -105,6 +105,30 @@ describe.each(testProviders())('live queries (%s)', (provider) => {
     expect(await count.nth(2)).toEqual({ data: 1 });
   });
 
+  it.each([
+    ['REST related collection', () => `/api/rest/user/${otherAuthorId}/posts?fields[post]=title`],
+    ['REST relationship', () => `/api/rest/user/${otherAuthorId}/relationships/posts`],
+    [
+      'RPC aggregate',
+      () => rpcPath('post', 'aggregate', { where: { authorId: otherAuthorId }, _count: { _all: true } }),
+    ],
+    [
+      'RPC groupBy',
+      () =>
+        rpcPath('post', 'groupBy', { by: ['authorId'], where: { authorId: otherAuthorId }, _count: { _all: true } }),
+    ],
+    [
+      'RPC findFirst',
+      () => rpcPath('post', 'findFirst', { where: { authorId: otherAuthorId }, orderBy: { id: 'desc' } }),
+    ],
+  ])('streams a %s as its GET answers it, before and after a write', async (_name, path) => {
+    const stream = await live(path());
+    expect(await stream.nth(1)).toEqual((await send('GET', path())).body);
+    await restCreate(`more ${_name}`, otherAuthorId);
+    await eventually(async () => expect(stream.results().at(-1)).toEqual((await send('GET', path())).body));
+    expect(stream.results().length).toBe(2);
+  });
+
   it('sends nothing when a commit leaves the answer as it was, and re-runs nothing for models it does not read', async () => {
     const queries = t.app.get(LiveQueries);
     const post = (await rpcCreate('quiet')).body.data;
