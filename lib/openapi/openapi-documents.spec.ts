@@ -187,6 +187,21 @@ describe('OpenAPI documents', () => {
     }
   });
 
+  it('describe every GET as a live query too with live on (its event stream, Last-Event-ID), and none without', () => {
+    for (const [live, document] of [
+      ...Object.values(documents(sqliteMeta, { live: {} })).map((document) => [true, document] as const),
+      ...Object.values(documents(sqliteMeta)).map((document) => [false, document] as const),
+    ]) {
+      const operations = Object.values(document.paths).flatMap((item) => Object.entries(item as Record<string, any>));
+      const gets = operations.filter(([method]) => method === 'get').map(([, operation]) => operation);
+      expect(gets.length).toBeGreaterThan(5);
+      for (const operation of gets) {
+        expect(Boolean(operation.responses['200'].content['text/event-stream'])).toBe(live);
+        expect((operation.parameters ?? []).some((parameter: any) => parameter.name === 'Last-Event-ID')).toBe(live);
+      }
+    }
+  });
+
   it('write every scalar type in its wire form', () => {
     const attributes = schemas(documents(secondMeta).rest).ItemAttributes.properties;
     expect(attributes.price).toMatchObject({ type: 'string', pattern: expect.any(String) });

@@ -4,6 +4,7 @@ import type { ModelRegistry } from '../metadata/model-registry.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { withSecurity } from './document-security.js';
 import { DocumentedFields } from './documented-fields.js';
+import { withLiveReads } from './live-reads.js';
 import type { OpenApiDocument, ResolvedOpenApiOptions } from './openapi.types.js';
 import { withResponseHeaders } from './response-headers.js';
 import { buildRestDocument } from './rest-document.js';
@@ -31,7 +32,8 @@ export function buildOpenApiDocuments(
   const servers = openapi.servers ? { servers: openapi.servers } : {};
   const answers = { caching: options.caching !== false, idempotency: options.idempotency !== undefined };
   // Without a soft-deleted model the interfaces refuse `withDeleted`.
-  const reads = (document: OpenApiDocument) => (fields.softDeletes ? withDeletedReads(document) : document);
+  const deleted = (document: OpenApiDocument) => (fields.softDeletes ? withDeletedReads(document) : document);
+  const reads = (document: OpenApiDocument) => (options.live ? withLiveReads(deleted(document)) : deleted(document));
   return {
     rest: withSecurity(
       withResponseHeaders({ ...reads(buildRestDocument(fields, options, info('rest'))), ...servers }, answers),
