@@ -60,11 +60,14 @@ export function openEventStream(
     'X-Accel-Buffering': 'no',
   });
   response.write(`retry: ${retry}\n\n`);
-  response.once('close', () => {
+  const closed = () => {
     // The client went away: Node's server keeps a half-closed socket open until told otherwise.
     if (!response.writableEnded) response.destroy();
     onClose();
-  });
+  };
+  // A client gone while its first answer was made has closed already: its stream ends at once.
+  if (response.socket === null || response.socket.destroyed) setImmediate(closed);
+  else response.once('close', closed);
   const write = (bytes: Buffer) => {
     if (response.writableEnded || response.destroyed) return;
     response.write(bytes);

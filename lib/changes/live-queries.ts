@@ -109,10 +109,10 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   release(caller: string, connection: object): void {
-    const byCaller = (this.perCaller.get(caller) ?? 1) - 1;
+    const byCaller = (this.perCaller.get(caller) ?? 0) - 1;
     if (byCaller > 0) this.perCaller.set(caller, byCaller);
     else this.perCaller.delete(caller);
-    this.perConnection.set(connection, (this.perConnection.get(connection) ?? 1) - 1);
+    this.perConnection.set(connection, Math.max(0, (this.perConnection.get(connection) ?? 0) - 1));
   }
 
   /**

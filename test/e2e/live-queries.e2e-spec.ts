@@ -16,7 +16,15 @@ describe.each(testProviders())('live queries (%s)', (provider) => {
   let otherAuthorId: number;
   let base: string;
   const t = useTestApp(provider, {
-    options: { live: { debounce: 5, heartbeat: 100, maxPerCaller: 3, maxBufferedBytes: 1 << 16 } },
+    options: {
+      live: { debounce: 5, heartbeat: 100, maxPerCaller: 3, maxBufferedBytes: 1 << 16 },
+      // `x-slow`: the request's client comes late, as from a slow `getPrisma`.
+      getPrisma: async (request: { headers: Record<string, string> }) => {
+        if (request.headers['x-slow'])
+          await new Promise((resolve) => setTimeout(resolve, Number(request.headers['x-slow'])));
+        return t.db.prisma;
+      },
+    },
     seed: async ({ db }) => {
       authorId = (await db.prisma.user.create({ data: { email: 'a@x.test', name: 'A' } })).id;
       otherAuthorId = (await db.prisma.user.create({ data: { email: 'b@x.test', name: 'B' } })).id;
@@ -244,6 +252,18 @@ describe.each(testProviders())('live queries (%s)', (provider) => {
     expect(await comments.nth(1)).toMatchObject({ data: [{ attributes: { body: 'on it' } }] });
     await send('DELETE', `/api/rest/post/${post.id}`, undefined, JSON_API);
     expect(await comments.nth(2)).toMatchObject({ data: [] });
+  });
+
+  it('forgets a subscriber gone before its first answer was ready', async () => {
+    const socket = connect(Number(new URL(base).port), '127.0.0.1');
+    socket.write(`GET /api/rest/post HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nx-slow: 300\r\n\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(t.app.get(LiveQueries).size).toBe(0);
+    // Its place in the caller's limit is free again: three streams (the limit) open.
+    const opened = await Promise.all([1, 2, 3].map((n) => live(`/api/rest/post?page[size]=${n}`)));
+    expect(opened.map((stream) => stream.status)).toEqual([200, 200, 200]);
   });
 
   it('keeps idle streams open with heartbeats', async () => {

@@ -1,4 +1,4 @@
-import { type IncomingMessage,request as httpRequest } from 'node:http';
+import { type IncomingMessage, request as httpRequest } from 'node:http';
 
 import { eventually } from './eventually.js';
 
