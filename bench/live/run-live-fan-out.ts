@@ -6,16 +6,19 @@ import type { BenchOptions } from '../bench-options.js';
 import { createBenchDatabase } from '../dataset/bench-database.js';
 import { DEFAULT_DATASET, seedDataset } from '../dataset/seed-dataset.js';
 import { ServerProcess } from '../runner/server-process.js';
-import { LIVE_FAN_OUT } from './live-fan-out-options.js';
+import { LIVE_ACROSS, LIVE_FAN_OUT } from './live-fan-out-options.js';
 
 // `npm run bench -- --live-fan-out`: `subscribers` live queries on one server of ours, then writes
 // one at a time; for each, how long until every subscriber got its new answer, and the server CPU
 // the write and its fan-out took. Twice: all subscribers on one query (one shared re-run), then
-// each on a query of its own (one re-run each), which gives the cost of a re-run.
+// each on a query of its own (one re-run each), which gives the cost of a re-run; on PostgreSQL a
+// third time with the writes on a second instance (the PostgreSQL change transport between them).
 
 const log = (message: string) => process.stderr.write(`[live] ${message}\n`);
 
 const WRITES = 10;
+/** The seeded author of the posts written. */
+const AUTHOR_ID = 1;
 const DELIVERY_TIMEOUT_MS = 30_000;
 
 /** One live query's connection, counting the result events it read. */
@@ -27,13 +30,14 @@ interface Subscriber {
 }
 
 interface FanOutRow {
-  mode: 'shared' | 'distinct';
+  /** One query for all, one query each, or one query for all on another instance than the writes. */
+  mode: 'shared' | 'distinct' | 'across';
   subscribers: number;
   writes: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
   latencyMaxMs: number;
-  /** Server CPU per write, the write's own request included. */
+  /** CPU of the subscribers' server per write (the write's own request included unless `across`). */
   cpuMsPerWrite: number;
 }
 
@@ -50,46 +54,21 @@ export async function runLiveFanOut(options: BenchOptions): Promise<FanOutReport
   const startedAt = new Date();
   try {
     await seedDataset(handle, DEFAULT_DATASET);
-    const authorId = 1;
     const server = await ServerProcess.start({ side: 'ours', scenario: LIVE_FAN_OUT, databaseUrl: handle.url });
     const rows: FanOutRow[] = [];
     try {
-      for (const mode of ['shared', 'distinct'] as const) {
-        const title = `fan-out ${mode}`;
-        const query = (n: number) =>
-          encodeURIComponent(JSON.stringify({ where: mode === 'shared' ? { title } : { title, id: { gt: -n } } }));
-        log(`${mode}: opening ${options.subscribers} live queries`);
-        const subscribers = await openAll(
-          server.origin,
-          options.subscribers,
-          (n) => `/api/rpc/post/count?q=${query(n)}`,
+      rows.push(await measure('shared', server, server, options.subscribers));
+      rows.push(await measure('distinct', server, server, options.subscribers));
+      if (options.db === 'postgres') {
+        // A second instance, both with the PostgreSQL transport: writes on one, subscribers on the other.
+        const [writer, reader] = await Promise.all(
+          [0, 1].map(() => ServerProcess.start({ side: 'ours', scenario: LIVE_ACROSS, databaseUrl: handle.url })),
         );
-        await until(() => subscribers.every((s) => s.events >= 1), 'first answers');
-        const latencies: number[] = [];
-        let cpuMicros = 0;
-        for (let write = 1; write <= WRITES; write++) {
-          await server.reset();
-          const sent = performance.now();
-          await post(server.origin, authorId, title);
-          await until(() => subscribers.every((s) => s.events >= write + 1), `write ${write} delivered`);
-          cpuMicros += (await server.stats()).cpuMicros;
-          for (const subscriber of subscribers) latencies.push(subscriber.arrivals[write]! - sent);
+        try {
+          rows.push(await measure('across', writer!, reader!, options.subscribers));
+        } finally {
+          await Promise.all([writer!.stop(), reader!.stop()]);
         }
-        for (const subscriber of subscribers) subscriber.response.destroy();
-        latencies.sort((a, b) => a - b);
-        const at = (share: number) => latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]!;
-        rows.push({
-          mode,
-          subscribers: options.subscribers,
-          writes: WRITES,
-          latencyP50Ms: at(0.5),
-          latencyP99Ms: at(0.99),
-          latencyMaxMs: latencies.at(-1)!,
-          cpuMsPerWrite: cpuMicros / WRITES / 1000,
-        });
-        log(
-          `${mode}: p50 ${at(0.5).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms, CPU ${(cpuMicros / WRITES / 1000).toFixed(1)} ms per write`,
-        );
       }
     } finally {
       await server.stop();
@@ -113,6 +92,50 @@ export async function runLiveFanOut(options: BenchOptions): Promise<FanOutReport
   } finally {
     await handle.drop();
   }
+}
+
+/**
+ * `count` live queries on `reader` (one query, or one each for `distinct`), then `WRITES` writes on
+ * `writer`, one at a time: each one's delivery latency to every subscriber, and `reader`'s CPU.
+ */
+async function measure(
+  mode: FanOutRow['mode'],
+  writer: ServerProcess,
+  reader: ServerProcess,
+  count: number,
+): Promise<FanOutRow> {
+  const title = `fan-out ${mode}`;
+  const query = (n: number) =>
+    encodeURIComponent(JSON.stringify({ where: mode === 'distinct' ? { title, id: { gt: -n } } : { title } }));
+  log(`${mode}: opening ${count} live queries`);
+  const subscribers = await openAll(reader.origin, count, (n) => `/api/rpc/post/count?q=${query(n)}`);
+  await until(() => subscribers.every((s) => s.events >= 1), 'first answers');
+  const latencies: number[] = [];
+  let cpuMicros = 0;
+  for (let write = 1; write <= WRITES; write++) {
+    await reader.reset();
+    const sent = performance.now();
+    await post(writer.origin, AUTHOR_ID, title);
+    await until(() => subscribers.every((s) => s.events >= write + 1), `write ${write} delivered`);
+    cpuMicros += (await reader.stats()).cpuMicros;
+    for (const subscriber of subscribers) latencies.push(subscriber.arrivals[write]! - sent);
+  }
+  for (const subscriber of subscribers) subscriber.response.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (share: number) => latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]!;
+  const row: FanOutRow = {
+    mode,
+    subscribers: count,
+    writes: WRITES,
+    latencyP50Ms: at(0.5),
+    latencyP99Ms: at(0.99),
+    latencyMaxMs: latencies.at(-1)!,
+    cpuMsPerWrite: cpuMicros / WRITES / 1000,
+  };
+  log(
+    `${mode}: p50 ${row.latencyP50Ms.toFixed(1)} ms, p99 ${row.latencyP99Ms.toFixed(1)} ms, CPU ${row.cpuMsPerWrite.toFixed(1)} ms per write`,
+  );
+  return row;
 }
 
 /** Opens `count` live queries, each on a connection of its own, a few hundred at a time. */

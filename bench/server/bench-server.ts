@@ -11,7 +11,7 @@ import { createSampleDatabase, type SampleDatabase } from '../../fixtures/blog/d
 import { CrudApiModule } from '../../lib/index.js';
 import { BENCH_DATABASE, BENCH_ENDPOINT } from '../baseline/baseline.tokens.js';
 import { BASELINE_CONTROLLERS } from '../baseline/baseline-controllers.js';
-import { LIVE_FAN_OUT, LIVE_FAN_OUT_OPTIONS } from '../live/live-fan-out-options.js';
+import { liveOptions } from '../live/live-fan-out-options.js';
 import { comparisonOf, SCENARIOS } from '../scenarios.js';
 import { registerBenchTelemetry } from './bench-telemetry.js';
 import { replayingClient } from './replaying-client.js';
@@ -49,7 +49,7 @@ const servesOurs =
 
 function oursModule(db: SampleDatabase): Type {
   const options = {
-    ...(benchScenario?.oursOptions ?? (args.scenario === LIVE_FAN_OUT ? LIVE_FAN_OUT_OPTIONS : undefined)),
+    ...(benchScenario?.oursOptions ?? liveOptions(args.scenario, args.databaseUrl)),
     ...(args.live ? { live: {} } : {}),
   };
   @Module({ imports: [CrudApiModule.forRoot({ endpoint, prisma: db.prisma, modelMeta: db.modelMeta, ...options })] })
