@@ -87,7 +87,6 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     }
   }
 
-  /** Whether requests get the client wrapped with policies, rules, change listeners or the outbox. */
   /**
    * Whether a request gets the client wrapped: with policies or rules always; for the change
    * listeners and the outbox, only when it can write (a GET or HEAD captures nothing), or when it
