@@ -55,6 +55,9 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly origin = randomUUID();
   /** Models changed by local commits since the last flush, for the other instances. */
   private readonly unpublished = new Set<string>();
+  /** Models changed since the last flush (local commits and other instances' notices), or `everything`. */
+  private readonly pending = new Set<string>();
+  private everything = false;
   private flushTimer?: NodeJS.Timeout;
   private heartbeatTimer?: NodeJS.Timeout;
   private budget = { second: 0, used: 0 };
@@ -172,20 +175,32 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     this.changed(models);
   }
 
-  /** Marks the queries that read any of `models` (all of them for `'*'`) to run again. */
+  /**
+   * Notes that `models` changed (anything, for `'*'`): the queries that read any of them run again
+   * at the next flush. Called once per changed row: the matching waits for the flush.
+   */
   private changed(models: ChangeNotice['models']): void {
     if (this.closed) return;
-    for (const group of this.groups.values()) {
-      if (group.dirty) continue;
-      const first = group.subscribers.values().next().value;
-      if (models === '*' || (first && models.some((model) => first.reads.has(model)))) this.markDirty(group);
-    }
-    if (this.unpublished.size > 0) this.schedule(this.settings!.debounce);
+    if (models === '*') this.everything = true;
+    else for (const model of models) this.pending.add(model);
+    this.schedule(this.settings!.debounce);
   }
 
   private markDirty(group: Group): void {
     group.dirty = true;
     this.schedule(this.settings!.debounce);
+  }
+
+  /** Marks the groups that read a model changed since the last flush. */
+  private markChanged(): void {
+    const changed = [...this.pending];
+    for (const group of this.groups.values()) {
+      if (group.dirty) continue;
+      const { reads } = group.subscribers.values().next().value!;
+      if (this.everything || changed.some((model) => reads.has(model))) group.dirty = true;
+    }
+    this.pending.clear();
+    this.everything = false;
   }
 
   private schedule(delay: number): void {
@@ -196,6 +211,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   private flush(): void {
     this.flushTimer = undefined;
     this.publish();
+    this.markChanged();
     for (const group of this.groups.values()) {
       if (!group.dirty || group.running) continue;
       if (!this.spend()) {

@@ -12,7 +12,7 @@ import type { PolicyContext } from '../policies/policy.types.js';
 import { policiesOf, withPolicies } from '../policies/with-policies.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ChangeEvent, ChangeListener } from '../rules/rules.types.js';
-import type { ApiRequest, PlatformRequest } from '../shared/api-request.js';
+import { type ApiRequest, isReadMethod, type PlatformRequest } from '../shared/api-request.js';
 import { joinTransaction } from './join-transaction.js';
 import { transactionBounds } from './run-in-transaction.js';
 
@@ -41,9 +41,6 @@ const RECORDED = new WeakMap<object, Set<string>>();
 /** A number per Prisma client object, for the share keys of live queries. */
 const CLIENT_IDS = new WeakMap<object, number>();
 let clientCount = 0;
-
-/** A request that reads only: it has no change to capture. */
-const isRead = (raw: PlatformRequest): boolean => raw.method === 'GET' || raw.method === 'HEAD';
 
 /** Passport-style guards put the caller in `request.user`. */
 const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ user: request.user });
@@ -96,7 +93,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     const { policies, rules } = this.options;
     if (policies || rules) return true;
     if (RECORDED.has(raw)) return true;
-    return !isRead(raw) && Boolean(this.outbox || this.changeListeners());
+    return !isReadMethod(raw.method) && Boolean(this.outbox || this.changeListeners());
   }
 
   /** The listeners of this request's changes, or undefined when nothing listens. */
@@ -167,7 +164,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
    * Answers none for a write whose changes are captured.
    */
   recordModels(request: ApiRequest): Set<string> | undefined {
-    if (!isRead(request.raw) && (this.outbox || this.changeListeners())) return undefined;
+    if (!isReadMethod(request.raw.method) && (this.outbox || this.changeListeners())) return undefined;
     const models = new Set<string>();
     RECORDED.set(request.raw, models);
     return models;
@@ -188,7 +185,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     const own = getPrisma ? await getPrisma(request) : (prisma as PrismaClientLike);
     const recorded = RECORDED.get(request);
     const client = recorded ? recordingClient(own, modelMeta, recorded) : own;
-    const writes = !isRead(request);
+    const writes = !isReadMethod(request.method);
     const onChange = writes ? this.changeListeners() : undefined;
     const beforeCommit = writes ? this.outbox?.write : undefined;
     if (!policies && !rules && !onChange && !beforeCommit) {

@@ -3,7 +3,13 @@ import { Logger } from '@nestjs/common';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { ApiRequest } from '../shared/api-request.js';
 import { isResponseSent, type PlatformResponse, sendApiResponse } from '../shared/api-response.js';
-import { type ApiInterface, beginRequest, finishRequest, requestCallOf } from '../telemetry/request-telemetry.js';
+import {
+  type ApiInterface,
+  beginRequest,
+  finishRequest,
+  type RequestCall,
+  requestCallOf,
+} from '../telemetry/request-telemetry.js';
 import { reportServerError, type ServerErrorListener } from '../telemetry/server-error-report.js';
 import { REQUEST_ID_HEADER } from '../telemetry/telemetry.constants.js';
 import { describeError, type ErrorDescription, isDatabaseError } from './error-description.js';
@@ -40,21 +46,47 @@ const logger = new Logger('CrudApi');
 
 /**
  * The error body an interface answers for `exception`, for a failure that cannot be answered with
- * a status: a live query's re-run, once its stream is open. A server error is logged, as
- * `sendApiError` logs it.
+ * a status: a live query's re-run, once its stream is open (`call` is the request that opened it).
+ * A server error is logged and reported as `sendApiError` does.
  */
 export function errorBodyRenderer(
   format: ErrorFormat,
   options: Parameters<typeof errorRendering>[0],
-): (exception: unknown, request: Pick<ApiRequest, 'method' | 'path' | 'query'>) => Buffer {
+): (exception: unknown, request: Pick<ApiRequest, 'method' | 'path' | 'query' | 'raw'>, call: RequestCall) => Buffer {
   const rendering = errorRendering(options);
-  return (exception, request) => {
+  return (exception, request, call) => {
     const error = describeError(exception, rendering.prismaErrorMap);
-    if (error.status >= 500 && error.code !== 'shutting-down') {
-      logger.error(`A live query of ${request.path} failed: ${String(exception)}`, (exception as Error)?.stack);
-    }
+    noteServerError(exception, error, request, call, rendering);
     return Buffer.from(JSON.stringify(format.render(error, request, rendering)));
   };
+}
+
+/**
+ * An unexpected error (a 5xx other than a refusal while shutting down): to the application's log,
+ * and to its `onServerError`. The client gets a generic message.
+ */
+function noteServerError(
+  exception: unknown,
+  error: ErrorDescription,
+  request: Pick<ApiRequest, 'method' | 'path' | 'raw'>,
+  call: RequestCall,
+  rendering: ErrorRendering,
+): void {
+  if (error.status < 500 || error.code === 'shutting-down') return;
+  logger.error(
+    `${request.method} ${request.path} failed (request ${call.id}): ${String(exception)}`,
+    (exception as Error)?.stack,
+  );
+  if (!rendering.onServerError) return;
+  reportServerError(rendering.onServerError, exception, {
+    requestId: call.id,
+    interface: call.interface,
+    model: call.model,
+    operation: call.operation,
+    status: error.status,
+    code: error.code,
+    request: request.raw,
+  });
 }
 
 /**
@@ -71,15 +103,6 @@ export function sendApiError(
   const { request, response } = exchange;
   const error = describeError(exception, rendering.prismaErrorMap);
   const call = requestCallOf(request.raw) ?? beginRequest(request.raw, { interface: format.interface });
-  // A refusal while shutting down is expected, not a failure to look into.
-  const unexpected = error.status >= 500 && error.code !== 'shutting-down';
-  if (unexpected) {
-    // The client gets a generic message; the real error goes to the application's log.
-    logger.error(
-      `${request.method} ${request.path} failed (request ${call.id}): ${String(exception)}`,
-      (exception as Error)?.stack,
-    );
-  }
   if (!isResponseSent(response)) {
     const body = format.render(error, request, rendering);
     sendApiResponse(response, { status: error.status, body, headers: error.headers }, format.contentType, {
@@ -92,15 +115,5 @@ export function sendApiError(
     database: isDatabaseError(exception),
     prismaCode: error.ormCode,
   });
-  if (unexpected && rendering.onServerError) {
-    reportServerError(rendering.onServerError, exception, {
-      requestId: call.id,
-      interface: call.interface,
-      model: call.model,
-      operation: call.operation,
-      status: error.status,
-      code: error.code,
-      request: request.raw,
-    });
-  }
+  noteServerError(exception, error, request, call, rendering);
 }

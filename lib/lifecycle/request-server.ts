@@ -8,7 +8,7 @@ import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
-import { type ApiRequest, type PlatformRequest, toApiRequest } from '../shared/api-request.js';
+import { type ApiRequest, isReadMethod, type PlatformRequest, toApiRequest } from '../shared/api-request.js';
 import {
   type ApiResponse,
   bodyBytes,
@@ -24,13 +24,12 @@ import {
   beginRequest,
   finishRequest,
   keepCallForFilter,
+  type RequestCall,
   type RequestScope,
   runInRequest,
 } from '../telemetry/request-telemetry.js';
 import { REQUEST_ID_HEADER } from '../telemetry/telemetry.constants.js';
 import { RequestDrain } from './request-drain.js';
-
-const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
 /**
  * A write that `If-Match` does not apply to (a create, a write of many rows, atomic operations, a
@@ -38,7 +37,7 @@ const isRead = (method: string) => method === 'GET' || method === 'HEAD';
  * condition it would not get. Reads ignore it, as RFC 9110 lets them.
  */
 function assertConditionApplies(raw: { method: string; headers: Record<string, unknown> }, scope: RequestScope): void {
-  if (raw.headers['if-match'] === undefined || isRead(raw.method) || scope.operation === undefined) return;
+  if (raw.headers['if-match'] === undefined || isReadMethod(raw.method) || scope.operation === undefined) return;
   if (CONDITIONAL_WRITES[scope.interface].has(scope.operation)) return;
   throw new CrudApiError(
     'invalid-request',
@@ -46,8 +45,11 @@ function assertConditionApplies(raw: { method: string; headers: Record<string, u
   );
 }
 
-/** The body of an interface's error answer, for an error that ends a live query's stream. */
-export type RenderError = (exception: unknown, request: ApiRequest) => Buffer;
+/**
+ * The body of an interface's error answer, for an error that ends a live query's stream (`call`
+ * is the request that opened it, for the log and `onServerError`).
+ */
+export type RenderError = (exception: unknown, request: ApiRequest, call: RequestCall) => Buffer;
 
 /** What a cacheable answer carries besides its body (`caching` option). */
 interface Validators {
@@ -102,7 +104,7 @@ export class RequestServer {
       assertConditionApplies(raw, scope);
       const request = toApiRequest(raw);
       // Live queries learn of a write from the models it reached (when no change is captured).
-      if (this.live.settings && !isRead(raw.method)) written = this.clients.recordModels(request);
+      if (this.live.settings && !isReadMethod(raw.method)) written = this.clients.recordModels(request);
       const key = this.idempotency.keyOf(request);
       const answer = () => this.answer(request, scope, run);
       const sent = await runInRequest(call, () =>
@@ -149,7 +151,12 @@ export class RequestServer {
       const shareKey = `${scope.interface} ${request.path}?${request.query}\n${raw.headers.prefer ?? ''}\n${context}`;
       const once = async () => bodyBytes((await run(request)).body) ?? Buffer.alloc(0);
       const first = await runInRequest(call, once);
-      const subscription = { shareKey, reads, run: once, renderError: (error: unknown) => renderError(error, request) };
+      const subscription = {
+        shareKey,
+        reads,
+        run: once,
+        renderError: (error: unknown) => renderError(error, request, call),
+      };
       live.open({ ...subscription, caller, connection }, nodeResponseOf(response), {
         first,
         lastEventId: [raw.headers['last-event-id']].flat()[0],
@@ -189,7 +196,7 @@ export class RequestServer {
   ): RecordedAnswer {
     const { validators } = this;
     if (payload === undefined) return { status, headers };
-    if (!isRead(raw.method)) return this.written(raw, status, headers, payload, scope);
+    if (!isReadMethod(raw.method)) return this.written(raw, status, headers, payload, scope);
     if (!validators || status !== 200) return { status, headers, payload };
     const validating = {
       ETag: entityTag(payload),

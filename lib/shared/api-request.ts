@@ -24,6 +24,9 @@ export interface ApiRequest {
   raw: PlatformRequest;
 }
 
+/** Whether a request of this method only reads (GET, HEAD): it writes nothing, so has no change to tell. */
+export const isReadMethod = (method: string): boolean => method === 'GET' || method === 'HEAD';
+
 /** The fields both Express's and Fastify's request objects have. */
 interface RequestFields {
   method: string;

@@ -10,6 +10,7 @@ import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 const JSON_API = 'application/vnd.api+json';
+const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
 
 describe.each(testProviders())('live queries (%s)', (provider) => {
   let authorId: number;
@@ -135,6 +136,36 @@ describe.each(testProviders())('live queries (%s)', (provider) => {
     await restCreate(`more ${_name}`, otherAuthorId);
     await eventually(async () => expect(stream.results().at(-1)).toEqual((await send('GET', path())).body));
     expect(stream.results().length).toBe(2);
+  });
+
+  it('hears atomic operations and sequential transactions, nested writes included', async () => {
+    const stream = await live(`/api/rest/post?filter[title]=batched&fields[post]=title`);
+    await stream.nth(1);
+    const add = {
+      op: 'add',
+      data: {
+        type: 'post',
+        attributes: { title: 'batched' },
+        relationships: { author: { data: { type: 'user', id: String(authorId) } } },
+      },
+    };
+    const atomic = await fetch(`${base}/api/rest/operations`, {
+      method: 'POST',
+      headers: { 'Content-Type': ATOMIC, Accept: ATOMIC },
+      body: JSON.stringify({ 'atomic:operations': [add] }),
+    });
+    expect(atomic.status).toBe(200);
+    expect(titles(await stream.nth(2))).toEqual(['batched']);
+    // A user created with a post nested in it, in a sequential transaction.
+    const sequential = await send('POST', '/api/rpc/$transaction/sequential', [
+      {
+        model: 'user',
+        op: 'create',
+        args: { data: { email: `n-${provider}@x.test`, name: 'N', posts: { create: { title: 'batched' } } } },
+      },
+    ]);
+    expect(sequential.status).toBe(200);
+    expect(titles(await stream.nth(3))).toEqual(['batched', 'batched']);
   });
 
   it('sends nothing when a commit leaves the answer as it was, and re-runs nothing for models it does not read', async () => {
@@ -295,5 +326,51 @@ describe.each(testProviders())('live queries fed by the outbox worker (%s)', (pr
     await client.tag.create({ data: { name: 'from elsewhere' } });
     expect(await stream.nth(2)).toMatchObject({ data: [{ attributes: { name: 'from elsewhere' } }] });
     stream.close();
+  });
+});
+
+/** A re-run that fails unexpectedly is a server error like any other: logged and reported. */
+describe.each(testProviders())('live queries failing with a server error (%s)', (provider) => {
+  let base: string;
+  let explode = false;
+  const reports: { requestId: string; status: number; model?: string }[] = [];
+  const t = useTestApp(provider, {
+    options: {
+      live: { debounce: 5 },
+      // The live query's own client (`x-live`) breaks on its tag reads, once told to.
+      getPrisma: (request: { headers: Record<string, string> }) =>
+        request.headers['x-live'] === '1'
+          ? new Proxy(t.db.prisma, {
+              get: (target, property, receiver) =>
+                property === 'tag' && explode
+                  ? new Proxy(target.tag, {
+                      get: () => () => Promise.reject(new Error('the database broke')),
+                    })
+                  : Reflect.get(target, property, receiver),
+            })
+          : t.db.prisma,
+      onServerError: (_error, info) =>
+        void reports.push({ requestId: info.requestId, status: info.status, model: info.model }),
+    },
+  });
+  beforeAll(async () => {
+    await t.app.listen(0, '127.0.0.1');
+    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+  });
+
+  it('ends the stream with a 500 error event and reports it with the stream request id', async () => {
+    const stream = await openLiveQuery(`${base}/api/rest/tag`, { 'x-live': '1' });
+    await stream.nth(1);
+    explode = true;
+    const created = await fetch(`${base}/api/rpc/tag/create`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ data: { name: `after-${provider}` }, select: { id: true } }),
+    });
+    expect(created.status).toBe(201);
+    await eventually(() => expect(stream.ended).toBe(true));
+    expect(stream.events.at(-1)!.event).toBe('error');
+    expect(JSON.parse(stream.events.at(-1)!.data).errors[0]).toMatchObject({ status: '500', code: 'internal-error' });
+    expect(reports).toEqual([{ requestId: stream.headers['x-request-id'], status: 500, model: 'Tag' }]);
   });
 });
