@@ -17,7 +17,7 @@ export interface Scenario {
   /** Writes change the data: responses are compared by shape, and they run after the reads. */
   write: boolean;
   /** Options our module gets in this scenario only (what it measures the cost of); the others run without them. */
-  oursOptions?: Pick<CrudApiOptions, 'rules'>;
+  oursOptions?: Pick<CrudApiOptions, 'rules' | 'live' | 'caching'>;
   /** What the scenario's two sides are (see `COMPARISONS`); `hand-written` unless given. */
   comparison?: ComparisonId;
 }
@@ -259,11 +259,21 @@ const WRITES: readonly Scenario[] = [
 
 /**
  * A read as a conditional GET (`<id>-304`): our module on both sides, the full answer against the
- * 304 to `If-None-Match` with its current tag, which the runner fetches before the rounds.
+ * 304 to `If-None-Match` with its current tag, which the runner fetches before the rounds. With
+ * `fromChanges` (`<id>-304-changes`), both run with `caching.revalidate: 'changes'` (and `live`,
+ * which it needs): the 304 comes from the tag known for the read, without reading.
  */
-function conditionalGet(id: string): Scenario {
+function conditionalGet(id: string, fromChanges = false): Scenario {
   const read = READS.find((scenario) => scenario.id === id)!;
-  return { ...read, id: `${read.id}-304`, title: `${read.title}, 304 vs 200`, comparison: 'conditional' };
+  if (!fromChanges)
+    return { ...read, id: `${read.id}-304`, title: `${read.title}, 304 vs 200`, comparison: 'conditional' };
+  return {
+    ...read,
+    id: `${read.id}-304-changes`,
+    title: `${read.title}, 304 from changes vs 200`,
+    comparison: 'conditional',
+    oursOptions: { live: {}, caching: { revalidate: 'changes' } },
+  };
 }
 
 /**
@@ -274,6 +284,8 @@ export const SCENARIOS: readonly Scenario[] = [
   ...READS,
   conditionalGet('rest-include'),
   conditionalGet('rpc-find-many'),
+  conditionalGet('rest-include', true),
+  conditionalGet('rpc-find-many', true),
   ...WRITES,
 ];
 

@@ -58,6 +58,10 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   /** Models changed since the last flush (local commits and other instances' notices), or `everything`. */
   private readonly pending = new Set<string>();
   private everything = false;
+  /** Counts the changes heard; `changedAt` holds each model's last count, `everythingAt` that of the last `'*'`. */
+  private clock = 0;
+  private readonly changedAt = new Map<string, number>();
+  private everythingAt = 0;
   private flushTimer?: NodeJS.Timeout;
   private heartbeatTimer?: NodeJS.Timeout;
   private budget = { second: 0, used: 0 };
@@ -181,9 +185,29 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
    */
   private changed(models: ChangeNotice['models']): void {
     if (this.closed) return;
-    if (models === '*') this.everything = true;
-    else for (const model of models) this.pending.add(model);
+    const at = ++this.clock;
+    if (models === '*') {
+      this.everything = true;
+      this.everythingAt = at;
+    } else {
+      for (const model of models) {
+        this.pending.add(model);
+        this.changedAt.set(model, at);
+      }
+    }
     this.schedule(this.settings!.debounce);
+  }
+
+  /** A mark of the changes heard so far, for `changedSince`. */
+  get now(): number {
+    return this.clock;
+  }
+
+  /** Whether a change to any of `models` (or a `'*'` notice) was heard after the mark `since`. */
+  changedSince(models: Iterable<string>, since: number): boolean {
+    if (this.everythingAt > since) return true;
+    for (const model of models) if ((this.changedAt.get(model) ?? 0) > since) return true;
+    return false;
   }
 
   private markDirty(group: Group): void {

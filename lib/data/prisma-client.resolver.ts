@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 
@@ -171,13 +169,13 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   }
 
   /**
-   * What decides a request's answers besides its URL: its Prisma client and its policy context.
-   * Live queries of requests with the same key share their re-runs. A context that JSON cannot
-   * write shares with none.
+   * What decides the answers of a request whose models are recorded besides its URL: its Prisma
+   * client and its policy context. Live queries of requests with the same key share their re-runs,
+   * a conditional GET answers the tag known for it. None for a context JSON cannot write.
    */
-  async shareKeyOf(request: ApiRequest): Promise<string> {
+  async shareKeyOf(request: ApiRequest): Promise<string | undefined> {
     await this.forRequest(request);
-    return this.origins.get(request.raw) ?? `request ${randomUUID()}`;
+    return this.origins.get(request.raw);
   }
 
   private async create(request: PlatformRequest): Promise<PrismaClientLike> {

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import { Inject, Injectable } from '@nestjs/common';
 
 import { acceptsEventStream } from '../changes/event-stream.js';
@@ -29,6 +31,7 @@ import {
   runInRequest,
 } from '../telemetry/request-telemetry.js';
 import { REQUEST_ID_HEADER } from '../telemetry/telemetry.constants.js';
+import { KnownTags } from './known-tags.js';
 import { RequestDrain } from './request-drain.js';
 
 /**
@@ -55,6 +58,9 @@ export type RenderError = (exception: unknown, request: ApiRequest, call: Reques
 interface Validators {
   cacheControl: string;
   vary: Readonly<Record<ApiInterface, string>>;
+  /** With `revalidate: 'changes'`: the tags revalidated, and the request headers each interface's answers vary on. */
+  known?: KnownTags;
+  varyNames: Readonly<Record<ApiInterface, readonly string[]>>;
 }
 
 /**
@@ -79,9 +85,16 @@ export class RequestServer {
     if (caching) {
       const vary = mergeVary(caching.vary.join(','));
       // The REST answers depend on Accept (negotiation) and Prefer (counts) as well.
+      const both = { rest: mergeVary('Accept, Prefer', vary), rpc: vary };
       this.validators = {
         cacheControl: caching.cacheControl,
-        vary: { rest: mergeVary('Accept, Prefer', vary), rpc: vary },
+        vary: both,
+        // `Vary: *`: any header may change an answer, no two requests are known to be the same.
+        known: caching.revalidate === 'changes' && vary !== '*' ? new KnownTags(live, caching.trustFor) : undefined,
+        varyNames: {
+          rest: both.rest.toLowerCase().split(', '),
+          rpc: both.rpc.toLowerCase().split(', '),
+        },
       };
     }
   }
@@ -147,7 +160,8 @@ export class RequestServer {
       reserved = true;
       const request = { ...toApiRequest(raw), headers: { ...raw.headers, accept: contentType } };
       const reads = this.clients.recordModels(request)!;
-      const context = await this.clients.shareKeyOf(request);
+      // A context JSON cannot write shares with no other.
+      const context = (await this.clients.shareKeyOf(request)) ?? `request ${randomUUID()}`;
       const shareKey = `${scope.interface} ${request.path}?${request.query}\n${raw.headers.prefer ?? ''}\n${context}`;
       const once = async () => bodyBytes((await run(request)).body) ?? Buffer.alloc(0);
       const first = await runInRequest(call, once);
@@ -179,8 +193,41 @@ export class RequestServer {
     scope: RequestScope,
     run: (request: ApiRequest) => Promise<ApiResponse>,
   ): Promise<RecordedAnswer> {
+    const known = this.validators?.known;
+    const ifNoneMatch = request.raw.headers['if-none-match'];
+    if (known && ifNoneMatch !== undefined && request.raw.method === 'GET')
+      return this.revalidated(request, scope, run, known, ifNoneMatch);
     const answer = await run(request);
     return this.validated(request.raw, answer, bodyBytes(answer.body), scope);
+  }
+
+  /**
+   * A conditional GET under `revalidate: 'changes'`: `304` from the tag remembered for the same
+   * request while nothing its read reached has changed since, without running it; otherwise run,
+   * with the models it reaches noted, and its tag remembered.
+   */
+  private async revalidated(
+    request: ApiRequest,
+    scope: RequestScope,
+    run: (request: ApiRequest) => Promise<ApiResponse>,
+    known: KnownTags,
+    ifNoneMatch: string | string[],
+  ): Promise<RecordedAnswer> {
+    const reads = this.clients.recordModels(request)!;
+    const { raw } = request;
+    const origin = await this.clients.shareKeyOf(request);
+    const varied = this.validators!.varyNames[scope.interface].map((name) => raw.headers[name] ?? null);
+    const key = JSON.stringify([scope.interface, request.path, request.query, varied, origin]);
+    const headers = origin === undefined ? undefined : known.notModified(key, ifNoneMatch);
+    if (headers) return { status: 304, headers: { ...headers } };
+    const since = this.live.now;
+    const answer = await run(request);
+    const sent = this.validated(raw, answer, bodyBytes(answer.body), scope);
+    if (origin !== undefined && (sent.status === 200 || sent.status === 304)) {
+      const { ETag, 'Cache-Control': cacheControl, Vary } = sent.headers!;
+      known.remember(key, { ETag: ETag!, 'Cache-Control': cacheControl!, Vary: Vary! }, reads, since);
+    }
+    return sent;
   }
 
   /**

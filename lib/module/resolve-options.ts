@@ -102,6 +102,9 @@ class CrudApiCachingSchema {
   @IsArray()
   @Matches(FIELD_NAME, { each: true, message: 'vary must list header names' })
   vary?: string[];
+
+  @IsOptional() @IsIn(['read', 'changes']) revalidate?: string;
+  @IsOptional() @IsInt() @Min(0) trustFor?: number;
 }
 
 /** `typeof`, not `instanceof Function`: a function from another realm (a test framework's mock) is one too. */
@@ -265,7 +268,7 @@ class CrudApiOptionsSchema {
 
   @IsOptional()
   @ValidateIf((_object, value) => value !== false)
-  @IsObject({ message: 'caching must be false or { cacheControl, vary }' })
+  @IsObject({ message: 'caching must be false or { cacheControl?, vary?, revalidate?, trustFor? }' })
   @ValidateNested()
   caching?: CrudApiCachingSchema | false;
 
@@ -401,6 +404,10 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
   if (options.idempotency) failOnProblems(idempotencyModelProblems(idempotencyModel, options.idempotency.model));
   const outboxModel = options.outbox && options.modelMeta.models[options.outbox.model];
   if (options.outbox) failOnProblems(outboxProblems(options, outboxModel));
+  if (options.caching && options.caching.revalidate === 'changes' && !options.live)
+    failOnProblems([
+      '"caching.revalidate": \'changes\' needs the `live` option, through which the module hears of commits',
+    ]);
   // The keys' and the outbox's models are the module's own: no route, document, option, policy or rule reaches them.
   const modelMeta = [idempotencyModel, outboxModel].reduce(
     (meta, owned) => (owned ? withoutModel(meta, owned.name) : meta),

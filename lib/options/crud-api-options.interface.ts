@@ -125,6 +125,16 @@ export interface CrudApiCaching {
    * named: the ones the application's authentication or `context` reads. Default `['Authorization']`.
    */
   vary?: string[];
+  /**
+   * How a conditional GET (`If-None-Match`) is revalidated (docs/http.md#revalidation-from-changes).
+   * `'read'` (default): the read runs and its answer's tag is compared. `'changes'` (needs `live`):
+   * the module remembers the tag a revalidated answer had, with the models its read reached, and
+   * answers `304` without reading the database while it has heard of no commit to any of them
+   * (the commits live queries hear of) and the tag is younger than `trustFor`.
+   */
+  revalidate?: 'read' | 'changes';
+  /** With `revalidate: 'changes'`, longest a remembered tag answers without a read, in milliseconds. Default 60000. */
+  trustFor?: number;
 }
 
 /** How the multi-operation requests run; each request is one interactive transaction. */

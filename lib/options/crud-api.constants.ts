@@ -34,7 +34,12 @@ export const DEFAULT_TRANSACTIONS = {
 /** Room for a slow transaction (the default `transactions` bounds add up to 7 s), well within Kubernetes' 30 s. */
 export const DEFAULT_SHUTDOWN = { gracePeriod: 10_000 } as const;
 
-export const DEFAULT_CACHING = { cacheControl: 'private, no-cache', vary: ['Authorization'] };
+export const DEFAULT_CACHING = {
+  cacheControl: 'private, no-cache',
+  vary: ['Authorization'],
+  revalidate: 'read' as const,
+  trustFor: 60_000,
+};
 
 /** How long a key's answer is kept (`idempotency.retention`): a day of retries. */
 export const DEFAULT_IDEMPOTENCY_RETENTION = 86_400_000;

@@ -121,8 +121,17 @@ describe('resolveCrudApiOptions', () => {
     [{ pagesize: 10 }, /"pagesize": unknown option/],
     [{ limits: { maxFilter: 3 } }, /"limits.maxFilter": unknown option/],
     [{ restPath: 'v2/rest' }, /"restPath": give it to forRoot\/forRootAsync directly/],
+    [{ caching: { revalidate: 'always' } }, /"caching.revalidate"/],
+    [{ caching: { revalidate: 'changes', trustFor: -1 } }, /"caching.trustFor"/],
+    [{ caching: { revalidate: 'changes' } }, /"caching.revalidate": 'changes' needs the `live` option/],
   ])('rejects %j', (override, message) => {
     expect(() => resolve({ ...valid, ...override })).toThrow(message);
+  });
+
+  it('revalidates by reading unless told otherwise, and from changes with live queries', () => {
+    expect(resolve(valid).caching).toMatchObject({ revalidate: 'read', trustFor: 60_000 });
+    const fromChanges = resolve({ ...valid, live: {}, caching: { revalidate: 'changes', trustFor: 5000 } });
+    expect(fromChanges.caching).toMatchObject({ revalidate: 'changes', trustFor: 5000 });
   });
 
   it('accepts an onServerError function', () => {
