@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import mariadb from 'mariadb';
 import pg from 'pg';
 import type { Response } from 'supertest';
@@ -301,5 +303,36 @@ const postgresAvailable = testProviders().includes('postgresql') && canCreatePgC
     }
     await recovered(t.http);
     expect(await db.prisma.user.count({ where: { name: 'locked' } })).toBe(0);
+  });
+
+  it('a read-only server (--read-only, 1290) refuses writes with 503 database-read-only; reads keep working', async () => {
+    // `read_only` is global, but binds only users without READ ONLY ADMIN: the application gets a
+    // user of its own, so that the other tests' root connections keep writing meanwhile.
+    const user = `crud_ro_${randomUUID().slice(0, 8)}`;
+    const url = new URL(db.url);
+    await admin.query(`CREATE USER '${user}'@'127.0.0.1'`);
+    await admin.query(`GRANT ALL ON \`${url.pathname.slice(1)}\`.* TO '${user}'@'127.0.0.1'`);
+    url.username = user;
+    const readOnly = await createFaultApp(createSampleDatabase(url.toString(), { bounds: BOUNDS }));
+    try {
+      await admin.query('SET GLOBAL read_only = ON');
+      const w = writes(readOnly.http, 'read-only', authorId);
+      expectFault(await w.restCreate(), 503, 'database-read-only', 'rest');
+      expectFault(await w.rpcCreate(), 503, 'database-read-only', 'rpc');
+      expectFault(await w.rpcTransaction(), 503, 'database-read-only', 'rpc');
+      expectFault(await w.atomic(), 503, 'database-read-only', 'rest');
+      expect((await readOnly.http().get('/api/rest/user')).status).toBe(200);
+      expect((await readOnly.http().get('/api/rpc/post/findMany')).status).toBe(200);
+    } finally {
+      await admin.query('SET GLOBAL read_only = OFF');
+    }
+    try {
+      expect((await writes(readOnly.http, 'writable', authorId).rpcCreate()).status).toBe(201);
+      expect(await db.prisma.user.count({ where: { name: 'read-only' } })).toBe(0);
+      expect(await db.prisma.post.count({ where: { title: { startsWith: 'read-only' } } })).toBe(0);
+    } finally {
+      await readOnly.close();
+      await admin.query(`DROP USER '${user}'@'127.0.0.1'`);
+    }
   });
 });

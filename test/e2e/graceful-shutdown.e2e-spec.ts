@@ -1,23 +1,16 @@
 import { type PrismaModulePlace, startShutdownApp } from '../shutdown-app/shutdown-app-process.js';
+import {
+  acknowledgedNames,
+  expectGracefulOutcomes,
+  sendWrite,
+  type ShutdownOutcome,
+} from '../support/shutdown-outcomes.js';
 import { testPlatform } from '../support/test-app.js';
 import { createTestDatabase, testProviders } from '../support/test-database.js';
 
 const GRACE_PERIOD = 10_000;
 const JSON_API = 'application/vnd.api+json';
 const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
-
-/** One request and how it ended: an answer, or no connection. */
-interface Outcome {
-  kind: string;
-  /** The tags it creates. */
-  names: string[];
-  sentAfterSignal: boolean;
-  status?: number;
-  code?: string;
-  retryAfter?: string | null;
-  connection?: string | null;
-  networkError?: string;
-}
 
 /** The writes a client sends: each creates tags, through one of the module's write paths. */
 const WRITES = {
@@ -61,28 +54,11 @@ describe.each(testProviders().filter((provider) => provider !== 'mysql'))('grace
         gracePeriod: GRACE_PERIOD,
       });
       let signalled = false;
-      const outcomes: Outcome[] = [];
-      const send = async (kind: keyof typeof WRITES, name: string): Promise<Outcome> => {
-        const { path, type, body } = WRITES[kind](name);
-        const outcome: Outcome = { kind, names: [name], sentAfterSignal: signalled };
+      const outcomes: ShutdownOutcome[] = [];
+      const send = (kind: keyof typeof WRITES, name: string): Promise<ShutdownOutcome> => {
+        const outcome: ShutdownOutcome = { kind, names: [name], sentAfterSignal: signalled };
         outcomes.push(outcome);
-        try {
-          const res = await fetch(`${app.url}${path}`, {
-            method: 'POST',
-            headers: { 'content-type': type, accept: type },
-            body: JSON.stringify(body),
-          });
-          const text = await res.text();
-          Object.assign(outcome, {
-            status: res.status,
-            code: res.ok ? undefined : (JSON.parse(text).errors?.[0]?.code ?? JSON.parse(text).error?.errorCode),
-            retryAfter: res.headers.get('retry-after'),
-            connection: res.headers.get('connection'),
-          });
-        } catch (error) {
-          outcome.networkError = String((error as Error).cause ?? error);
-        }
-        return outcome;
+        return sendWrite(app.url, WRITES[kind](name), outcome);
       };
       let exited = false;
       void app.exited.then(() => (exited = true));
@@ -115,25 +91,9 @@ describe.each(testProviders().filter((provider) => provider !== 'mysql'))('grace
         // Caught by the signal in the middle of its transaction, it still gets its normal answer.
         const caught = outcomes.filter((o) => started.includes(o.names[0]!));
         expect(caught.map((o) => o.status)).toEqual(caught.map((o) => NORMAL_STATUS[o.kind as 'rest']));
-        // Whether a late request reaches the server while it drains depends on the machine's load;
-        // test/e2e/health.e2e-spec.ts holds a write open to prove the refusal deterministically.
-        for (const outcome of outcomes) {
-          if (outcome.networkError) {
-            // No connection only once the server closed, after the signal.
-            expect(outcome.sentAfterSignal).toBe(true);
-          } else if (outcome.status === 503 && outcome.retryAfter === null) {
-            // Fastify's own answer once Nest closes the server (its `return503OnClosing`).
-            expect([outcome.sentAfterSignal, outcome.connection]).toEqual([true, 'close']);
-          } else if (outcome.status === 503) {
-            expect([outcome.code, outcome.retryAfter, outcome.connection]).toEqual(['shutting-down', '1', 'close']);
-          } else {
-            expect({ kind: outcome.kind, status: outcome.status }).toEqual({
-              kind: outcome.kind,
-              status: NORMAL_STATUS[outcome.kind as 'rest'],
-            });
-          }
-        }
-        const acknowledged = outcomes.filter((o) => o.status !== undefined && o.status < 300).flatMap((o) => o.names);
+        // test/e2e/health.e2e-spec.ts holds a write open to prove the refusal of late requests deterministically.
+        expectGracefulOutcomes(outcomes, (kind) => NORMAL_STATUS[kind as 'rest']);
+        const acknowledged = acknowledgedNames(outcomes);
         const stored = (await db.prisma.tag.findMany({ select: { name: true } })).map((tag) => tag.name);
         expect(new Set(stored)).toEqual(new Set(acknowledged));
       } finally {

@@ -24,6 +24,12 @@ export interface Nest11Bootstrap {
 export interface RunningNest11App {
   /** An agent sending `headers` with every request. */
   http: (headers?: Record<string, string>) => TestAgent;
+  url: string;
+  /** The SQLite file the application writes. */
+  database: string;
+  signal(signal: NodeJS.Signals): void;
+  /** The exit of the process: its code, or the signal that ended it, and what it printed. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>;
   stop(): Promise<void>;
 }
 
@@ -57,6 +63,9 @@ export async function startNest11App({ platform, bootstrap }: Nest11Bootstrap): 
     rmSync(database, { force: true });
   };
   let output = '';
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, output })),
+  );
   try {
     const port = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the application did not start in time')), START_TIMEOUT_MS);
@@ -75,7 +84,14 @@ export async function startNest11App({ platform, bootstrap }: Nest11Bootstrap): 
       );
     });
     const url = `http://127.0.0.1:${port}`;
-    return { http: (headers = {}) => request.agent(url).set(headers), stop };
+    return {
+      http: (headers = {}) => request.agent(url).set(headers),
+      url,
+      database,
+      signal: (signal) => child.kill(signal),
+      exited: exit,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw new Error(`Nest 11 application (${platform}, ${bootstrap}): ${(error as Error).message}\n${output}`, {

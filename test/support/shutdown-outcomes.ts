@@ -1,0 +1,71 @@
+/** One write a client sent while an application shut down, and how it ended: an answer, or no connection. */
+export interface ShutdownOutcome {
+  kind: string;
+  /** What it creates, to find in the database afterwards. */
+  names: string[];
+  sentAfterSignal: boolean;
+  status?: number;
+  code?: string;
+  retryAfter?: string | null;
+  connection?: string | null;
+  networkError?: string;
+}
+
+/** A write request: its path, media type and body. */
+export interface WriteRequest {
+  path: string;
+  type: string;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Sends `write` to the application at `url` and fills `outcome` in with how it ended. */
+export async function sendWrite(url: string, write: WriteRequest, outcome: ShutdownOutcome): Promise<ShutdownOutcome> {
+  try {
+    const res = await fetch(`${url}${write.path}`, {
+      method: 'POST',
+      headers: { 'content-type': write.type, accept: write.type, ...write.headers },
+      body: JSON.stringify(write.body),
+    });
+    const text = await res.text();
+    Object.assign(outcome, {
+      status: res.status,
+      code: res.ok ? undefined : (JSON.parse(text).errors?.[0]?.code ?? JSON.parse(text).error?.errorCode),
+      retryAfter: res.headers.get('retry-after'),
+      connection: res.headers.get('connection'),
+    });
+  } catch (error) {
+    outcome.networkError = String((error as Error).cause ?? error);
+  }
+  return outcome;
+}
+
+/**
+ * What a graceful shutdown may answer: the write's normal status (`normalStatus` of its kind);
+ * after the signal only, no connection (the server closed) or 503 `shutting-down` with
+ * `Retry-After` and `Connection: close` (or Fastify's own bare 503 once Nest closes the server).
+ * Whether a late request reaches the server while it drains depends on the machine's load.
+ */
+export function expectGracefulOutcomes(
+  outcomes: readonly ShutdownOutcome[],
+  normalStatus: (kind: string) => number,
+): void {
+  for (const outcome of outcomes) {
+    if (outcome.networkError) {
+      expect(outcome.sentAfterSignal).toBe(true);
+    } else if (outcome.status === 503 && outcome.retryAfter === null) {
+      expect([outcome.sentAfterSignal, outcome.connection]).toEqual([true, 'close']);
+    } else if (outcome.status === 503) {
+      expect([outcome.code, outcome.retryAfter, outcome.connection]).toEqual(['shutting-down', '1', 'close']);
+    } else {
+      expect({ kind: outcome.kind, status: outcome.status }).toEqual({
+        kind: outcome.kind,
+        status: normalStatus(outcome.kind),
+      });
+    }
+  }
+}
+
+/** The names of the writes the application acknowledged (answered 2xx). */
+export const acknowledgedNames = (outcomes: readonly ShutdownOutcome[]): string[] =>
+  outcomes.filter((o) => o.status !== undefined && o.status < 300).flatMap((o) => o.names);
