@@ -1,22 +1,16 @@
 import fc from 'fast-check';
 
-import type { DemoUser } from '../../fixtures/blog/policies.js';
 import { type LiveStream, openLiveQuery } from '../support/event-stream-client.js';
 import { eventually } from '../support/eventually.js';
-import { seedPolicyBlog } from '../support/policy-fixtures.js';
 import {
   applyWrite,
   type Caller,
-  callerContext,
   CALLERS,
   generatedWrites,
   headersOf,
-  policyHttp,
   RELATION_HIDDEN_READS,
-  writerPolicies,
-  type WrittenRows,
+  usePolicyApp,
 } from '../support/policy-writes.js';
-import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
 const SEED = 3107;
@@ -28,39 +22,21 @@ const RUNS = 4;
  * answers their GETs gave between commits).
  */
 describe.each(testProviders())('live queries under relation-based policies (%s)', (provider) => {
-  const users: Partial<Record<Caller, DemoUser>> = {};
-  let base: string;
-  const t = useTestApp(provider, {
-    options: {
-      policies: writerPolicies,
-      live: { debounce: 5, maxPerCaller: 100 },
-      context: callerContext(users),
-    },
-    seed: async ({ db }) => {
-      const seeded = await seedPolicyBlog(db);
-      users.alice = seeded.alice;
-      users.bob = seeded.bob;
-    },
-  });
-  beforeAll(async () => {
-    await t.app.listen(0, '127.0.0.1');
-    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
-  });
-
-  const { request, rpcWrite } = policyHttp(() => base);
+  const {
+    base,
+    rows: writtenRows,
+    request,
+    rpcWrite,
+  } = usePolicyApp(provider, { live: { debounce: 5, maxPerCaller: 100 } });
 
   it('sends every subscriber exactly its own answers, whatever is written', async () => {
-    const rows: WrittenRows = {
-      users,
-      postIds: (await t.db.prisma.post.findMany({ select: { id: true } })).map((post) => post.id),
-      commentIds: [],
-    };
+    const rows = await writtenRows();
     const plans = fc.sample(generatedWrites, { seed: SEED, numRuns: RUNS });
     for (const plan of plans) {
       const subscriptions: { caller: Caller; path: string; stream: LiveStream; answers: Set<string> }[] = [];
       for (const caller of CALLERS) {
         for (const path of RELATION_HIDDEN_READS) {
-          const stream = await openLiveQuery(`${base}${path}`, headersOf(caller));
+          const stream = await openLiveQuery(`${base()}${path}`, headersOf(caller));
           expect(stream.status).toBe(200);
           subscriptions.push({ caller, path, stream, answers: new Set() });
         }

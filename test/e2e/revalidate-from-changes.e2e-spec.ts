@@ -1,19 +1,13 @@
 import fc from 'fast-check';
 
-import type { DemoUser } from '../../fixtures/blog/policies.js';
 import { LiveQueries } from '../../lib/changes/live-queries.js';
-import { seedPolicyBlog } from '../support/policy-fixtures.js';
 import {
   applyWrite,
-  type Caller,
-  callerContext,
   CALLERS,
   generatedWrites,
   headersOf,
-  policyHttp,
   RELATION_HIDDEN_READS,
-  writerPolicies,
-  type WrittenRows,
+  usePolicyApp,
 } from '../support/policy-writes.js';
 import { rpcQuery } from '../support/rpc-client.js';
 import { useTestApp } from '../support/test-app.js';
@@ -154,33 +148,17 @@ describe.each(testProviders())('conditional GETs revalidated from changes, trust
  * known for one caller is never another's, and no write the module made is missed.
  */
 describe.each(testProviders())('conditional GETs revalidated from changes under policies (%s)', (provider) => {
-  const users: Partial<Record<Caller, DemoUser>> = {};
-  let base: string;
-  const t = useTestApp(provider, {
-    options: {
-      policies: writerPolicies,
-      live: { debounce: 5 },
-      caching: { revalidate: 'changes', vary: ['x-user'] },
-      context: callerContext(users),
-    },
-    seed: async ({ db }) => {
-      const seeded = await seedPolicyBlog(db);
-      users.alice = seeded.alice;
-      users.bob = seeded.bob;
-    },
+  const {
+    rows: writtenRows,
+    request,
+    rpcWrite,
+  } = usePolicyApp(provider, {
+    live: { debounce: 5 },
+    caching: { revalidate: 'changes', vary: ['x-user'] },
   });
-  beforeAll(async () => {
-    await t.app.listen(0, '127.0.0.1');
-    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
-  });
-  const { request, rpcWrite } = policyHttp(() => base);
 
   it("answers every caller's revalidation as a full read of theirs would", async () => {
-    const rows: WrittenRows = {
-      users,
-      postIds: (await t.db.prisma.post.findMany({ select: { id: true } })).map((post) => post.id),
-      commentIds: [],
-    };
+    const rows = await writtenRows();
     /** The last tags any caller was answered for each read: a caller also revalidates with others' and old ones. */
     const tags = new Map(RELATION_HIDDEN_READS.map((path) => [path, [] as string[]]));
     const check = async () => {

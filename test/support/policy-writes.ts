@@ -1,8 +1,11 @@
 import fc from 'fast-check';
 
+import type { DatabaseProvider } from '../../fixtures/blog/database/database-url.js';
 import { type DemoUser, samplePolicies } from '../../fixtures/blog/policies.js';
-import type { CrudApiPolicies } from '../../lib/index.js';
+import type { CrudApiModuleOptions, CrudApiPolicies } from '../../lib/index.js';
+import { seedPolicyBlog } from './policy-fixtures.js';
 import { rpcQuery } from './rpc-client.js';
+import { useTestApp } from './test-app.js';
 
 /** The callers of the generated policy tests: two users of `seedPolicyBlog` and no one. */
 export type Caller = 'alice' | 'bob' | 'anonymous';
@@ -114,4 +117,33 @@ export function policyHttp(base: () => string) {
     return JSON.parse(text).data;
   };
   return { request, rpcWrite };
+}
+
+/**
+ * The listening application of the enclosing `describe` block under the writer's sample policies
+ * (`seedPolicyBlog`'s users as callers), with `options` on top: its handle, the rows to write
+ * from, and requests to it.
+ */
+export function usePolicyApp(provider: DatabaseProvider, options: Partial<CrudApiModuleOptions>) {
+  const users: Partial<Record<Caller, DemoUser>> = {};
+  let base = '';
+  const t = useTestApp(provider, {
+    options: { policies: writerPolicies, context: callerContext(users), ...options },
+    seed: async ({ db }) => {
+      const seeded = await seedPolicyBlog(db);
+      users.alice = seeded.alice;
+      users.bob = seeded.bob;
+    },
+  });
+  beforeAll(async () => {
+    await t.app.listen(0, '127.0.0.1');
+    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+  });
+  /** The rows a plan writes from: the seeded posts, no comment yet. */
+  const rows = async (): Promise<WrittenRows> => ({
+    users,
+    postIds: (await t.db.prisma.post.findMany({ select: { id: true } })).map((post) => post.id),
+    commentIds: [],
+  });
+  return { t, base: () => base, rows, ...policyHttp(() => base) };
 }
