@@ -320,12 +320,22 @@ describe('bench conditional GET', () => {
 
   it('is a variant of a REST and an RPC read: the same request, our module on both sides', () => {
     const conditional = SCENARIOS.filter((s) => comparisonOf(s) === 'conditional');
-    expect(conditional.map((s) => s.id)).toEqual(['rest-include-304', 'rpc-find-many-304']);
+    expect(conditional.map((s) => s.id)).toEqual([
+      'rest-include-304',
+      'rpc-find-many-304',
+      'rest-include-304-changes',
+      'rpc-find-many-304-changes',
+    ]);
     for (const scenario of conditional) {
-      const original = SCENARIOS.find((s) => `${s.id}-304` === scenario.id)!;
+      const original = SCENARIOS.find((s) => scenario.id.startsWith(`${s.id}-304`))!;
       expect(comparisonOf(original)).toBe('hand-written');
+      // Revalidated from changes, both sides run with the options it needs; otherwise as the read.
+      const oursOptions = scenario.id.endsWith('-changes')
+        ? { live: {}, caching: { revalidate: 'changes' } }
+        : original.oursOptions;
       expect({ ...scenario, id: original.id, title: original.title, comparison: undefined }).toEqual({
         ...original,
+        oursOptions,
         comparison: undefined,
       });
     }
