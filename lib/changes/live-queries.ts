@@ -14,6 +14,12 @@ import { dependentModels } from './read-models.js';
 
 const logger = new Logger('CrudApi');
 
+/**
+ * The started instances of this process: a commit one instance hears is heard by the others too
+ * (an application may mount the module twice over the same data), with or without a transport.
+ */
+const IN_PROCESS = new Set<LiveQueries>();
+
 /** One live query of one client, as the request that opened it describes it. */
 export interface LiveSubscription {
   /** Subscriptions with the same key share their re-runs: same query, client and policy context. */
@@ -82,6 +88,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    if (this.settings) IN_PROCESS.add(this);
     const transport = this.settings?.transport;
     if (!transport) return;
     await transport.start((notice) => {
@@ -90,6 +97,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    IN_PROCESS.delete(this);
     this.closed = true;
     clearTimeout(this.flushTimer);
     clearInterval(this.heartbeatTimer);
@@ -176,6 +184,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
    */
   committed(models: readonly string[]): void {
     for (const model of models) this.unpublished.add(model);
+    for (const instance of IN_PROCESS) if (instance !== this) instance.changed(models);
     this.changed(models);
   }
 

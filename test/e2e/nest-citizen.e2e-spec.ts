@@ -159,6 +159,32 @@ describe.each(testProviders())('a good Nest citizen (%s)', (provider) => {
     }
   });
 
+  it("hears the other instance's commits: its conditional GETs revalidated from changes read again", async () => {
+    const fromChanges = { live: {}, caching: { revalidate: 'changes' as const } };
+    const { app, http } = await appWith(db, [
+      CrudApiModule.forRoot({ ...base(), ...fromChanges }),
+      CrudApiModule.forRoot({ ...base(), ...fromChanges, restPath: 'admin/rest', rpcPath: 'admin/rpc' }),
+    ]);
+    try {
+      const full = await http().get('/admin/rest/tag').expect(200);
+      const revalidate = () => http().get('/admin/rest/tag').set('If-None-Match', full.headers.etag);
+      await revalidate().expect(304);
+      db.queries.length = 0;
+      await revalidate().expect(304);
+      expect(db.queries).toHaveLength(0);
+      await http()
+        .post('/api/rpc/tag/create')
+        .send({ data: { name: 'from the other instance' } })
+        .expect(201);
+      const after = await revalidate().expect(200);
+      expect(after.body.data.map((tag: { attributes: { name: string } }) => tag.attributes.name)).toContain(
+        'from the other instance',
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
   it('takes its options from a useClass factory', async () => {
     @Injectable()
     class OptionsFromClass implements CrudApiOptionsFactory {
