@@ -182,6 +182,8 @@ describe.each(testProviders())('a good Nest citizen (%s)', (provider) => {
       );
     } finally {
       await app.close();
+      // The other tests count the seeded tags.
+      await db.prisma.tag.deleteMany({ where: { name: 'from the other instance' } });
     }
   });
 
