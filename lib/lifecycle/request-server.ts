@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 
 import { acceptsEventStream } from '../changes/event-stream.js';
 import { LiveQueries } from '../changes/live-queries.js';
@@ -19,7 +19,7 @@ import {
   type PlatformResponse,
   sendApiResponse,
 } from '../shared/api-response.js';
-import { CONDITIONAL_WRITES, entityTag, noneMatch, TAGGED_WRITES } from '../shared/http-caching.js';
+import { CONDITIONAL_WRITES, entityTag, noneMatch, prepareEntityTags, TAGGED_WRITES } from '../shared/http-caching.js';
 import { preferenceValue } from '../shared/prefer.js';
 import {
   type ApiInterface,
@@ -71,7 +71,7 @@ interface Validators {
  * (`sendApiError`), which finds the request's call and ends it there.
  */
 @Injectable()
-export class RequestServer {
+export class RequestServer implements OnModuleInit {
   private readonly validators?: Validators;
   private readonly mergedVary = new Map<string, string>();
 
@@ -97,6 +97,11 @@ export class RequestServer {
         },
       };
     }
+  }
+
+  /** Before the first request: the answers' entity tags (and live queries', and `If-Match`'s) need their hash. */
+  onModuleInit(): Promise<void> {
+    return prepareEntityTags();
   }
 
   async serve(

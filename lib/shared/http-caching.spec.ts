@@ -1,9 +1,12 @@
-import { entityTag, entityTagList, ifMatchHolds, noneMatch } from './http-caching.js';
+import { entityTag, entityTagList, ifMatchHolds, noneMatch, prepareEntityTags } from './http-caching.js';
 
 describe('entity tags', () => {
+  beforeAll(prepareEntityTags);
+
   it('tag the exact bytes: equal bodies share a strong tag, any change gives another', () => {
     const tag = entityTag(Buffer.from('{"data":1}'));
-    expect(tag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect(tag).toMatch(/^"[0-9a-f]{16}"$/);
+    expect(entityTag('{"data":1}')).toBe(tag);
     expect(entityTag(Buffer.from('{"data":1}'))).toBe(tag);
     expect(entityTag(Buffer.from('{"data":2}'))).not.toBe(tag);
     expect(entityTag(Buffer.from('{"data":1} '))).not.toBe(tag);
