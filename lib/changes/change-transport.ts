@@ -21,4 +21,10 @@ export interface ChangeTransport {
   publish(notice: ChangeNotice): Promise<void>;
   /** Stops listening and releases its connections. */
   close(): Promise<void>;
+  /**
+   * Whether it receives the other instances' notices now: false once it knows its connection lost,
+   * until it listens again (their commits go unheard meanwhile). A transport without it is taken
+   * to be always listening.
+   */
+  readonly listening?: boolean;
 }

@@ -212,9 +212,12 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     return this.clock;
   }
 
-  /** Whether a change to any of `models` (or a `'*'` notice) was heard after the mark `since`. */
+  /**
+   * Whether a change to any of `models` (or a `'*'` notice) was heard after the mark `since`; also
+   * while the transport is not listening, when the other instances' commits go unheard.
+   */
   changedSince(models: Iterable<string>, since: number): boolean {
-    if (this.everythingAt > since) return true;
+    if (this.everythingAt > since || this.settings?.transport?.listening === false) return true;
     for (const model of models) if ((this.changedAt.get(model) ?? 0) > since) return true;
     return false;
   }

@@ -49,6 +49,10 @@ class PostgresChangeTransport extends ConnectionTransport {
     super('PostgreSQL', options);
   }
 
+  get listening(): boolean {
+    return this.client !== undefined;
+  }
+
   async start(receive: (notice: ChangeNotice) => void): Promise<void> {
     this.receive = this.guarded(receive);
     await this.open();

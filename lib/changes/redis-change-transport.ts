@@ -26,6 +26,8 @@ class RedisChangeTransport extends ConnectionTransport {
   private subscriber?: Redis;
   private publisher?: Redis;
   private closed = false;
+  /** Whether the subscriber is subscribed to the channel now. */
+  private subscribed = false;
   /** Stop checking the connections. */
   private unwatch: (() => void)[] = [];
 
@@ -33,11 +35,17 @@ class RedisChangeTransport extends ConnectionTransport {
     super('Redis', options);
   }
 
+  get listening(): boolean {
+    return this.subscribed;
+  }
+
   async start(receive: (notice: ChangeNotice) => void): Promise<void> {
     const { Redis } = await loadPeer(() => import('ioredis'), 'ioredis', 'redisChangeTransport');
     const deliver = this.guarded(receive);
     const subscriber = (this.subscriber = new Redis(this.options.url, this.settings('subscriber')));
     const publisher = (this.publisher = new Redis(this.options.url, this.settings('publisher')));
+    // Before `supervise`'s listener: by the time a loss is reported, the transport says so.
+    subscriber.on('close', () => (this.subscribed = false));
     for (const client of [subscriber, publisher]) this.supervise(client);
     subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel) deliver(decodeChangeNotice(message));
@@ -45,19 +53,24 @@ class RedisChangeTransport extends ConnectionTransport {
     try {
       await Promise.all([subscriber.connect(), publisher.connect()]);
       await subscriber.subscribe(this.channel);
+      this.subscribed = true;
     } catch (error) {
       await this.close();
       throw error;
     }
     // Registered once connected: each later 'ready' follows a lost connection.
     subscriber.on('ready', () => {
-      subscriber.subscribe(this.channel).then(() => deliver(RECONNECT_NOTICE), this.onError);
+      subscriber.subscribe(this.channel).then(() => {
+        this.subscribed = true;
+        deliver(RECONNECT_NOTICE);
+      }, this.onError);
     });
     publisher.on('ready', () => this.publishMissed());
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.subscribed = false;
     this.unwatch.splice(0).forEach((stop) => stop());
     const clients = [this.subscriber, this.publisher];
     this.subscriber = this.publisher = undefined;

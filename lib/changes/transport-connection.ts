@@ -78,6 +78,7 @@ export abstract class ConnectionTransport implements ChangeTransport {
 
   abstract start(receive: (notice: ChangeNotice) => void): Promise<void>;
   abstract close(): Promise<void>;
+  abstract get listening(): boolean;
   /** Sends on the connection of the moment; rejects without one (`notConnected`). */
   protected abstract send(notice: ChangeNotice): Promise<void>;
 

@@ -289,6 +289,26 @@ describe.each([postgres, redis])('$name change transport', (kind) => {
       });
     });
 
+    it('is not listening from the loss of its connection until it listens again', async () => {
+      const states: Array<boolean | undefined> = [];
+      const reporting: { transport?: ChangeTransport } = {};
+      const settings = {
+        reconnect: { initialDelay: 300, maxDelay: 300 },
+        onError: () => states.push(reporting.transport?.listening),
+      };
+      const a = await start(newChannel(), settings);
+      reporting.transport = a.transport;
+      expect(a.transport.listening).toBe(true);
+      await kind.kill(url, a.name);
+      await eventually(() => expect(a.transport.listening).toBe(false));
+      await eventually(() => expect(a.heard).toContainEqual(RECONNECTED));
+      expect(a.transport.listening).toBe(true);
+      // By the time its subscribing connection's loss was reported, it was no longer listening.
+      expect(states).toContain(false);
+      await a.transport.close();
+      expect(a.transport.listening).toBe(false);
+    });
+
     it('rejects a publish while disconnected, then tells the others * from its origin once back', async () => {
       const channel = newChannel();
       const [a, b] = [await start(channel, { reconnect: { initialDelay: 400, maxDelay: 400 } }), await start(channel)];
