@@ -1,4 +1,13 @@
-import { entityTag, entityTagList, ifMatchHolds, noneMatch, prepareEntityTags } from './http-caching.js';
+import xxhash from 'xxhash-wasm';
+
+import {
+  ENTITY_TAG_PART,
+  entityTag,
+  entityTagList,
+  ifMatchHolds,
+  noneMatch,
+  prepareEntityTags,
+} from './http-caching.js';
 
 describe('entity tags', () => {
   beforeAll(prepareEntityTags);
@@ -10,6 +19,16 @@ describe('entity tags', () => {
     expect(entityTag(Buffer.from('{"data":1}'))).toBe(tag);
     expect(entityTag(Buffer.from('{"data":2}'))).not.toBe(tag);
     expect(entityTag(Buffer.from('{"data":1} '))).not.toBe(tag);
+  });
+
+  it('tag a body larger than one part, digested in parts, as its XXH64 over all its bytes', async () => {
+    const { h64Raw } = await xxhash();
+    const expected = (bytes: Buffer) => `"${h64Raw(bytes).toString(16).padStart(16, '0')}"`;
+    for (const size of [ENTITY_TAG_PART - 1, ENTITY_TAG_PART, ENTITY_TAG_PART + 1, 3 * ENTITY_TAG_PART + 17]) {
+      const bytes = Buffer.from(Array.from({ length: size }, (_, i) => (i * 7919) % 251));
+      expect({ size, tag: entityTag(bytes) }).toEqual({ size, tag: expected(bytes) });
+      expect(entityTag(bytes.toString('latin1'))).toBe(entityTag(Buffer.from(bytes.toString('latin1'))));
+    }
   });
 
   it('read If-None-Match lists, repeated fields and * as RFC 9110 writes them', () => {

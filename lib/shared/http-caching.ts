@@ -9,6 +9,12 @@ export async function prepareEntityTags(): Promise<void> {
 }
 
 /**
+ * The largest body digested in one call. The hash copies its input into its WebAssembly memory,
+ * which grows to the largest input and never shrinks: larger bodies are digested in parts this size.
+ */
+export const ENTITY_TAG_PART = 1024 * 1024;
+
+/**
  * A strong entity tag of a representation (RFC 9110 §8.8.3): a 64-bit digest of the exact bytes
  * sent (a string is digested as its UTF-8 bytes, which is how it is sent), so two answers share a
  * tag only when their bodies are byte for byte the same. XXH64 rather than a cryptographic digest:
@@ -17,8 +23,16 @@ export async function prepareEntityTags(): Promise<void> {
  */
 export function entityTag(payload: string | Buffer): string {
   if (!hasher) throw new Error('entityTag: prepareEntityTags() has not completed');
-  const digest = typeof payload === 'string' ? hasher.h64ToString(payload) : hex64(hasher.h64Raw(payload));
-  return `"${digest}"`;
+  const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
+  return `"${hex64(digest(hasher, bytes))}"`;
+}
+
+function digest(hash: XXHashAPI, bytes: Buffer): bigint {
+  if (bytes.byteLength <= ENTITY_TAG_PART) return hash.h64Raw(bytes);
+  const parts = hash.create64();
+  for (let start = 0; start < bytes.byteLength; start += ENTITY_TAG_PART)
+    parts.update(bytes.subarray(start, start + ENTITY_TAG_PART));
+  return parts.digest();
 }
 
 const hex64 = (value: bigint): string => value.toString(16).padStart(16, '0');
