@@ -2,10 +2,17 @@ import xxhash, { type XXHashAPI } from 'xxhash-wasm';
 
 /** The hash of entity tags, compiled once per process by `prepareEntityTags`. */
 let hasher: XXHashAPI | undefined;
+let compiling: Promise<void> | undefined;
 
-/** Compiles the entity tags' hash (WebAssembly, compiled asynchronously): awaited as the module starts. */
-export async function prepareEntityTags(): Promise<void> {
-  hasher ??= await xxhash();
+/**
+ * Compiles the entity tags' hash (WebAssembly, compiled asynchronously): awaited as the module
+ * starts. Every module instance of the process awaits the one compilation.
+ */
+export function prepareEntityTags(): Promise<void> {
+  compiling ??= xxhash().then((compiled) => {
+    hasher = compiled;
+  });
+  return compiling;
 }
 
 /**
