@@ -44,6 +44,8 @@ export interface BenchOptions {
   tracing: boolean;
   /** Our server runs with live queries on, and no subscription open: what the option costs the other requests. */
   live: boolean;
+  /** Our module reads once per GET, identical GETs that arrive together too (`coalesceReads: false`). */
+  noCoalesce: boolean;
 }
 
 export const DEFAULT_POSTGRES_URL = 'postgresql://postgres@127.0.0.1:5432/test';
@@ -82,7 +84,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --tracing             our server records its OpenTelemetry spans and metrics (an SDK that drops them):
                         what tracing costs; the baseline runs without
   --live                our server runs with live queries on and no subscription open: what the option
-                        costs the other requests`;
+                        costs the other requests
+  --no-coalesce         our server reads once per GET (coalesceReads: false): what one read costs when
+                        no identical GETs arrive together`;
 
 /** Reads the command line; throws a message with the usage on anything it does not understand. */
 export function parseBenchOptions(argv: string[], env: Record<string, string | undefined> = {}): BenchOptions {
@@ -110,6 +114,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
       'no-db': { type: 'boolean', default: false },
       tracing: { type: 'boolean', default: false },
       live: { type: 'boolean', default: false },
+      'no-coalesce': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -144,6 +149,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     noDb: values['no-db'],
     tracing: values.tracing,
     live: values.live,
+    noCoalesce: values['no-coalesce'],
   };
 }
 

@@ -126,7 +126,7 @@ async function main(): Promise<void> {
   };
   const file = path.join(
     options.out,
-    `${options.db}-${options.platform}${options.noDb ? '-no-db' : ''}${options.tracing ? '-tracing' : ''}${options.live ? '-live' : ''}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`,
+    `${options.db}-${options.platform}${options.noDb ? '-no-db' : ''}${options.tracing ? '-tracing' : ''}${options.live ? '-live' : ''}${options.noCoalesce ? '-uncoalesced' : ''}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`,
   );
   await mkdir(options.out, { recursive: true });
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
 
   const database = options.noDb ? `no database (Prisma answers from memory, recorded on ${options.db})` : options.db;
   console.log(
-    `\n## ${database} on ${options.platform}${options.tracing ? ', ours traced' : ''}${options.live ? ', ours with live queries on' : ''}: ${options.duration} s x ${options.rounds} rounds per side, ${options.connections} connections`,
+    `\n## ${database} on ${options.platform}${options.tracing ? ', ours traced' : ''}${options.live ? ', ours with live queries on' : ''}${options.noCoalesce ? ', ours reading once per GET' : ''}: ${options.duration} s x ${options.rounds} rounds per side, ${options.connections} connections`,
   );
   console.log(
     `${report.machine.cores} x ${report.machine.cpu}, ${report.machine.memoryGb} GB, Node ${process.version}, ` +
@@ -170,10 +170,16 @@ async function runScenario(
 ): Promise<ScenarioResult> {
   const comparison = comparisonOf(scenario);
   const conditional = comparison === 'conditional';
-  const server = { scenario: scenario.id, databaseUrl, platform: options.platform, replay: options.noDb };
+  const server = {
+    scenario: scenario.id,
+    databaseUrl,
+    platform: options.platform,
+    replay: options.noDb,
+    uncoalesced: options.noCoalesce,
+  };
   const [ours, baseline] = await Promise.all([
     ServerProcess.start({ ...server, side: 'ours', tracing: options.tracing, live: options.live }, placement),
-    // A conditional GET runs our module on both sides, so both are traced alike.
+    // A conditional GET runs our module on both sides, so both are traced and coalesced alike.
     ServerProcess.start({ ...server, side: 'baseline', tracing: conditional && options.tracing }, placement),
   ]);
   try {
@@ -232,6 +238,7 @@ async function runScaling(options: BenchOptions, placement: ServerPlacement): Pr
           platform: options.platform,
           tracing: options.tracing,
           live: options.live,
+          uncoalesced: options.noCoalesce,
         },
         { cpu: placement.cpu },
       ),

@@ -51,6 +51,7 @@ function oursModule(db: SampleDatabase): Type {
   const options = {
     ...(benchScenario?.oursOptions ?? liveOptions(args.scenario, args.databaseUrl)),
     ...(args.live ? { live: {} } : {}),
+    ...(args.uncoalesced ? { coalesceReads: false } : {}),
   };
   @Module({ imports: [CrudApiModule.forRoot({ endpoint, prisma: db.prisma, modelMeta: db.modelMeta, ...options })] })
   class OursModule {}

@@ -18,6 +18,8 @@ export interface ServerArgs {
   tracing?: boolean;
   /** Live queries turned on, no subscription open (`--live`, ours only). */
   live?: boolean;
+  /** Our module reads once per GET, identical GETs that arrive together too (`--no-coalesce`). */
+  uncoalesced?: boolean;
 }
 
 export type RunnerMessage = { type: 'reset' } | { type: 'stats' } | { type: 'memory' } | { type: 'stop' };
@@ -55,11 +57,12 @@ export function encodeServerArgs(args: ServerArgs): string[] {
     args.replay ? 'replay' : 'live',
     args.tracing ? 'traced' : 'untraced',
     args.live ? 'live-queries' : 'no-live-queries',
+    args.uncoalesced ? 'uncoalesced' : 'coalesced',
   ];
 }
 
 export function decodeServerArgs(argv: string[]): ServerArgs {
-  const [side, scenario, databaseUrl, port, platform, database, tracing, live] = argv;
+  const [side, scenario, databaseUrl, port, platform, database, tracing, live, coalesce] = argv;
   if (
     (side !== 'ours' && side !== 'baseline') ||
     !scenario ||
@@ -68,10 +71,11 @@ export function decodeServerArgs(argv: string[]): ServerArgs {
     (platform !== 'express' && platform !== 'fastify') ||
     (database !== 'live' && database !== 'replay') ||
     (tracing !== 'traced' && tracing !== 'untraced') ||
-    (live !== 'live-queries' && live !== 'no-live-queries')
+    (live !== 'live-queries' && live !== 'no-live-queries') ||
+    (coalesce !== 'coalesced' && coalesce !== 'uncoalesced')
   ) {
     throw new Error(
-      'usage: bench-server <ours|baseline> <scenario> <database-url> <port> <express|fastify> <live|replay> <traced|untraced> <live-queries|no-live-queries>',
+      'usage: bench-server <ours|baseline> <scenario> <database-url> <port> <express|fastify> <live|replay> <traced|untraced> <live-queries|no-live-queries> <coalesced|uncoalesced>',
     );
   }
   return {
@@ -83,6 +87,7 @@ export function decodeServerArgs(argv: string[]): ServerArgs {
     replay: database === 'replay',
     tracing: tracing === 'traced',
     live: live === 'live-queries',
+    uncoalesced: coalesce === 'uncoalesced',
   };
 }
 

@@ -56,8 +56,10 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   private readonly perRequest = new WeakMap<object, Promise<PrismaClientLike>>();
   /** The transaction client of each request that runs in one (`inRequestTransaction`). */
   private readonly transactions = new WeakMap<object, Promise<PrismaClientLike>>();
-  /** What each request's client was made of (live queries share runs of the same). */
-  private readonly origins = new WeakMap<object, string>();
+  /** What each request's client was made of (requests made of the same share reads: `shareKeyOf`). */
+  private readonly origins = new WeakMap<object, Origin>();
+  /** The origin of every request served by the `prisma` option's client unwrapped. */
+  private readonly sharedOrigin: Origin;
   private readonly listeners: ChangeListener[];
   private readonly outbox?: OutboxWriter;
   private emitter?: EventEmitterLike;
@@ -69,6 +71,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   ) {
     this.listeners = options.onChange === undefined ? [] : [options.onChange].flat();
     if (options.outbox) this.outbox = new OutboxWriter(options.outbox.model, options.modelMeta, options.rules);
+    this.sharedOrigin = { client: options.prisma ?? {}, context: {} };
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -169,13 +172,14 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   }
 
   /**
-   * What decides the answers of a request whose models are recorded besides its URL: its Prisma
-   * client and its policy context. Live queries of requests with the same key share their re-runs,
-   * a conditional GET answers the tag known for it. None for a context JSON cannot write.
+   * What decides the answers of a request besides its URL and headers: its Prisma client and its
+   * policy context. Identical GETs with the same key share one read, live queries their re-runs, a
+   * conditional GET answers the tag known for it. None for a context JSON cannot write.
    */
   async shareKeyOf(request: ApiRequest): Promise<string | undefined> {
-    await this.forRequest(request);
-    return this.origins.get(request.raw);
+    const client = await this.forRequest(request);
+    const origin = this.origins.get(request.raw) ?? (client === this.options.prisma ? this.sharedOrigin : undefined);
+    return origin && originKey(origin.client, origin.context);
   }
 
   private async create(request: PlatformRequest): Promise<PrismaClientLike> {
@@ -188,16 +192,21 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     const beforeCommit = writes ? this.outbox?.write : undefined;
     if (!policies && !rules && !onChange && !beforeCommit) {
       // Without policies and rules a read's answer depends on its client alone.
-      if (recorded) this.origins.set(request, originKey(own, {})!);
+      this.origins.set(request, { client: own, context: {} });
       return client;
     }
     const context = await (this.options.context ?? defaultPolicyContext)(request);
-    const origin = recorded && originKey(own, context);
-    if (origin) this.origins.set(request, origin);
+    this.origins.set(request, { client: own, context });
     const transactionOptions = transactionBounds(this.options.transactions);
     const settings = { policies, rules, onChange, beforeCommit, defaultPolicy, modelMeta, context, transactionOptions };
     return withPolicies(client, settings);
   }
+}
+
+/** The client a request's client wraps, and the policy context it was given. */
+interface Origin {
+  client: object;
+  context: PolicyContext;
 }
 
 /**

@@ -31,6 +31,7 @@ import {
   runInRequest,
 } from '../telemetry/request-telemetry.js';
 import { REQUEST_ID_HEADER } from '../telemetry/telemetry.constants.js';
+import { CoalescedReads } from './coalesced-reads.js';
 import { KnownTags } from './known-tags.js';
 import { RequestDrain } from './request-drain.js';
 
@@ -74,14 +75,16 @@ interface Validators {
 export class RequestServer implements OnModuleInit {
   private readonly validators?: Validators;
   private readonly mergedVary = new Map<string, string>();
+  private readonly coalesced?: CoalescedReads;
 
   constructor(
     @Inject(RequestDrain) private readonly drain: RequestDrain,
-    @Inject(CRUD_API_OPTIONS) { caching }: ResolvedCrudApiOptions,
+    @Inject(CRUD_API_OPTIONS) { caching, coalesceReads }: ResolvedCrudApiOptions,
     @Inject(IdempotentRequests) private readonly idempotency: IdempotentRequests,
     @Inject(LiveQueries) private readonly live: LiveQueries,
     @Inject(PrismaClientResolver) private readonly clients: PrismaClientResolver,
   ) {
+    if (coalesceReads) this.coalesced = new CoalescedReads();
     if (caching) {
       const vary = mergeVary(caching.vary.join(','));
       // The REST answers depend on Accept (negotiation) and Prefer (counts) as well.
@@ -202,8 +205,30 @@ export class RequestServer implements OnModuleInit {
     const ifNoneMatch = request.raw.headers['if-none-match'];
     if (known && ifNoneMatch !== undefined && request.raw.method === 'GET')
       return this.revalidated(request, scope, run, known, ifNoneMatch);
-    const answer = await run(request);
-    return this.validated(request.raw, answer, bodyBytes(answer.body), scope);
+    const once = async () => {
+      const answer = await run(request);
+      return { answer, payload: bodyBytes(answer.body) };
+    };
+    const key = this.coalesced && (await this.readKey(request, scope));
+    const { answer, payload } = key === undefined ? await once() : await this.coalesced!.run(key, once);
+    return this.validated(request.raw, answer, payload, scope);
+  }
+
+  /**
+   * What a GET's answer depends on, for `coalesceReads`: interface, path and query, the headers
+   * the services read (`Accept`, `Content-Type`, `Prefer`) and the answers vary on, and the
+   * request's client and policy context. None for a request with a body, or a context JSON cannot
+   * write: it reads alone.
+   */
+  private async readKey(request: ApiRequest, scope: RequestScope): Promise<string | undefined> {
+    const { headers, method } = request.raw;
+    const bodyless = headers['transfer-encoding'] === undefined && Number(headers['content-length'] ?? 0) === 0;
+    if (method !== 'GET' || !bodyless) return undefined;
+    const origin = await this.clients.shareKeyOf(request);
+    if (origin === undefined) return undefined;
+    const varied = this.validators?.varyNames[scope.interface].map((name) => headers[name] ?? null);
+    const read = [headers.accept, headers['content-type'], headers.prefer].map((value) => value ?? null);
+    return JSON.stringify([scope.interface, request.path, request.query, read, varied ?? null, origin]);
   }
 
   /**

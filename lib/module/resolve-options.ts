@@ -273,6 +273,10 @@ class CrudApiOptionsSchema {
   caching?: CrudApiCachingSchema | false;
 
   @IsOptional()
+  @IsBoolean({ message: 'coalesceReads must be true or false' })
+  coalesceReads?: boolean;
+
+  @IsOptional()
   @IsObject({ message: 'idempotency must be { model, retention?, scope? }' })
   @ValidateNested()
   idempotency?: CrudApiIdempotencySchema;
@@ -428,6 +432,7 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
     transactions: { ...DEFAULT_TRANSACTIONS, ...options.transactions },
     shutdown: { ...DEFAULT_SHUTDOWN, ...options.shutdown },
     caching: options.caching === false ? false : { ...DEFAULT_CACHING, ...options.caching },
+    coalesceReads: options.coalesceReads ?? true,
     idempotency: idempotencyModel && {
       retention: options.idempotency!.retention ?? DEFAULT_IDEMPOTENCY_RETENTION,
       scope: options.idempotency!.scope ?? userScope,

@@ -78,6 +78,12 @@ export interface CrudApiOptions {
    */
   caching?: CrudApiCaching | false;
   /**
+   * Identical GETs that arrive together share one read (docs/http.md#coalesced-reads): same
+   * interface, URL, the headers the answer depends on, Prisma client and policy context. Each is
+   * read after it arrived, as it would be alone. Default `true`; `false` reads once per request.
+   */
+  coalesceReads?: boolean;
+  /**
    * Live queries (docs/live.md): a GET of either interface sent with `Accept: text/event-stream`
    * streams its answer as Server-Sent Events, and again each time a commit changes it.
    */
@@ -196,7 +202,7 @@ export type ResolvedCrudApiOptions = Omit<
   CrudApiOptions,
   'limits' | 'transactions' | 'shutdown' | 'caching' | 'idempotency' | 'outbox'
 > &
-  Required<Pick<CrudApiOptions, 'pageSize' | 'count' | 'idDivider' | 'bodyLimit'>> & {
+  Required<Pick<CrudApiOptions, 'pageSize' | 'count' | 'idDivider' | 'bodyLimit' | 'coalesceReads'>> & {
     /** Mount paths of the REST and RPC controllers. */
     restPath: string;
     rpcPath: string;

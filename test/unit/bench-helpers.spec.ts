@@ -156,6 +156,16 @@ describe('bench --live and --live-fan-out', () => {
   });
 });
 
+describe('bench --no-coalesce', () => {
+  it('is off by default, and passed to the server processes', () => {
+    expect(parseBenchOptions([]).noCoalesce).toBe(false);
+    expect(parseBenchOptions(['--no-coalesce']).noCoalesce).toBe(true);
+    const args = { side: 'ours' as const, scenario: 'rest-list', databaseUrl: 'file:x.db', port: 3001 };
+    expect(decodeServerArgs(encodeServerArgs({ ...args, uncoalesced: true }))).toMatchObject({ uncoalesced: true });
+    expect(decodeServerArgs(encodeServerArgs(args))).toMatchObject({ uncoalesced: false });
+  });
+});
+
 describe('bench --no-db', () => {
   it('is off by default, and refused with --soak, which checks what the database holds', () => {
     expect(parseBenchOptions([]).noDb).toBe(false);
@@ -176,8 +186,15 @@ describe('bench --no-db', () => {
       replay: true,
       tracing: false,
       live: false,
+      uncoalesced: false,
     });
-    expect(decodeServerArgs(encodeServerArgs(args))).toEqual({ ...args, replay: false, tracing: false, live: false });
+    expect(decodeServerArgs(encodeServerArgs(args))).toEqual({
+      ...args,
+      replay: false,
+      tracing: false,
+      live: false,
+      uncoalesced: false,
+    });
   });
 
   it('answers each model operation with its first result from memory, a fresh array each time, and counts every answer', async () => {

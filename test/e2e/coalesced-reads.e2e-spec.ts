@@ -1,0 +1,139 @@
+import { Agent, request as httpRequest } from 'node:http';
+
+import fc from 'fast-check';
+
+import {
+  applyWrite,
+  type Caller,
+  CALLERS,
+  generatedWrites,
+  headersOf,
+  RELATION_HIDDEN_READS,
+  usePolicyApp,
+} from '../support/policy-writes.js';
+import { rpcQuery } from '../support/rpc-client.js';
+import { testProviders } from '../support/test-database.js';
+
+const SEED = 2611;
+const RUNS = 3;
+/** Requests sent together: each over its own connection, written in one turn of the event loop. */
+const TOGETHER = 8;
+
+interface Read {
+  caller: Caller;
+  path: string;
+}
+
+/**
+ * The policy app's reads, sent together: the same batch goes out once first, so that each request
+ * of the measured one is written in the same turn, on a connection of its own already open. The
+ * status and body of each, and the statements the batch ran.
+ */
+function togetherWith(app: ReturnType<typeof usePolicyApp>) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  afterAll(() => agent.destroy());
+  const get = ({ caller, path }: Read) =>
+    new Promise<Read & { status: number; text: string }>((resolve, reject) => {
+      const contentType = path.startsWith('/api/rest') ? 'application/vnd.api+json' : 'application/json';
+      const sent = httpRequest(`${app.base()}${path}`, {
+        agent,
+        headers: { Accept: contentType, ...headersOf(caller) },
+      });
+      sent.on('error', reject);
+      sent.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ caller, path, status: response.statusCode!, text: Buffer.concat(chunks).toString() }),
+        );
+      });
+      sent.end();
+    });
+  const send = (reads: Read[]) => Promise.all(reads.map(get));
+  return async (reads: Read[]) => {
+    await send(reads);
+    app.t.db.queries.length = 0;
+    const answers = await send(reads);
+    return { answers, statements: app.t.db.queries.length };
+  };
+}
+
+describe.each(testProviders())('coalesced reads (%s)', (provider) => {
+  const app = usePolicyApp(provider, {});
+  const { request, rpcWrite, t } = app;
+  const together = togetherWith(app);
+  /** One read alone: its answer and the statements it ran. */
+  const alone = async ({ caller, path }: Read) => {
+    t.db.queries.length = 0;
+    const { status, text } = await request('GET', path, headersOf(caller));
+    return { answer: { caller, path, status, text }, statements: t.db.queries.length };
+  };
+
+  it('reads once for identical GETs that arrive together, and answers each as it would alone', async () => {
+    const postId = (await t.db.prisma.post.findFirst({ where: { published: true } }))!.id;
+    const paths = [`/api/rest/post/${postId}?include=comments`, ...RELATION_HIDDEN_READS];
+    for (const path of paths) {
+      const single = await alone({ caller: 'alice', path });
+      expect(single.answer.status).toBe(200);
+      const { answers, statements } = await together(Array(TOGETHER).fill({ caller: 'alice', path }));
+      expect(answers).toEqual(Array(TOGETHER).fill(single.answer));
+      expect(statements).toBeGreaterThanOrEqual(single.statements);
+      expect(statements).toBeLessThan(single.statements * TOGETHER);
+    }
+  });
+
+  it("answers every caller's GETs sent together with others' as a read of theirs alone would", async () => {
+    const rows = await app.rows();
+    const reads = CALLERS.flatMap((caller) => RELATION_HIDDEN_READS.map((path) => ({ caller, path })));
+    const batches = fc.array(fc.array(fc.constantFrom(...reads), { minLength: 2, maxLength: 12 }), {
+      minLength: 1,
+      maxLength: 3,
+    });
+    const check = async (batch: Read[]) => {
+      const { answers } = await together(batch);
+      const expected = [];
+      for (const read of batch) expected.push((await alone(read)).answer);
+      expect(answers).toEqual(expected);
+    };
+    const plans = fc.sample(fc.tuple(generatedWrites, batches), { seed: SEED, numRuns: RUNS });
+    for (const [writes, planned] of plans) {
+      for (const [index, write] of writes.entries()) {
+        await applyWrite(write, rows, rpcWrite);
+        await check(planned[index % planned.length]!);
+      }
+    }
+  });
+
+  it('shows every write acknowledged before a GET was sent, while identical GETs keep coming', async () => {
+    const postId = (await t.db.prisma.post.findFirst({ where: { published: true } }))!.id;
+    const path = `/api/rpc/post/findUnique?${new URLSearchParams(rpcQuery({ where: { id: postId }, select: { title: true } }))}`;
+    const titleOf = async () => JSON.parse((await request('GET', path, headersOf('alice'))).text).data.title;
+    let reading = true;
+    const storm = Array.from({ length: 4 }, async () => {
+      while (reading) await titleOf();
+    });
+    try {
+      for (let version = 1; version <= 20; version++) {
+        await rpcWrite('post/update', { where: { id: postId }, data: { title: `version ${version}` } });
+        expect(await titleOf()).toBe(`version ${version}`);
+      }
+    } finally {
+      reading = false;
+      await Promise.all(storm);
+    }
+  });
+});
+
+describe.each(testProviders())('reads not coalesced (%s)', (provider) => {
+  const app = usePolicyApp(provider, { coalesceReads: false });
+  const together = togetherWith(app);
+
+  it('reads once per GET with coalesceReads: false', async () => {
+    const path = RELATION_HIDDEN_READS[0]!;
+    app.t.db.queries.length = 0;
+    await app.request('GET', path, headersOf('bob'));
+    const single = app.t.db.queries.length;
+    const { statements } = await together(Array(TOGETHER).fill({ caller: 'bob', path }));
+    expect(statements).toBe(single * TOGETHER);
+  });
+});
