@@ -209,7 +209,7 @@ export class RequestServer implements OnModuleInit {
       const answer = await run(request);
       return { answer, payload: bodyBytes(answer.body) };
     };
-    const key = this.coalesced && (await this.readKey(request, scope));
+    const key = this.coalesced && request.raw.method === 'GET' ? await this.readKey(request, scope) : undefined;
     const { answer, payload } = key === undefined ? await once() : await this.coalesced!.run(key, once);
     return this.validated(request.raw, answer, payload, scope);
   }
@@ -221,9 +221,8 @@ export class RequestServer implements OnModuleInit {
    * write: it reads alone.
    */
   private async readKey(request: ApiRequest, scope: RequestScope): Promise<string | undefined> {
-    const { headers, method } = request.raw;
-    const bodyless = headers['transfer-encoding'] === undefined && Number(headers['content-length'] ?? 0) === 0;
-    if (method !== 'GET' || !bodyless) return undefined;
+    const { headers } = request.raw;
+    if (headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) !== 0) return undefined;
     const origin = await this.clients.shareKeyOf(request);
     if (origin === undefined) return undefined;
     const varied = this.validators?.varyNames[scope.interface].map((name) => headers[name] ?? null);
