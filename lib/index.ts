@@ -18,6 +18,8 @@ export type {
   ResolvedCrudApiOptions,
   /** The `shutdown` option. */
   CrudApiShutdown,
+  /** The `coalesceReads` option. */
+  CoalesceReads,
 } from './options/crud-api-options.interface.js';
 export type {
   /** What `forRoot` takes: the options plus the extras. */

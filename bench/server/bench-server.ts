@@ -51,7 +51,7 @@ function oursModule(db: SampleDatabase): Type {
   const options = {
     ...(benchScenario?.oursOptions ?? liveOptions(args.scenario, args.databaseUrl)),
     ...(args.live ? { live: {} } : {}),
-    ...(args.uncoalesced ? { coalesceReads: false } : {}),
+    ...(args.uncoalesced ? { coalesceReads: false as const } : {}),
   };
   @Module({ imports: [CrudApiModule.forRoot({ endpoint, prisma: db.prisma, modelMeta: db.modelMeta, ...options })] })
   class OursModule {}

@@ -9,7 +9,7 @@ import { IdempotentRequests } from '../data/idempotency/idempotent-requests.js';
 import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
-import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import type { CoalesceReads, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { type ApiRequest, isReadMethod, type PlatformRequest, toApiRequest } from '../shared/api-request.js';
 import {
   type ApiResponse,
@@ -50,6 +50,26 @@ function assertConditionApplies(raw: { method: string; headers: Record<string, u
 }
 
 /**
+ * Request headers that differ from one request to the next whatever it asks (a proxy's or a
+ * tracer's id, the connection's own), or that each request's answer applies itself (`If-None-Match`).
+ */
+const PER_REQUEST_HEADERS = new Set([
+  'x-request-id',
+  'traceparent',
+  'tracestate',
+  'if-none-match',
+  'connection',
+  'keep-alive',
+]);
+
+/** The headers a request brought, but the per-request ones, as name and value pairs in their order. */
+function sentHeaders(headers: Record<string, string | string[] | undefined>): unknown[] {
+  const sent: unknown[] = [];
+  for (const name in headers) if (!PER_REQUEST_HEADERS.has(name)) sent.push(name, headers[name]);
+  return sent;
+}
+
+/**
  * The body of an interface's error answer, for an error that ends a live query's stream (`call`
  * is the request that opened it, for the log and `onServerError`).
  */
@@ -76,6 +96,7 @@ export class RequestServer implements OnModuleInit {
   private readonly validators?: Validators;
   private readonly mergedVary = new Map<string, string>();
   private readonly coalesced?: CoalescedReads;
+  private readonly coalescing: CoalesceReads;
 
   constructor(
     @Inject(RequestDrain) private readonly drain: RequestDrain,
@@ -84,6 +105,7 @@ export class RequestServer implements OnModuleInit {
     @Inject(LiveQueries) private readonly live: LiveQueries,
     @Inject(PrismaClientResolver) private readonly clients: PrismaClientResolver,
   ) {
+    this.coalescing = coalesceReads;
     if (coalesceReads) this.coalesced = new CoalescedReads();
     if (caching) {
       const vary = mergeVary(caching.vary.join(','));
@@ -215,19 +237,25 @@ export class RequestServer implements OnModuleInit {
   }
 
   /**
-   * What a GET's answer depends on, for `coalesceReads`: interface, path and query, the headers
-   * the services read (`Accept`, `Content-Type`, `Prefer`) and the answers vary on, and the
-   * request's client and policy context. None for a request with a body, or a context JSON cannot
-   * write: it reads alone.
+   * What a GET's answer depends on, for `coalesceReads`: interface, path and query, the request's
+   * client and policy context, and under `'request'` every header the request brought (but those
+   * unique to each request) and its client address; under `'context'` only the headers the
+   * services read (`Accept`, `Content-Type`, `Prefer`) and the answers vary on. None for a request
+   * with a body, or a context JSON cannot write: it reads alone.
    */
   private async readKey(request: ApiRequest, scope: RequestScope): Promise<string | undefined> {
     const { headers } = request.raw;
     if (headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) !== 0) return undefined;
     const origin = await this.clients.shareKeyOf(request);
     if (origin === undefined) return undefined;
-    const varied = this.validators?.varyNames[scope.interface].map((name) => headers[name] ?? null);
-    const read = [headers.accept, headers['content-type'], headers.prefer].map((value) => value ?? null);
-    return JSON.stringify([scope.interface, request.path, request.query, read, varied ?? null, origin]);
+    const sent =
+      this.coalescing === 'request'
+        ? [sentHeaders(headers), request.raw.socket?.remoteAddress ?? null]
+        : [
+            [headers.accept, headers['content-type'], headers.prefer].map((value) => value ?? null),
+            this.validators?.varyNames[scope.interface].map((name) => headers[name] ?? null) ?? null,
+          ];
+    return JSON.stringify([scope.interface, request.path, request.query, sent, origin]);
   }
 
   /**

@@ -37,7 +37,7 @@ import {
   DEFAULT_SHUTDOWN,
   DEFAULT_TRANSACTIONS,
 } from '../options/crud-api.constants.js';
-import type { CrudApiOptions, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import type { CoalesceReads, CrudApiOptions, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { validatePolicies } from '../policies/policy-set.js';
 import { validateRules } from '../rules/field-modes.js';
 import type { PlatformRequest } from '../shared/api-request.js';
@@ -273,8 +273,8 @@ class CrudApiOptionsSchema {
   caching?: CrudApiCachingSchema | false;
 
   @IsOptional()
-  @IsBoolean({ message: 'coalesceReads must be true or false' })
-  coalesceReads?: boolean;
+  @IsIn(['request', 'context', false], { message: "coalesceReads must be 'request', 'context' or false" })
+  coalesceReads?: CoalesceReads;
 
   @IsOptional()
   @IsObject({ message: 'idempotency must be { model, retention?, scope? }' })
@@ -432,7 +432,7 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
     transactions: { ...DEFAULT_TRANSACTIONS, ...options.transactions },
     shutdown: { ...DEFAULT_SHUTDOWN, ...options.shutdown },
     caching: options.caching === false ? false : { ...DEFAULT_CACHING, ...options.caching },
-    coalesceReads: options.coalesceReads ?? true,
+    coalesceReads: options.coalesceReads ?? 'request',
     idempotency: idempotencyModel && {
       retention: options.idempotency!.retention ?? DEFAULT_IDEMPOTENCY_RETENTION,
       scope: options.idempotency!.scope ?? userScope,

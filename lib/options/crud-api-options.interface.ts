@@ -78,11 +78,15 @@ export interface CrudApiOptions {
    */
   caching?: CrudApiCaching | false;
   /**
-   * Identical GETs that arrive together share one read (docs/http.md#coalesced-reads): same
-   * interface, URL, the headers the answer depends on, Prisma client and policy context. Each is
-   * read after it arrived, as it would be alone. Default `true`; `false` reads once per request.
+   * GETs that arrive together and would get the same answer share one read
+   * (docs/http.md#coalesced-reads); each is read after it arrived, as it would be alone. Which
+   * GETs are the same: `'request'` (default) the same interface, URL, headers (but those unique
+   * to each request, such as `X-Request-Id` and `traceparent`), client address, Prisma client
+   * and policy context; `'context'` the same interface, URL, `Accept`, `Content-Type`, `Prefer`,
+   * `caching.vary` headers, Prisma client and policy context, whoever sent them. `false`: every
+   * GET reads.
    */
-  coalesceReads?: boolean;
+  coalesceReads?: CoalesceReads;
   /**
    * Live queries (docs/live.md): a GET of either interface sent with `Accept: text/event-stream`
    * streams its answer as Server-Sent Events, and again each time a commit changes it.
@@ -101,6 +105,9 @@ export interface CrudApiOptions {
    */
   outbox?: CrudApiOutbox;
 }
+
+/** Which GETs share a read (`coalesceReads`). */
+export type CoalesceReads = 'request' | 'context' | false;
 
 /** Where and for how long the answers of writes sent with an `Idempotency-Key` are kept (docs/http.md). */
 export interface CrudApiIdempotency {

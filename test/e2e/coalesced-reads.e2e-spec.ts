@@ -22,6 +22,10 @@ const TOGETHER = 8;
 interface Read {
   caller: Caller;
   path: string;
+  /** Headers besides the caller's. */
+  headers?: Record<string, string>;
+  /** The client's own address (any of 127.0.0.0/8 on Linux). */
+  from?: string;
 }
 
 /**
@@ -32,19 +36,27 @@ interface Read {
 function togetherWith(app: ReturnType<typeof usePolicyApp>) {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   afterAll(() => agent.destroy());
-  const get = ({ caller, path }: Read) =>
+  const get = ({ caller, path, headers, from }: Read) =>
     new Promise<Read & { status: number; text: string }>((resolve, reject) => {
       const contentType = path.startsWith('/api/rest') ? 'application/vnd.api+json' : 'application/json';
       const sent = httpRequest(`${app.base()}${path}`, {
         agent,
-        headers: { Accept: contentType, ...headersOf(caller) },
+        localAddress: from,
+        headers: { Accept: contentType, ...headersOf(caller), ...headers },
       });
       sent.on('error', reject);
       sent.on('response', (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () =>
-          resolve({ caller, path, status: response.statusCode!, text: Buffer.concat(chunks).toString() }),
+          resolve({
+            caller,
+            path,
+            headers,
+            from,
+            status: response.statusCode!,
+            text: Buffer.concat(chunks).toString(),
+          }),
         );
       });
       sent.end();
@@ -58,15 +70,22 @@ function togetherWith(app: ReturnType<typeof usePolicyApp>) {
   };
 }
 
-describe.each(testProviders())('coalesced reads (%s)', (provider) => {
-  const app = usePolicyApp(provider, {});
+const MODES = ['request', 'context'] as const;
+const eachMode = (providers: string[]) =>
+  providers.flatMap((provider) => MODES.map((mode) => [provider, mode] as const));
+
+describe.each(eachMode(testProviders()))('coalesced reads (%s, %s)', (provider, mode) => {
+  const app = usePolicyApp(provider as Parameters<typeof usePolicyApp>[0], { coalesceReads: mode });
   const { request, rpcWrite, t } = app;
   const together = togetherWith(app);
   /** One read alone: its answer and the statements it ran. */
   const alone = async ({ caller, path }: Read) => {
     t.db.queries.length = 0;
     const { status, text } = await request('GET', path, headersOf(caller));
-    return { answer: { caller, path, status, text }, statements: t.db.queries.length };
+    return {
+      answer: { caller, path, headers: undefined, from: undefined, status, text },
+      statements: t.db.queries.length,
+    };
   };
 
   it('reads once for identical GETs that arrive together, and answers each as it would alone', async () => {
@@ -121,6 +140,47 @@ describe.each(testProviders())('coalesced reads (%s)', (provider) => {
       reading = false;
       await Promise.all(storm);
     }
+  });
+});
+
+/**
+ * Which GETs are the same: under `'request'`, those that bring the same headers (but the
+ * per-request ones) from the same address; under `'context'`, those with the same declared
+ * dependencies, whoever sends them.
+ */
+describe.each(eachMode(testProviders()))('GETs that share a read (%s, %s)', (provider, mode) => {
+  const app = usePolicyApp(provider as Parameters<typeof usePolicyApp>[0], { coalesceReads: mode });
+  const together = togetherWith(app);
+  const path = RELATION_HIDDEN_READS[1]!;
+
+  it('shares a read between GETs that differ in a header no answer names only by context', async () => {
+    const single = (await together([{ caller: 'alice', path }])).statements;
+    const tenants = ['a', 'b'].flatMap((tenant) =>
+      Array<Read>(4).fill({ caller: 'alice', path, headers: { 'x-tenant': tenant } }),
+    );
+    const { answers, statements } = await together(tenants);
+    expect(new Set(answers.map(({ status, text }) => `${status} ${text}`)).size).toBe(1);
+    if (mode === 'request') expect(statements).toBeGreaterThanOrEqual(2 * single);
+    else expect(statements).toBe(single);
+  });
+
+  it('shares a read between addresses only by context, and never across per-request ids', async () => {
+    const single = (await together([{ caller: 'bob', path }])).statements;
+    const addresses = ['127.0.0.1', '127.0.0.2'].flatMap((from) =>
+      Array.from({ length: 4 }, (_, index) => ({
+        caller: 'bob' as const,
+        path,
+        from,
+        headers: {
+          'x-request-id': `${from}-${index}`,
+          traceparent: `00-${'1'.repeat(31)}${index}-${'2'.repeat(16)}-01`,
+        },
+      })),
+    );
+    const { statements } = await together(addresses);
+    if (mode === 'request') expect(statements).toBeGreaterThanOrEqual(2 * single);
+    else expect(statements).toBe(single);
+    expect(statements).toBeLessThan(8 * single);
   });
 });
 

@@ -124,6 +124,8 @@ describe('resolveCrudApiOptions', () => {
     [{ caching: { revalidate: 'always' } }, /"caching.revalidate"/],
     [{ caching: { revalidate: 'changes', trustFor: -1 } }, /"caching.trustFor"/],
     [{ caching: { revalidate: 'changes' } }, /"caching.revalidate": 'changes' needs the `live` option/],
+    [{ coalesceReads: true }, /"coalesceReads": coalesceReads must be 'request', 'context' or false/],
+    [{ coalesceReads: 'always' }, /"coalesceReads"/],
   ])('rejects %j', (override, message) => {
     expect(() => resolve({ ...valid, ...override })).toThrow(message);
   });
@@ -132,6 +134,12 @@ describe('resolveCrudApiOptions', () => {
     expect(resolve(valid).caching).toMatchObject({ revalidate: 'read', trustFor: 60_000 });
     const fromChanges = resolve({ ...valid, live: {}, caching: { revalidate: 'changes', trustFor: 5000 } });
     expect(fromChanges.caching).toMatchObject({ revalidate: 'changes', trustFor: 5000 });
+  });
+
+  it("coalesces identical requests' reads unless told otherwise", () => {
+    expect(resolve(valid).coalesceReads).toBe('request');
+    expect(resolve({ ...valid, coalesceReads: 'context' }).coalesceReads).toBe('context');
+    expect(resolve({ ...valid, coalesceReads: false }).coalesceReads).toBe(false);
   });
 
   it('accepts an onServerError function', () => {
