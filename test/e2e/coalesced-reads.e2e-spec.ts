@@ -1,5 +1,3 @@
-import { Agent, request as httpRequest } from 'node:http';
-
 import fc from 'fast-check';
 
 import {
@@ -13,7 +11,9 @@ import {
 } from '../support/policy-writes.js';
 import { rpcQuery } from '../support/rpc-client.js';
 import { testProviders } from '../support/test-database.js';
+import { sendTogether } from '../support/together.js';
 
+const JSON_API = 'application/vnd.api+json';
 const SEED = 2611;
 const RUNS = 3;
 /** Requests sent together: each over its own connection, written in one turn of the event loop. */
@@ -28,44 +28,21 @@ interface Read {
   from?: string;
 }
 
-/**
- * The policy app's reads, sent together: the same batch goes out once first, so that each request
- * of the measured one is written in the same turn, on a connection of its own already open. The
- * status and body of each, and the statements the batch ran.
- */
+/** The policy app's reads, sent together (`sendTogether`): the answer of each, and the statements the batch ran. */
 function togetherWith(app: ReturnType<typeof usePolicyApp>) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  afterAll(() => agent.destroy());
-  const get = ({ caller, path, headers, from }: Read) =>
-    new Promise<Read & { status: number; text: string }>((resolve, reject) => {
-      const contentType = path.startsWith('/api/rest') ? 'application/vnd.api+json' : 'application/json';
-      const sent = httpRequest(`${app.base()}${path}`, {
-        agent,
-        localAddress: from,
-        headers: { Accept: contentType, ...headersOf(caller), ...headers },
-      });
-      sent.on('error', reject);
-      sent.on('response', (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            caller,
-            path,
-            headers,
-            from,
-            status: response.statusCode!,
-            text: Buffer.concat(chunks).toString(),
-          }),
-        );
-      });
-      sent.end();
-    });
-  const send = (reads: Read[]) => Promise.all(reads.map(get));
+  const send = sendTogether(app.base);
   return async (reads: Read[]) => {
-    await send(reads);
-    app.t.db.queries.length = 0;
-    const answers = await send(reads);
+    const sent = reads.map(({ caller, path, headers, from }) => ({
+      path,
+      from,
+      headers: {
+        Accept: path.startsWith('/api/rest') ? JSON_API : 'application/json',
+        ...headersOf(caller),
+        ...headers,
+      },
+    }));
+    const answered = await send(sent, () => (app.t.db.queries.length = 0));
+    const answers = answered.map(({ status, text }, index) => ({ ...reads[index]!, status, text }));
     return { answers, statements: app.t.db.queries.length };
   };
 }
@@ -83,7 +60,7 @@ describe.each(eachMode(testProviders()))('coalesced reads (%s, %s)', (provider, 
     t.db.queries.length = 0;
     const { status, text } = await request('GET', path, headersOf(caller));
     return {
-      answer: { caller, path, headers: undefined, from: undefined, status, text },
+      answer: { caller, path, status, text },
       statements: t.db.queries.length,
     };
   };

@@ -8,6 +8,7 @@ import type { PlatformRequest, PrismaClientLike, ServerErrorListener } from '../
 import { type CollectedTelemetry, parentIdOf, useTelemetry } from '../support/telemetry-collector.js';
 import { testPlatform, useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
+import { sendTogether, type TogetherRequest } from '../support/together.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -98,6 +99,30 @@ describe.each(testProviders())('OpenTelemetry traces and metrics (%s)', (provide
     expect(prisma.map((span) => span.name)).toContain('prisma:client:operation');
     const inTrace = spans.filter((span) => span.spanContext().traceId === request.spanContext().traceId);
     expect(inTrace.filter((span) => span.name.startsWith('prisma:') && !isUnder(spans, span, request))).toEqual([]);
+  });
+
+  let base = '';
+  const together = sendTogether(() => base);
+
+  it("gives each GET that shares a read its own request span, and the read's spans to the first", async () => {
+    if (!base) {
+      await t.app.listen(0, '127.0.0.1');
+      base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    }
+    const list: TogetherRequest = { path: '/api/rest/post?sort=id', headers: { Accept: 'application/vnd.api+json' } };
+    const answers = await together(Array<TogetherRequest>(4).fill(list));
+    const spans = telemetry.spans();
+    const ids = answers.map((answer) => answer.headers['x-request-id']);
+    expect(new Set(ids).size).toBe(4);
+    const requests = ids.map((id) => spans.find((span) => span.attributes['crud_api.request.id'] === id)!);
+    for (const request of requests) {
+      expect(request.attributes).toMatchObject({ ...scope('rest', 'Post', 'list'), 'http.response.status_code': 200 });
+    }
+    const reading = requests.filter((request) =>
+      childrenOf(spans, request).some((span) => span.name === 'crud_api.policy'),
+    );
+    expect(reading.length).toBeGreaterThanOrEqual(1);
+    expect(reading.length).toBeLessThan(requests.length);
   });
 
   it('traces an RPC write: parse, policies, rules, Prisma, serialization', async () => {
