@@ -95,7 +95,7 @@ interface Validators {
 export class RequestServer implements OnModuleInit {
   private readonly validators?: Validators;
   private readonly mergedVary = new Map<string, string>();
-  private readonly coalesced?: CoalescedReads;
+  private readonly coalesced = new CoalescedReads();
   private readonly coalescing: CoalesceReads;
 
   constructor(
@@ -106,7 +106,6 @@ export class RequestServer implements OnModuleInit {
     @Inject(PrismaClientResolver) private readonly clients: PrismaClientResolver,
   ) {
     this.coalescing = coalesceReads;
-    if (coalesceReads) this.coalesced = new CoalescedReads();
     if (caching) {
       const vary = mergeVary(caching.vary.join(','));
       // The REST answers depend on Accept (negotiation) and Prefer (counts) as well.
@@ -231,31 +230,37 @@ export class RequestServer implements OnModuleInit {
       const answer = await run(request);
       return { answer, payload: bodyBytes(answer.body) };
     };
-    const key = this.coalesced && request.raw.method === 'GET' ? await this.readKey(request, scope) : undefined;
-    const { answer, payload } = key === undefined ? await once() : await this.coalesced!.run(key, once);
+    const key = this.coalescing && request.raw.method === 'GET' ? await this.readKey(request, scope) : undefined;
+    const { answer, payload } = key === undefined ? await once() : await this.coalesced.run(key, once);
     return this.validated(request.raw, answer, payload, scope);
   }
 
   /**
-   * What a GET's answer depends on, for `coalesceReads`: interface, path and query, the request's
-   * client and policy context, and under `'request'` every header the request brought (but those
-   * unique to each request) and its client address; under `'context'` only the headers the
-   * services read (`Accept`, `Content-Type`, `Prefer`) and the answers vary on. None for a request
-   * with a body, or a context JSON cannot write: it reads alone.
+   * What a GET's answer depends on, for `coalesceReads`: under `'request'` interface, path and
+   * query, every header the request brought (but those unique to each request), its client
+   * address, client and policy context; under `'context'` the `contextKey`. None for a request with
+   * a body, or a context JSON cannot write: it reads alone.
    */
   private async readKey(request: ApiRequest, scope: RequestScope): Promise<string | undefined> {
     const { headers } = request.raw;
     if (headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) !== 0) return undefined;
     const origin = await this.clients.shareKeyOf(request);
     if (origin === undefined) return undefined;
-    const sent =
-      this.coalescing === 'request'
-        ? [sentHeaders(headers), request.raw.socket?.remoteAddress ?? null]
-        : [
-            [headers.accept, headers['content-type'], headers.prefer].map((value) => value ?? null),
-            this.validators?.varyNames[scope.interface].map((name) => headers[name] ?? null) ?? null,
-          ];
+    if (this.coalescing === 'context') return this.contextKey(request, scope, origin);
+    const sent = [sentHeaders(headers), request.raw.socket?.remoteAddress ?? null];
     return JSON.stringify([scope.interface, request.path, request.query, sent, origin]);
+  }
+
+  /**
+   * The key of the requests whose answers are the same as long as the data is (revalidation from
+   * changes, `coalesceReads: 'context'`): interface, path and query, the headers the services read
+   * (`Accept`, `Content-Type`, `Prefer`) and the answers vary on, and `origin` (`shareKeyOf`).
+   */
+  private contextKey(request: ApiRequest, scope: RequestScope, origin: string): string {
+    const { headers } = request.raw;
+    const read = [headers.accept, headers['content-type'], headers.prefer].map((value) => value ?? null);
+    const varied = this.validators?.varyNames[scope.interface].map((name) => headers[name] ?? null) ?? null;
+    return JSON.stringify([scope.interface, request.path, request.query, read, varied, origin]);
   }
 
   /**
@@ -273,14 +278,13 @@ export class RequestServer implements OnModuleInit {
     const reads = this.clients.recordModels(request)!;
     const { raw } = request;
     const origin = await this.clients.shareKeyOf(request);
-    const varied = this.validators!.varyNames[scope.interface].map((name) => raw.headers[name] ?? null);
-    const key = JSON.stringify([scope.interface, request.path, request.query, varied, origin]);
-    const headers = origin === undefined ? undefined : known.notModified(key, ifNoneMatch);
+    const key = origin === undefined ? undefined : this.contextKey(request, scope, origin);
+    const headers = key === undefined ? undefined : known.notModified(key, ifNoneMatch);
     if (headers) return { status: 304, headers: { ...headers } };
     const since = this.live.now;
     const answer = await run(request);
     const sent = this.validated(raw, answer, bodyBytes(answer.body), scope);
-    if (origin !== undefined && (sent.status === 200 || sent.status === 304)) {
+    if (key !== undefined && (sent.status === 200 || sent.status === 304)) {
       const { ETag, 'Cache-Control': cacheControl, Vary } = sent.headers!;
       known.remember(key, { ETag: ETag!, 'Cache-Control': cacheControl!, Vary: Vary! }, reads, since);
     }
