@@ -1,8 +1,11 @@
 /**
- * better-sqlite3 waits for a lock held by another connection synchronously (its busy timeout):
- * the whole Node process stops, timers and health checks included. This wraps the SQLite driver
- * adapter factory so that a statement finding the database locked is retried after an
- * asynchronous pause instead, until a deadline, while the rest of the process keeps running.
+ * Two faults of Prisma's better-sqlite3 adapter, which this wraps the factory of:
+ * - it waits for a lock held by another connection synchronously (its busy timeout): the whole
+ *   Node process stops, timers and health checks included. A statement finding the database locked
+ *   is retried after an asynchronous pause instead, until a deadline;
+ * - it has one connection, and runs a statement made outside an open interactive transaction on it
+ *   all the same: inside that transaction, reading its uncommitted writes and undone by its
+ *   rollback (an acknowledged write lost). Such statements wait until the transaction ends.
  */
 
 /** The parts of Prisma's SQL driver adapter interfaces (`@prisma/driver-adapter-utils`) this wrapper touches. */
@@ -11,9 +14,14 @@ interface SqlQueryable {
   executeRaw(query: unknown): Promise<number>;
 }
 
+interface SqlTransaction extends SqlQueryable {
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+
 interface SqlDriverAdapter extends SqlQueryable {
   executeScript(script: string): Promise<void>;
-  startTransaction(isolationLevel?: never): Promise<SqlQueryable>;
+  startTransaction(isolationLevel?: never): Promise<SqlTransaction>;
 }
 
 interface SqlDriverAdapterFactory {
@@ -47,7 +55,8 @@ const STATEMENT_METHODS = new Set<PropertyKey>([
 
 /**
  * A SQLite driver adapter factory whose connections never block the process for longer than a few
- * milliseconds on a locked database:
+ * milliseconds on a locked database, and whose transactions are isolated from the statements made
+ * outside them:
  *
  * ```ts
  * const adapter = withAsyncBusyTimeout(new PrismaBetterSqlite3({ url }), { timeout: 5000 });
@@ -56,7 +65,9 @@ const STATEMENT_METHODS = new Set<PropertyKey>([
  *
  * Retrying a statement that failed busy is what SQLite's own busy handler does: such a statement
  * had no effect. A stale WAL snapshot (`SQLITE_BUSY_SNAPSHOT`) cannot succeed by waiting and fails
- * at once. Factories of other providers are returned unchanged.
+ * at once. A statement made outside a transaction while one is open waits for its end, and
+ * transactions take their turns in order; with none open, statements run at once. Factories of
+ * other providers are returned unchanged.
  */
 export function withAsyncBusyTimeout<Factory extends SqlDriverAdapterFactory>(
   factory: Factory,
@@ -76,7 +87,7 @@ export function withAsyncBusyTimeout<Factory extends SqlDriverAdapterFactory>(
         const adapter = (await value.call(target)) as SqlDriverAdapter;
         // The driver's own wait becomes a short slice; the rest of the wait is ours, asynchronous.
         await adapter.executeScript(`PRAGMA busy_timeout = ${SYNCHRONOUS_SLICE_MS}`);
-        return retryingBusy(adapter, timeout);
+        return inTurns(retryingBusy(adapter, timeout));
       };
     },
   });
@@ -98,6 +109,88 @@ function retryingBusy<Target extends object>(target: Target, timeout: number): T
       return value.bind(object);
     },
   });
+}
+
+/**
+ * The adapter with its transactions holding the one connection from start to end: statements made
+ * outside them wait meanwhile, and so do later transactions, first come first served.
+ */
+function inTurns(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  const turns = new Turns();
+  return new Proxy(adapter, {
+    get(object, property) {
+      const value = Reflect.get(object, property) as unknown;
+      if (typeof value !== 'function') return value;
+      if (STATEMENT_METHODS.has(property)) {
+        return (...args: unknown[]) => turns.run(() => value.apply(object, args) as Promise<unknown>);
+      }
+      if (property === 'startTransaction') {
+        return async (...args: unknown[]) => {
+          const release = await turns.take();
+          try {
+            return endingTurn((await value.apply(object, args)) as SqlTransaction, release);
+          } catch (error) {
+            release();
+            throw error;
+          }
+        };
+      }
+      return value.bind(object);
+    },
+  });
+}
+
+/** The transaction, giving its turn back once committed or rolled back. */
+function endingTurn(transaction: SqlTransaction, release: () => void): SqlTransaction {
+  return new Proxy(transaction, {
+    get(object, property) {
+      const value = Reflect.get(object, property) as unknown;
+      if (typeof value !== 'function') return value;
+      if (property !== 'commit' && property !== 'rollback') return value.bind(object);
+      return async () => {
+        try {
+          await (value as () => Promise<void>).call(object);
+        } finally {
+          release();
+        }
+      };
+    },
+  });
+}
+
+/** A queue of turns on the connection. */
+class Turns {
+  private last: Promise<void> = Promise.resolve();
+  /** Turns taken and not yet given back. */
+  private held = 0;
+
+  /** Waits for the turns taken before, then holds the connection until the returned release is called. */
+  async take(): Promise<() => void> {
+    const previous = this.last;
+    let free!: () => void;
+    this.last = new Promise<void>((resolve) => (free = resolve));
+    this.held += 1;
+    await previous;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.held -= 1;
+      free();
+    };
+  }
+
+  /** Runs a statement made outside transactions: at once when no turn is held, else in its own turn. */
+  run<T>(statement: () => Promise<T>): Promise<T> {
+    if (this.held === 0) return statement();
+    return this.take().then(async (release) => {
+      try {
+        return await statement();
+      } finally {
+        release();
+      }
+    });
+  }
 }
 
 async function whileBusy<T>(attempt: () => Promise<T>, timeout: number): Promise<T> {

@@ -79,6 +79,57 @@ describe('withAsyncBusyTimeout', () => {
     await adapter.dispose();
   });
 
+  it('holds statements made outside an open transaction until it ends: none reads its writes or is undone with it', async () => {
+    const adapter = await connect(5000);
+    const transaction = await adapter.startTransaction();
+    await transaction.executeRaw(INSERT);
+    const outside = { write: adapter.executeRaw(INSERT), read: adapter.queryRaw(COUNT) };
+    let settled = false;
+    void Promise.all([outside.write, outside.read]).then(() => (settled = true));
+    await wait(50);
+    expect(settled).toBe(false);
+    await transaction.executeRaw({ sql: 'ROLLBACK', args: [], argTypes: [] });
+    await transaction.rollback();
+    await expect(outside.write).resolves.toBe(1);
+    await expect(outside.read).resolves.toMatchObject({ rows: [[1]] });
+    expect(locker.prepare('SELECT count(*) AS n FROM item').get()).toEqual({ n: 1 });
+    await adapter.dispose();
+  });
+
+  it('is needed: the driver runs a statement made outside an open transaction inside it', async () => {
+    const adapter = await new PrismaBetterSqlite3({ url: `file:${file}` }).connect();
+    const transaction = await adapter.startTransaction();
+    await adapter.executeRaw(INSERT);
+    await transaction.executeRaw({ sql: 'ROLLBACK', args: [], argTypes: [] });
+    await transaction.rollback();
+    expect(locker.prepare('SELECT count(*) AS n FROM item').get()).toEqual({ n: 0 });
+    await adapter.dispose();
+  });
+
+  it('gives transactions the connection in turn, first come first served, and statements theirs between', async () => {
+    const adapter = await connect(5000);
+    const order: string[] = [];
+    const first = await adapter.startTransaction();
+    const second = adapter.startTransaction().then((tx) => (order.push('second'), tx));
+    const between = adapter.executeRaw(INSERT).then(() => order.push('statement'));
+    const third = adapter.startTransaction().then((tx) => (order.push('third'), tx));
+    await wait(30);
+    expect(order).toEqual([]);
+    await first.executeRaw({ sql: 'COMMIT', args: [], argTypes: [] });
+    await first.commit();
+    const next = await second;
+    expect(order).toEqual(['second']);
+    await next.executeRaw({ sql: 'COMMIT', args: [], argTypes: [] });
+    await next.commit();
+    const last = await third;
+    await between;
+    expect(order).toEqual(['second', 'statement', 'third']);
+    await last.executeRaw({ sql: 'COMMIT', args: [], argTypes: [] });
+    await last.commit();
+    await expect(adapter.queryRaw(COUNT)).resolves.toMatchObject({ rows: [[1]] });
+    await adapter.dispose();
+  });
+
   it('does not retry other errors', async () => {
     const adapter = await connect(5000);
     const started = Date.now();
