@@ -5,12 +5,13 @@
  *   is retried after an asynchronous pause instead, until a deadline;
  * - it has one connection, and runs a statement made outside an open interactive transaction on it
  *   all the same: inside that transaction, reading its uncommitted writes and undone by its
- *   rollback (an acknowledged write lost). Such statements wait until the transaction ends.
+ *   rollback (an acknowledged write lost). Such writes wait until the transaction ends, and such
+ *   reads run on a connection of their own.
  */
 
 /** The parts of Prisma's SQL driver adapter interfaces (`@prisma/driver-adapter-utils`) this wrapper touches. */
 interface SqlQueryable {
-  queryRaw(query: unknown): Promise<unknown>;
+  queryRaw(query: { sql: string; args: unknown[]; argTypes: unknown[] }): Promise<unknown>;
   executeRaw(query: unknown): Promise<number>;
 }
 
@@ -22,6 +23,7 @@ interface SqlTransaction extends SqlQueryable {
 interface SqlDriverAdapter extends SqlQueryable {
   executeScript(script: string): Promise<void>;
   startTransaction(isolationLevel?: never): Promise<SqlTransaction>;
+  dispose(): Promise<void>;
 }
 
 interface SqlDriverAdapterFactory {
@@ -65,9 +67,9 @@ const STATEMENT_METHODS = new Set<PropertyKey>([
  *
  * Retrying a statement that failed busy is what SQLite's own busy handler does: such a statement
  * had no effect. A stale WAL snapshot (`SQLITE_BUSY_SNAPSHOT`) cannot succeed by waiting and fails
- * at once. A statement made outside a transaction while one is open waits for its end, and
- * transactions take their turns in order; with none open, statements run at once. Factories of
- * other providers are returned unchanged.
+ * at once. Transactions take the connection in turn and a write made outside them while one is open
+ * waits for its end; reads made outside them run at once on a second connection, which sees only
+ * committed rows. Factories of other providers are returned unchanged.
  */
 export function withAsyncBusyTimeout<Factory extends SqlDriverAdapterFactory>(
   factory: Factory,
@@ -84,10 +86,15 @@ export function withAsyncBusyTimeout<Factory extends SqlDriverAdapterFactory>(
       if (typeof value !== 'function') return value;
       if (property !== 'connect') return value.bind(target);
       return async () => {
-        const adapter = (await value.call(target)) as SqlDriverAdapter;
-        // The driver's own wait becomes a short slice; the rest of the wait is ours, asynchronous.
-        await adapter.executeScript(`PRAGMA busy_timeout = ${SYNCHRONOUS_SLICE_MS}`);
-        return inTurns(retryingBusy(adapter, timeout));
+        const connect = async () => {
+          const adapter = (await value.call(target)) as SqlDriverAdapter;
+          // The driver's own wait becomes a short slice; the rest of the wait is ours, asynchronous.
+          await adapter.executeScript(`PRAGMA busy_timeout = ${SYNCHRONOUS_SLICE_MS}`);
+          return retryingBusy(adapter, timeout);
+        };
+        const writer = await connect();
+        // A database in memory exists on its connection alone: it cannot have a second one.
+        return isolated(writer, (await inFile(writer)) ? await connect() : undefined, timeout);
       };
     },
   });
@@ -111,16 +118,44 @@ function retryingBusy<Target extends object>(target: Target, timeout: number): T
   });
 }
 
+/** Whether the adapter's main database is a file (not in memory, not temporary). */
+async function inFile(adapter: SqlDriverAdapter): Promise<boolean> {
+  const { columnNames, rows } = (await adapter.queryRaw({ sql: 'PRAGMA database_list', args: [], argTypes: [] })) as {
+    columnNames: string[];
+    rows: unknown[][];
+  };
+  const [name, file] = [columnNames.indexOf('name'), columnNames.indexOf('file')];
+  return rows.some((row) => row[name] === 'main' && typeof row[file] === 'string' && row[file] !== '');
+}
+
+/** SQL that only reads: what Prisma's reads start with. */
+const READ_ONLY = /^\s*SELECT\b/i;
+
 /**
- * The adapter with its transactions holding the one connection from start to end: statements made
- * outside them wait meanwhile, and so do later transactions, first come first served.
+ * The writer's connection with its transactions holding it from start to end: writes made outside
+ * them wait meanwhile, and so do later transactions, first come first served. Reads made outside
+ * transactions run at once on the reader's connection, which sees committed rows only (on the
+ * writer's without one, waiting their turn too). A statement that waits longer than `timeout` for
+ * its turn fails as a busy database does: it had no effect.
  */
-function inTurns(adapter: SqlDriverAdapter): SqlDriverAdapter {
-  const turns = new Turns();
-  return new Proxy(adapter, {
+function isolated(writer: SqlDriverAdapter, reader: SqlDriverAdapter | undefined, timeout: number): SqlDriverAdapter {
+  const turns = new Turns(timeout);
+  return new Proxy(writer, {
     get(object, property) {
       const value = Reflect.get(object, property) as unknown;
       if (typeof value !== 'function') return value;
+      if (property === 'queryRaw' && reader) {
+        return (query: Parameters<SqlQueryable['queryRaw']>[0]) =>
+          READ_ONLY.test(query.sql)
+            ? reader.queryRaw(query)
+            : turns.run(() => value.call(object, query) as Promise<unknown>);
+      }
+      if (property === 'dispose' && reader) {
+        return async () => {
+          await reader.dispose();
+          await (value as () => Promise<void>).call(object);
+        };
+      }
       if (STATEMENT_METHODS.has(property)) {
         return (...args: unknown[]) => turns.run(() => value.apply(object, args) as Promise<unknown>);
       }
@@ -164,6 +199,9 @@ class Turns {
   /** Turns taken and not yet given back. */
   private held = 0;
 
+  /** @param timeout Longest a statement waits for its turn. */
+  constructor(private readonly timeout: number) {}
+
   /** Waits for the turns taken before, then holds the connection until the returned release is called. */
   async take(): Promise<() => void> {
     const previous = this.last;
@@ -180,16 +218,46 @@ class Turns {
     };
   }
 
-  /** Runs a statement made outside transactions: at once when no turn is held, else in its own turn. */
+  /**
+   * Runs a statement made outside transactions: at once when no turn is held, else in its own turn,
+   * or not at all when that turn comes too late (it is given back as soon as it comes).
+   */
   run<T>(statement: () => Promise<T>): Promise<T> {
     if (this.held === 0) return statement();
-    return this.take().then(async (release) => {
-      try {
-        return await statement();
-      } finally {
-        release();
-      }
+    return new Promise<T>((resolve, reject) => {
+      let late = false;
+      const timer = setTimeout(() => {
+        late = true;
+        reject(new TurnTimeout());
+      }, this.timeout);
+      void this.take().then(async (release) => {
+        clearTimeout(timer);
+        try {
+          if (!late) resolve(await statement());
+        } catch (error) {
+          reject(error);
+        } finally {
+          release();
+        }
+      });
     });
+  }
+}
+
+/**
+ * What the adapter answers for a busy database (Prisma recognises its adapters' errors by name and
+ * cause, and reports this one as P1008): the statement did not run.
+ */
+class TurnTimeout extends Error {
+  override readonly name = 'DriverAdapterError';
+  override readonly cause = {
+    kind: 'SocketTimeout',
+    originalCode: 'SQLITE_BUSY',
+    originalMessage: 'database is locked: a transaction of this process held it',
+  };
+
+  constructor() {
+    super('SQLITE_BUSY: database is locked');
   }
 }
 

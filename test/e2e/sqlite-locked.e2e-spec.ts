@@ -96,3 +96,76 @@ describe('SQLite locked by another connection', () => {
     await http().get('/api/rest/post').expect(200);
   });
 });
+
+/**
+ * A transaction of the application itself holds SQLite's one writer (a rule hook waits inside its
+ * create's transaction): reads go on at once, seeing committed rows only, and a write that cannot
+ * have the writer within the lock wait answers 503, writing nothing; the transaction commits.
+ */
+describe('SQLite held by a transaction of the application', () => {
+  const file = path.join(os.tmpdir(), `crud_api_held_${process.pid}_${Date.now()}.db`);
+  const LOCK_MS = 300;
+  const HOOK_MS = 1200;
+  let database: SampleDatabase;
+  let t: Awaited<ReturnType<typeof createAppOver>>;
+  let authorId: number;
+  let releaseHook: () => void = () => undefined;
+
+  beforeAll(async () => {
+    const url = `file:${file}`;
+    await pushSchemaIfEmpty(url);
+    database = createSampleDatabase(url, { bounds: { ...SAMPLE_DATABASE_BOUNDS, lockMs: LOCK_MS } });
+    authorId = (await database.prisma.user.create({ data: { email: 'h@example.com', name: 'H' } })).id;
+    t = await createAppOver(database, {
+      transactions: { timeout: HOOK_MS * 4, maxWait: 2000 },
+      rules: {
+        Tag: {
+          beforeCreate: async ({ tx }) => {
+            await tx.tag.count();
+            await new Promise<void>((resolve) => {
+              releaseHook = resolve;
+              setTimeout(resolve, HOOK_MS);
+            });
+          },
+        },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    releaseHook();
+    await t.close();
+    await rm(file, { force: true });
+  });
+
+  it('reads at once, answers 503 to a write kept waiting, and commits the transaction', async () => {
+    const http = () => t.http();
+    const held = http()
+      .post('/api/rpc/tag/create')
+      .send({ data: { name: 'held' } });
+    const heldAnswer = held.then((res) => res);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const readStarted = Date.now();
+    const read = await http().get('/api/rest/tag');
+    expect(read.status).toBe(200);
+    expect(read.body.data).toEqual([]);
+    expect(Date.now() - readStarted).toBeLessThan(HOOK_MS / 2);
+
+    const writeStarted = Date.now();
+    const write = await http()
+      .post('/api/rpc/post/create')
+      .send({ data: { title: 'kept waiting', authorId } });
+    expect(Date.now() - writeStarted).toBeLessThan(HOOK_MS);
+    expect(write.status).toBe(503);
+    expect(write.headers['retry-after']).toBe('1');
+
+    expect((await heldAnswer).status).toBe(201);
+    expect(await database.prisma.tag.count({ where: { name: 'held' } })).toBe(1);
+    expect(await database.prisma.post.count({ where: { title: 'kept waiting' } })).toBe(0);
+    await http()
+      .post('/api/rpc/post/create')
+      .send({ data: { title: 'after', authorId } })
+      .expect(201);
+  });
+});

@@ -79,20 +79,55 @@ describe('withAsyncBusyTimeout', () => {
     await adapter.dispose();
   });
 
-  it('holds statements made outside an open transaction until it ends: none reads its writes or is undone with it', async () => {
+  it('holds writes made outside an open transaction until it ends; reads see committed rows at once', async () => {
     const adapter = await connect(5000);
     const transaction = await adapter.startTransaction();
     await transaction.executeRaw(INSERT);
-    const outside = { write: adapter.executeRaw(INSERT), read: adapter.queryRaw(COUNT) };
-    let settled = false;
-    void Promise.all([outside.write, outside.read]).then(() => (settled = true));
+    const write = adapter.executeRaw(INSERT);
+    let written = false;
+    void write.then(() => (written = true));
+    // The read does not wait, and does not see the transaction's row.
+    await expect(adapter.queryRaw(COUNT)).resolves.toMatchObject({ rows: [[0]] });
     await wait(50);
-    expect(settled).toBe(false);
+    expect(written).toBe(false);
     await transaction.executeRaw({ sql: 'ROLLBACK', args: [], argTypes: [] });
     await transaction.rollback();
-    await expect(outside.write).resolves.toBe(1);
-    await expect(outside.read).resolves.toMatchObject({ rows: [[1]] });
+    await expect(write).resolves.toBe(1);
+    await expect(adapter.queryRaw(COUNT)).resolves.toMatchObject({ rows: [[1]] });
     expect(locker.prepare('SELECT count(*) AS n FROM item').get()).toEqual({ n: 1 });
+    await adapter.dispose();
+  });
+
+  it('fails a write whose turn does not come within the timeout as a busy database, with no effect', async () => {
+    const adapter = await connect(200);
+    const transaction = await adapter.startTransaction();
+    const started = Date.now();
+    const late = adapter.executeRaw(INSERT);
+    await expect(late).rejects.toMatchObject({
+      name: 'DriverAdapterError',
+      cause: { kind: 'SocketTimeout', originalCode: 'SQLITE_BUSY' },
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    await transaction.executeRaw({ sql: 'COMMIT', args: [], argTypes: [] });
+    await transaction.commit();
+    await expect(adapter.executeRaw(INSERT)).resolves.toBe(1);
+    expect(locker.prepare('SELECT count(*) AS n FROM item').get()).toEqual({ n: 1 });
+    await adapter.dispose();
+  });
+
+  it('in memory, with one connection only, holds reads made outside an open transaction too', async () => {
+    const adapter = await withAsyncBusyTimeout(new PrismaBetterSqlite3({ url: 'file::memory:' })).connect();
+    await adapter.executeScript('CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT)');
+    const transaction = await adapter.startTransaction();
+    await transaction.executeRaw(INSERT);
+    const read = adapter.queryRaw(COUNT);
+    let answered = false;
+    void read.then(() => (answered = true));
+    await wait(30);
+    expect(answered).toBe(false);
+    await transaction.executeRaw({ sql: 'ROLLBACK', args: [], argTypes: [] });
+    await transaction.rollback();
+    await expect(read).resolves.toMatchObject({ rows: [[0]] });
     await adapter.dispose();
   });
 
