@@ -53,11 +53,10 @@ const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ use
  */
 @Injectable()
 export class PrismaClientResolver implements OnApplicationBootstrap {
-  private readonly perRequest = new WeakMap<object, Promise<PrismaClientLike>>();
+  /** Each request's client, and once made, what it was made of (requests made of the same share reads: `shareKeyOf`). */
+  private readonly perRequest = new WeakMap<object, RequestClient>();
   /** The transaction client of each request that runs in one (`inRequestTransaction`). */
   private readonly transactions = new WeakMap<object, Promise<PrismaClientLike>>();
-  /** What each request's client was made of (requests made of the same share reads: `shareKeyOf`). */
-  private readonly origins = new WeakMap<object, Origin>();
   /** The origin of every request served by the `prisma` option's client unwrapped. */
   private readonly sharedOrigin: Origin;
   private readonly listeners: ChangeListener[];
@@ -120,12 +119,13 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     const bound = idempotency && this.transactions.get(request.raw);
     if (bound) return bound;
     if (!getPrisma && !this.wraps(request.raw)) return Promise.resolve(prisma as PrismaClientLike);
-    let client = this.perRequest.get(request.raw);
-    if (!client) {
-      client = this.create(request.raw);
-      this.perRequest.set(request.raw, client);
+    let made = this.perRequest.get(request.raw);
+    if (!made) {
+      made = {} as RequestClient;
+      made.client = this.create(request.raw, made);
+      this.perRequest.set(request.raw, made);
     }
-    return client;
+    return made.client;
   }
 
   /**
@@ -178,11 +178,12 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
    */
   async shareKeyOf(request: ApiRequest): Promise<string | undefined> {
     const client = await this.forRequest(request);
-    const origin = this.origins.get(request.raw) ?? (client === this.options.prisma ? this.sharedOrigin : undefined);
+    const origin =
+      this.perRequest.get(request.raw)?.origin ?? (client === this.options.prisma ? this.sharedOrigin : undefined);
     return origin && originKey(origin.client, origin.context);
   }
 
-  private async create(request: PlatformRequest): Promise<PrismaClientLike> {
+  private async create(request: PlatformRequest, made: RequestClient): Promise<PrismaClientLike> {
     const { getPrisma, prisma, policies, rules, defaultPolicy, modelMeta } = this.options;
     const own = getPrisma ? await getPrisma(request) : (prisma as PrismaClientLike);
     const recorded = RECORDED.get(request);
@@ -192,11 +193,11 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     const beforeCommit = writes ? this.outbox?.write : undefined;
     if (!policies && !rules && !onChange && !beforeCommit) {
       // Without policies and rules a read's answer depends on its client alone.
-      this.origins.set(request, { client: own, context: {} });
+      made.origin = { client: own, context: {} };
       return client;
     }
     const context = await (this.options.context ?? defaultPolicyContext)(request);
-    this.origins.set(request, { client: own, context });
+    made.origin = { client: own, context };
     const transactionOptions = transactionBounds(this.options.transactions);
     const settings = { policies, rules, onChange, beforeCommit, defaultPolicy, modelMeta, context, transactionOptions };
     return withPolicies(client, settings);
@@ -207,6 +208,12 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
 interface Origin {
   client: object;
   context: PolicyContext;
+}
+
+/** A request's client, and its origin once made. One entry per request: a WeakMap's keys cost the collector. */
+interface RequestClient {
+  client: Promise<PrismaClientLike>;
+  origin?: Origin;
 }
 
 /**

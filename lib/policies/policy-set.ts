@@ -9,6 +9,7 @@ import type {
   FieldRule,
   PolicyAction,
   PolicyContext,
+  PolicyInspector,
   PolicyWhere,
   SoftDeleteAction,
 } from './policy.types.js';
@@ -57,6 +58,7 @@ export class PolicySet {
   private readonly denied = new Set<string>();
   private readonly fieldSets = new Map<string, ReadonlySet<string>>();
   private readonly fallback: boolean;
+  private bound?: PolicyInspector;
 
   constructor(
     private readonly config: PolicyConfig,
@@ -163,6 +165,15 @@ export class PolicySet {
   /** Fields the caller may not see: hidden by the policies, or write-only or internal by the rules. */
   hiddenFields(model: string): ReadonlySet<string> {
     return this.deniedFields(model, 'read');
+  }
+
+  /** What services ask of these policies, as functions they may pass around alone (made once). */
+  get inspector(): PolicyInspector {
+    return (this.bound ??= {
+      hiddenFields: (model) => this.hiddenFields(model),
+      readsEveryRow: (model) => this.rule(model, 'read') === true,
+      fieldModes: (model) => this.fieldModes(model),
+    });
   }
 
   /** How clients may use the model's fields, by the rules. */

@@ -1,3 +1,5 @@
+import type { ModelFieldModes } from '../rules/field-modes.js';
+
 /**
  * Access-policy rules, written in TypeScript by the application. A rule is a boolean, a Prisma
  * `where` object of the model (rows matching it are permitted) or a function of the request's
@@ -91,4 +93,14 @@ export type PoliciesFor<Client, Ctx = PolicyContext> = {
 export interface TransactionBounds {
   maxWait?: number;
   timeout?: number;
+}
+
+/** What services that build queries themselves (REST's `select` of every attribute) need to know. */
+export interface PolicyInspector {
+  /** Fields the caller may not see: leave them out of any `select` built on the caller's behalf. */
+  hiddenFields(model: string): ReadonlySet<string>;
+  /** Whether the caller may read every row of the model (so a foreign key alone proves the related row readable). */
+  readsEveryRow(model: string): boolean;
+  /** How clients may use the model's fields, by the write rules (write-only, server-set, internal, virtual). */
+  fieldModes(model: string): ModelFieldModes;
 }

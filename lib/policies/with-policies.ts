@@ -1,14 +1,14 @@
 import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
-import { type ModelFieldModes, validateRules } from '../rules/field-modes.js';
+import { validateRules } from '../rules/field-modes.js';
 import { reachesRules } from '../rules/reaches-rules.js';
 import type { ChangeListener } from '../rules/rules.types.js';
 import { findPrototypeKey } from '../shared/prototype-keys.js';
 import { inChildSpan } from '../telemetry/child-span.js';
 import { SPANS } from '../telemetry/telemetry.constants.js';
 import { prototypeKey } from './policy.error.js';
-import type { PolicyContext, TransactionBounds } from './policy.types.js';
+import type { PolicyContext, PolicyInspector, TransactionBounds } from './policy.types.js';
 import {
   type CommitHook,
   type Operation,
@@ -20,22 +20,20 @@ import {
 } from './policy-operations.js';
 import { type PolicyConfig, PolicySet, validatePolicies } from './policy-set.js';
 
-/** What services that build queries themselves (REST's `select` of every attribute) need to know. */
-export interface PolicyInspector {
-  /** Fields the caller may not see: leave them out of any `select` built on the caller's behalf. */
-  hiddenFields(model: string): ReadonlySet<string>;
-  /** Whether the caller may read every row of the model (so a foreign key alone proves the related row readable). */
-  readsEveryRow(model: string): boolean;
-  /** How clients may use the model's fields, by the write rules (write-only, server-set, internal, virtual). */
-  fieldModes(model: string): ModelFieldModes;
-}
+export type { PolicyInspector } from './policy.types.js';
 
-const inspectors = new WeakMap<object, PolicyInspector>();
-const scopes = new WeakMap<object, OperationScope>();
+/**
+ * What a policy client answers for this key: its scope. A property its proxy answers, rather than
+ * an entry in a WeakMap, since a client is made per request and short-lived WeakMap keys cost the
+ * garbage collector more than the objects themselves.
+ */
+const SCOPE = Symbol('policyScope');
+
+const scopeOf = (client: object): OperationScope | undefined => (client as { [SCOPE]?: OperationScope })[SCOPE];
 
 /** The policies a client enforces, or undefined for a client without policies. */
 export function policiesOf(client: object): PolicyInspector | undefined {
-  return inspectors.get(client);
+  return scopeOf(client)?.set.inspector;
 }
 
 export interface WithPoliciesOptions extends PolicyConfig {
@@ -85,7 +83,7 @@ export function withPolicies<Client extends object>(client: Client, options: Wit
  * client without soft-deleted models.
  */
 export function withDeletedRows<Client extends object>(client: Client): Client | undefined {
-  const scope = scopes.get(client);
+  const scope = scopeOf(client);
   if (!scope?.set.softDeletes) return undefined;
   return policyClient({ ...scope, set: scope.set.withDeletedRows() }) as Client;
 }
@@ -122,6 +120,7 @@ function policyClient(scope: OperationScope): PrismaClientLike {
   const delegates = new Map<string, object>();
   const self: PrismaClientLike = new Proxy(client, {
     get(target, property) {
+      if (property === SCOPE) return scope;
       if (typeof property === 'string' && models.has(property)) {
         let delegate = delegates.get(property);
         if (!delegate) {
@@ -136,12 +135,6 @@ function policyClient(scope: OperationScope): PrismaClientLike {
       const value = Reflect.get(target, property);
       return typeof value === 'function' ? value.bind(target) : value;
     },
-  });
-  scopes.set(self, scope);
-  inspectors.set(self, {
-    hiddenFields: (model) => set.hiddenFields(model),
-    readsEveryRow: (model) => set.rule(model, 'read') === true,
-    fieldModes: (model) => set.fieldModes(model),
   });
   function transaction(fn: unknown, options?: unknown): Promise<unknown> {
     if (typeof fn !== 'function') {
