@@ -33,8 +33,9 @@ interface SqlDriverAdapterFactory {
 
 export interface AsyncBusyTimeoutOptions {
   /**
-   * Longest a statement waits for a lock another connection holds, in milliseconds, before it
-   * fails with the database's busy error (answered 503 with `Retry-After`). Default 5000.
+   * Longest a statement waits for a lock another connection holds, or a write for the end of a
+   * transaction of this process, in milliseconds, before it fails with the database's busy error
+   * (answered 503 with `Retry-After`). Default 5000.
    */
   timeout?: number;
 }
