@@ -49,14 +49,15 @@ describe.each(testProviders())('transactions and the writes around them (%s)', (
 
   let serial = 0;
   const send = (kind: Kind) => {
-    const title = `${kind} ${(serial += 1)}`;
+    const n = (serial += 1);
+    const title = `${kind} ${n}`;
     const http = t.http();
     switch (kind) {
       case 'refused-tag':
         return http
           .post('/api/rpc/tag/create')
-          .send({ data: { name: `refused ${serial}` } })
-          .then((res) => ({ kind, title: `audit refused ${serial}`, res }));
+          .send({ data: { name: `refused ${n}` } })
+          .then((res) => ({ kind, title: `audit refused ${n}`, res }));
       case 'stale-if-match':
         return http
           .patch(`/api/rest/post/${guardedId}`)
