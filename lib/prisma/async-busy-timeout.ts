@@ -10,9 +10,15 @@
  */
 
 /** The parts of Prisma's SQL driver adapter interfaces (`@prisma/driver-adapter-utils`) this wrapper touches. */
+interface SqlQuery {
+  sql: string;
+  args: unknown[];
+  argTypes: unknown[];
+}
+
 interface SqlQueryable {
-  queryRaw(query: { sql: string; args: unknown[]; argTypes: unknown[] }): Promise<unknown>;
-  executeRaw(query: unknown): Promise<number>;
+  queryRaw(query: SqlQuery): Promise<unknown>;
+  executeRaw(query: SqlQuery): Promise<number>;
 }
 
 interface SqlTransaction extends SqlQueryable {
@@ -132,12 +138,21 @@ async function inFile(adapter: SqlDriverAdapter): Promise<boolean> {
 /** SQL that only reads: what Prisma's reads start with. */
 const READ_ONLY = /^\s*SELECT\b/i;
 
+/** SQL that sets up the connection it runs on (its settings, its attached databases): both connections run it. */
+const CONNECTION_SETUP = /^\s*(PRAGMA|ATTACH|DETACH)\b/i;
+
+/** The adapter's methods that run SQL outside transactions: a query, or a script. */
+const SQL_METHODS = new Set<PropertyKey>(['queryRaw', 'executeRaw', 'executeScript']);
+
+type SqlMethod = (input: SqlQuery | string) => Promise<unknown>;
+
 /**
  * The writer's connection with its transactions holding it from start to end: writes made outside
  * them wait meanwhile, and so do later transactions, first come first served. Reads made outside
  * transactions run at once on the reader's connection, which sees committed rows only (on the
- * writer's without one, waiting their turn too). A statement that waits longer than `timeout` for
- * its turn fails as a busy database does: it had no effect.
+ * writer's without one, waiting their turn too); what sets a connection up runs on both. A
+ * statement that waits longer than `timeout` for its turn fails as a busy database does: it had no
+ * effect.
  */
 function isolated(writer: SqlDriverAdapter, reader: SqlDriverAdapter | undefined, timeout: number): SqlDriverAdapter {
   const turns = new Turns(timeout);
@@ -145,11 +160,17 @@ function isolated(writer: SqlDriverAdapter, reader: SqlDriverAdapter | undefined
     get(object, property) {
       const value = Reflect.get(object, property) as unknown;
       if (typeof value !== 'function') return value;
-      if (property === 'queryRaw' && reader) {
-        return (query: Parameters<SqlQueryable['queryRaw']>[0]) =>
-          READ_ONLY.test(query.sql)
-            ? reader.queryRaw(query)
-            : turns.run(() => value.call(object, query) as Promise<unknown>);
+      if (reader && SQL_METHODS.has(property)) {
+        const method = property as 'queryRaw' | 'executeRaw' | 'executeScript';
+        return (input: SqlQuery | string) => {
+          const sql = typeof input === 'string' ? input : input.sql;
+          if (method === 'queryRaw' && READ_ONLY.test(sql)) return reader.queryRaw(input as SqlQuery);
+          return turns.run(async () => {
+            const result = await (value as SqlMethod).call(object, input);
+            if (CONNECTION_SETUP.test(sql)) await (reader[method] as SqlMethod).call(reader, input);
+            return result;
+          });
+        };
       }
       if (property === 'dispose' && reader) {
         return async () => {

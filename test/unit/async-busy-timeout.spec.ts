@@ -115,6 +115,24 @@ describe('withAsyncBusyTimeout', () => {
     await adapter.dispose();
   });
 
+  it('sets up both connections with what sets one up: settings and attached databases', async () => {
+    const adapter = await connect(5000);
+    const other = `${file}-attached`;
+    const statement = (sql: string) => ({ sql, args: [], argTypes: [] });
+    try {
+      await adapter.executeRaw(statement('PRAGMA case_sensitive_like = ON'));
+      await expect(adapter.queryRaw(statement("SELECT 'a' LIKE 'A' AS m"))).resolves.toMatchObject({ rows: [[0]] });
+      await adapter.executeRaw(statement(`ATTACH DATABASE '${other}' AS other`));
+      await adapter.executeRaw(statement('CREATE TABLE other.note (id INTEGER PRIMARY KEY)'));
+      await expect(adapter.queryRaw(statement('SELECT count(*) AS n FROM other.note'))).resolves.toMatchObject({
+        rows: [[0]],
+      });
+    } finally {
+      await adapter.dispose();
+      await rm(other, { force: true });
+    }
+  });
+
   it('in memory, with one connection only, holds reads made outside an open transaction too', async () => {
     const adapter = await withAsyncBusyTimeout(new PrismaBetterSqlite3({ url: 'file::memory:' })).connect();
     await adapter.executeScript('CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT)');
