@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import bodyParser from 'body-parser';
 
 import { type ErrorRendering, sendApiError } from '../filters/send-api-error.js';
-import { toApiRequest } from '../shared/api-request.js';
+import { requestPath, toApiRequest } from '../shared/api-request.js';
 import { isJsonMediaType } from '../shared/json-media-type.js';
 import type { ApiMounts } from './api-mounts.js';
 import { ERROR_FORMATS } from './crud-api-route.js';
@@ -48,11 +48,10 @@ export function expressJsonBody(settings: ExpressJsonBodySettings): Middleware {
     // RFC 9112 §6.3: no Transfer-Encoding and no Content-Length, no body (body-parser's own test):
     // a GET passes on without its path being looked at.
     if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) return next();
-    const request = toApiRequest(req);
-    const kind = settings.mounts.kindOf(request.path);
+    const kind = settings.mounts.kindOf(requestPath(req));
     if (!kind) return next();
     const fail = (error: unknown) =>
-      sendApiError(ERROR_FORMATS[kind], error, { request, response: res }, settings.errors);
+      sendApiError(ERROR_FORMATS[kind], error, { request: toApiRequest(req), response: res }, settings.errors);
     let read: Request;
     try {
       read = decodedRequest(req, settings.bodyLimit);

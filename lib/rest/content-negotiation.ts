@@ -51,6 +51,8 @@ export function checkContentType(
       source: { header: 'Content-Type' },
     });
   }
+  // The usual values take no parsing.
+  if (contentType === JSON_API_MEDIA_TYPE || contentType === 'application/json') return;
   const range = parseMediaRange(contentType);
   if (range.type === 'application/json') return;
   if (range.type === JSON_API_MEDIA_TYPE && isPlainJsonApi(range)) return;
@@ -63,7 +65,7 @@ export function checkContentType(
 
 /** 406 when `Accept` allows no JSON:API response (JSON:API instances all carry foreign parameters). */
 export function checkAccept(accept: string | undefined): void {
-  if (!accept?.trim()) return;
+  if (accept === undefined || accept === JSON_API_MEDIA_TYPE || GENERIC_ACCEPTS.has(accept) || !accept.trim()) return;
   const ranges = accept
     .split(',')
     .map(parseMediaRange)

@@ -29,7 +29,7 @@ import {
 import { chooseCount, type CountChoice } from './pagination/count-strategy.js';
 import { estimateTableRows, estimationAllowed } from './pagination/estimate-count.js';
 import { withItemCursors, withKeysetFields } from './pagination/keyset-rows.js';
-import { type QueryRoute, type ReadQuery, readQuery } from './query/read-query.js';
+import { frozenQuery, type QueryRoute, type ReadQuery, readQuery } from './query/read-query.js';
 import type { SoftDeleteParameters } from './query/soft-delete-parameters.js';
 import { formatResourceId, uniqueWhere } from './resource-id.js';
 import { assertReferencesExist, findResource } from './resources/find-resource.js';
@@ -78,6 +78,8 @@ const WITH_DELETED_ROWS = `${WITH_DELETED_PARAMETER}=${SOFT_DELETE_FLAG}`;
  */
 @Injectable()
 export class RestService {
+  private readonly emptyQueries = new Map<ModelMeta, Map<string, ReadQuery>>();
+
   constructor(
     @Inject(CRUD_API_OPTIONS) protected readonly options: ResolvedCrudApiOptions,
     protected readonly registry: ModelRegistry,
@@ -581,11 +583,22 @@ export class RestService {
     return this.registry.findByModelName(field.type)!;
   }
 
-  /** The query parameters, parsed for the route against the fields the caller's policies let it name. */
+  /**
+   * The query parameters, parsed for the route against the fields the caller's policies let it name.
+   * No parameters (most writes, many reads) parse the same for every caller: parsed once per model
+   * and route, and frozen, as every request shares it.
+   */
   private query(req: ApiRequest, client: PrismaClientLike, model: ModelMeta, route: QueryRoute): ReadQuery {
-    return inChildSpan(SPANS.parse, () =>
-      readQuery(visibleFields(this.registry, client), this.options, model, req.query, route),
-    );
+    return inChildSpan(SPANS.parse, () => {
+      const parse = () => readQuery(visibleFields(this.registry, client), this.options, model, req.query, route);
+      if (req.query !== '') return parse();
+      let byRoute = this.emptyQueries.get(model);
+      if (!byRoute) this.emptyQueries.set(model, (byRoute = new Map()));
+      const key = route.collection ? `${route.kind} collection` : route.kind;
+      let query = byRoute.get(key);
+      if (!query) byRoute.set(key, (query = frozenQuery(parse())));
+      return query;
+    });
   }
 
   /** A read's query parameters, and the client the read runs on (`withDeleted`). */

@@ -36,6 +36,13 @@ interface RequestFields {
   body?: unknown;
 }
 
+/** The URL path of a platform request, without the query string. */
+export function requestPath(raw: Pick<RequestFields, 'url' | 'originalUrl'>): string {
+  const url = raw.originalUrl ?? raw.url;
+  const mark = url.indexOf('?');
+  return mark < 0 ? url : url.slice(0, mark);
+}
+
 /** Describes a platform request (`originalUrl` survives Express's sub-routers rewriting `url`). */
 export function toApiRequest(raw: RequestFields): ApiRequest {
   const url = raw.originalUrl ?? raw.url;

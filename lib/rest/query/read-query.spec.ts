@@ -5,7 +5,7 @@ import type { ResolvedCrudApiOptions } from '../../options/crud-api-options.inte
 import type { PolicyInspector } from '../../policies/with-policies.js';
 import { NO_FIELD_MODES } from '../../rules/field-modes.js';
 import { VisibleFields } from '../visible-fields.js';
-import { readQuery } from './read-query.js';
+import { frozenQuery, readQuery } from './read-query.js';
 
 const registry = new ModelRegistry(modelMeta);
 const options = { limits: DEFAULT_LIMITS, idDivider: '_', pageSize: 100 } as ResolvedCrudApiOptions;
@@ -65,5 +65,21 @@ describe('readQuery: what a request can cost', () => {
     expect(read('comment', 'sort=post.author.profile.bio')).not.toThrow();
     expect(read('comment', 'sort=parent.parent.parent.parent.body')).toThrow(parameter('sort'));
     expect(read('post', 'sort=title,-title')).toThrow(parameter('sort'));
+  });
+});
+
+describe('readQuery: no query string', () => {
+  it('parses the same whatever the caller may see, so one parse can serve every caller', () => {
+    for (const type of ['user', 'post', 'comment']) {
+      expect(read(type, '', hiding)()).toEqual(read(type, '')());
+    }
+  });
+
+  it('shares it frozen: a change to the shared query fails instead of reaching other requests', () => {
+    const query = frozenQuery(read('post', '')());
+    expect(() => query.orderBy.push({ title: 'asc' })).toThrow(TypeError);
+    expect(() => Object.assign(query.orderBy[0]!, { id: 'desc' })).toThrow(TypeError);
+    expect(() => Object.assign(query.page, { offset: 5 })).toThrow(TypeError);
+    expect(() => Object.assign(query, { where: { id: 1 } })).toThrow(TypeError);
   });
 });

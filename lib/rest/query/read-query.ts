@@ -74,6 +74,14 @@ export function readQuery(
   };
 }
 
+/** The query frozen, its sort and page too: one that every request shares must not change. */
+export function frozenQuery(query: ReadQuery): ReadQuery {
+  for (const entry of query.orderBy) Object.freeze(entry);
+  Object.freeze(query.orderBy);
+  Object.freeze(query.page);
+  return Object.freeze(query);
+}
+
 /** A cursor page's keys from the sort, and its cursor decoded: a bad cursor is 400 before any query runs. */
 function cursorKeyset(
   options: ResolvedCrudApiOptions,
