@@ -186,12 +186,12 @@ export class PolicySet {
     return this.deniedFields(model, 'write');
   }
 
-  /** Whether a field write rule explicitly lets the caller write the field (without a rule: no). */
   /** Whether the application gave policies (a client with rules only has none). */
   get hasPolicies(): boolean {
     return this.config.policies !== undefined;
   }
 
+  /** Whether a field write rule explicitly lets the caller write the field (without a rule: no). */
   grantsWrite(model: string, field: string): boolean {
     const rules: Record<string, FieldRule> = this.config.policies?.[model]?.fields?.write ?? {};
     if (!Object.hasOwn(rules, field)) return false;
