@@ -46,11 +46,11 @@ export function requestPath(raw: Pick<RequestFields, 'url' | 'originalUrl'>): st
 /** Describes a platform request (`originalUrl` survives Express's sub-routers rewriting `url`). */
 export function toApiRequest(raw: RequestFields): ApiRequest {
   const url = raw.originalUrl ?? raw.url;
-  const mark = url.indexOf('?');
+  const path = requestPath(raw);
   return {
     method: raw.method,
-    path: mark < 0 ? url : url.slice(0, mark),
-    query: mark < 0 ? '' : url.slice(mark + 1),
+    path,
+    query: url.slice(path.length + 1),
     headers: raw.headers,
     body: raw.body,
     raw,

@@ -74,7 +74,10 @@ export function readQuery(
   };
 }
 
-/** The query frozen, its sort and page too: one that every request shares must not change. */
+/**
+ * The query frozen, its sort and page too: one that every request shares must not change. Its maps
+ * (`include`, `fieldsets`) cannot be frozen; parsed from no parameters they are empty, and only read.
+ */
 export function frozenQuery(query: ReadQuery): ReadQuery {
   for (const entry of query.orderBy) Object.freeze(entry);
   Object.freeze(query.orderBy);
