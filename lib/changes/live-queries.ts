@@ -22,11 +22,20 @@ const IN_PROCESS = new Set<LiveQueries>();
 
 /** One live query of one client, as the request that opened it describes it. */
 export interface LiveSubscription {
-  /** Subscriptions with the same key share their re-runs: same query, client and policy context. */
+  /**
+   * Subscriptions with the same key share their re-runs: same query, client and policy context.
+   * The key when the query opened; `judge` tells it anew before each re-run.
+   */
   shareKey: string;
   /** The models the query read so far: commits to any of them re-run it. */
   reads: ReadonlySet<string>;
-  /** Runs the query again under the subscriber's context: the answer's body as the GET sends it. */
+  /**
+   * Asks the application for the subscriber's client and context again (`getPrisma`, `context`,
+   * with the request that opened the query): the share key they give now. Rejects as the GET
+   * would fail, when the caller is no longer admitted (its context throws).
+   */
+  judge(): Promise<string>;
+  /** Runs the query again under the context of the last `judge`: the answer's body as the GET sends it. */
   run(): Promise<Buffer>;
   /** The body of the interface's error answer for a failure of `run`. */
   renderError(error: unknown): Buffer;
@@ -37,10 +46,13 @@ export interface LiveSubscription {
 
 interface Subscriber extends LiveSubscription {
   stream: EventStream;
+  /** The tag of the last answer it got. */
+  etag: string;
 }
 
-/** The subscribers of one query and context, and the answer they last got. */
+/** The subscribers of one query and context (`key`), and the tag of its last answer. */
 interface Group {
+  key: string;
   subscribers: Set<Subscriber>;
   etag: string;
   dirty: boolean;
@@ -51,7 +63,9 @@ interface Group {
  * The live queries of one module instance: subscriptions grouped by query and context, re-run
  * after the commits that may change them (a commit on this instance, through the change
  * listener; another instance's, through the transport), a debounce apart, and sent only when
- * their answer changed. Policies hold by construction: a re-run is the subscriber's own request.
+ * their answer changed. Policies hold by construction: a re-run is the subscriber's own request,
+ * judged by its context as it is then: each subscriber's context is asked again before a re-run,
+ * and subscribers share a re-run only while their contexts are the same.
  */
 export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   readonly settings?: ResolvedLive;
@@ -142,17 +156,9 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     const settings = this.settings!;
     const etag = entityTag(first);
     const stream = openEventStream(response, settings, headers, () => this.leave(subscriber));
-    const subscriber: Subscriber = { ...subscription, stream };
+    const subscriber: Subscriber = { ...subscription, stream, etag };
     if (lastEventId !== etag) stream.send(eventBytes(first, { id: etag }));
-    let group = this.groups.get(subscription.shareKey);
-    if (!group) {
-      group = { subscribers: new Set(), etag, dirty: false, running: false };
-      this.groups.set(subscription.shareKey, group);
-    } else if (group.etag !== etag) {
-      // The group's last answer is older than this subscriber's: bring the others up to date.
-      this.markDirty(group);
-    }
-    group.subscribers.add(subscriber);
+    this.join(subscriber);
     this.heartbeatTimer ??= setInterval(() => this.heartbeat(), settings.heartbeat).unref();
   }
 
@@ -161,6 +167,21 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     let count = 0;
     for (const group of this.groups.values()) count += group.subscribers.size;
     return count;
+  }
+
+  /** Adds a subscriber to the group of its share key. */
+  private join(subscriber: Subscriber): Group {
+    const key = subscriber.shareKey;
+    let group = this.groups.get(key);
+    if (!group) {
+      group = { key, subscribers: new Set(), etag: subscriber.etag, dirty: false, running: false };
+      this.groups.set(key, group);
+    } else if (group.etag !== subscriber.etag) {
+      // The group's last answer is not this subscriber's: one re-run brings them all up to date.
+      this.markDirty(group);
+    }
+    group.subscribers.add(subscriber);
+    return group;
   }
 
   private leave(subscriber: Subscriber): void {
@@ -232,8 +253,9 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     const changed = [...this.pending];
     for (const group of this.groups.values()) {
       if (group.dirty) continue;
-      const { reads } = group.subscribers.values().next().value!;
-      if (this.everything || changed.some((model) => reads.has(model))) group.dirty = true;
+      // The models a query reads depend on the context it ran under: its subscribers' may differ.
+      const reads = (subscriber: Subscriber) => changed.some((model) => subscriber.reads.has(model));
+      if (this.everything || [...group.subscribers].some(reads)) group.dirty = true;
     }
     this.pending.clear();
     this.everything = false;
@@ -277,28 +299,81 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     return true;
   }
 
+  /**
+   * Re-runs a group's query: each subscriber judged by its context as it is now, one run per
+   * share key they give (those whose context changed split off into the group of their new key).
+   */
   private async rerun(group: Group): Promise<void> {
-    const leader = group.subscribers.values().next().value;
-    if (!leader) return;
     group.dirty = false;
     group.running = true;
-    this.reruns++;
     try {
-      const payload = await leader.run();
-      const etag = entityTag(payload);
-      if (etag !== group.etag) {
-        group.etag = etag;
-        const event = eventBytes(payload, { id: etag });
-        for (const subscriber of group.subscribers) subscriber.stream.send(event);
+      const judged = await this.judge([...group.subscribers]);
+      const tags = await Promise.all([...judged.values()].map((subscribers) => this.runFor(subscribers)));
+      let index = 0;
+      for (const [key, subscribers] of judged) {
+        const etag = tags[index++];
+        if (key === group.key) group.etag = etag ?? group.etag;
+        // Those whose run failed end their streams where they are.
+        else if (etag !== undefined) this.move(group, subscribers, key);
       }
-    } catch (error) {
-      // The query fails for every subscriber alike: they get the error and their streams end.
-      const body = leader.renderError(error);
-      for (const subscriber of group.subscribers) subscriber.stream.fail(body);
     } finally {
       group.running = false;
       if (group.dirty) this.schedule(this.settings!.debounce);
     }
+  }
+
+  /**
+   * Asks the subscribers' contexts again: the subscribers by the share key they give now. One
+   * whose context fails (its caller no longer authenticated) gets the error its GET would answer,
+   * and its stream ends.
+   */
+  private async judge(subscribers: Subscriber[]): Promise<Map<string, Subscriber[]>> {
+    const keys = await Promise.allSettled(subscribers.map((subscriber) => subscriber.judge()));
+    const judged = new Map<string, Subscriber[]>();
+    keys.forEach((key, index) => {
+      const subscriber = subscribers[index]!;
+      if (key.status === 'rejected') subscriber.stream.fail(subscriber.renderError(key.reason));
+      else judged.set(key.value, [...(judged.get(key.value) ?? []), subscriber]);
+    });
+    return judged;
+  }
+
+  /**
+   * Runs the query once for subscribers of the same context, and sends its answer to those that
+   * did not get it last: its tag, or none when it failed (the error ends their streams).
+   */
+  private async runFor(subscribers: Subscriber[]): Promise<string | undefined> {
+    const leader = subscribers[0]!;
+    this.reruns++;
+    try {
+      const payload = await leader.run();
+      const etag = entityTag(payload);
+      const event = eventBytes(payload, { id: etag });
+      for (const subscriber of subscribers) {
+        if (subscriber.etag === etag) continue;
+        subscriber.etag = etag;
+        subscriber.stream.send(event);
+      }
+      return etag;
+    } catch (error) {
+      // The query fails for every subscriber alike: they get the error and their streams end.
+      const body = leader.renderError(error);
+      for (const subscriber of subscribers) subscriber.stream.fail(body);
+      return undefined;
+    }
+  }
+
+  /** Moves subscribers whose context changed from `group` to the group of their new key. */
+  private move(group: Group, subscribers: Subscriber[], key: string): void {
+    for (const subscriber of subscribers) {
+      // Gone meanwhile (closed, or failed just now).
+      if (!group.subscribers.delete(subscriber)) continue;
+      subscriber.shareKey = key;
+      // A commit heard during the run may have reached them too: their new group runs again.
+      const joined = this.join(subscriber);
+      if (group.dirty) this.markDirty(joined);
+    }
+    if (group.subscribers.size === 0 && this.groups.get(group.key) === group) this.groups.delete(group.key);
   }
 
   private heartbeat(): void {

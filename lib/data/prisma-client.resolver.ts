@@ -172,6 +172,15 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   }
 
   /**
+   * Forgets the client made for `request`: the next resolution asks `getPrisma` and `context`
+   * again, so that a live query's re-run is judged by the caller's context as it is now. The
+   * models its client notes still go to the same set (`recordModels`).
+   */
+  forget(request: ApiRequest): void {
+    this.perRequest.delete(request.raw);
+  }
+
+  /**
    * What decides the answers of a request besides its URL and headers: its Prisma client and its
    * policy context. Identical GETs with the same key share one read, live queries their re-runs, a
    * conditional GET answers the tag known for it. None for a context JSON cannot write.

@@ -189,17 +189,23 @@ export class RequestServer implements OnModuleInit {
       reserved = true;
       const request = { ...toApiRequest(raw), headers: { ...raw.headers, accept: contentType } };
       const reads = this.clients.recordModels(request)!;
+      const query = `${scope.interface} ${request.path}?${request.query}\n${raw.headers.prefer ?? ''}\n`;
       // A context JSON cannot write shares with no other.
-      const context = (await this.clients.shareKeyOf(request)) ?? `request ${randomUUID()}`;
-      const shareKey = `${scope.interface} ${request.path}?${request.query}\n${raw.headers.prefer ?? ''}\n${context}`;
+      const alone = `request ${randomUUID()}`;
+      const shareKey = async () => query + ((await this.clients.shareKeyOf(request)) ?? alone);
       const once = async () => bodyBytes((await run(request)).body) ?? Buffer.alloc(0);
-      const first = await runInRequest(call, once);
       const subscription = {
-        shareKey,
+        shareKey: await shareKey(),
         reads,
+        // Each re-run asks the application for the caller's client and context anew.
+        judge: () => {
+          this.clients.forget(request);
+          return shareKey();
+        },
         run: once,
         renderError: (error: unknown) => renderError(error, request, call),
       };
+      const first = await runInRequest(call, once);
       live.open({ ...subscription, caller, connection }, nodeResponseOf(response), {
         first,
         lastEventId: [raw.headers['last-event-id']].flat()[0],
