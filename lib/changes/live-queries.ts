@@ -348,11 +348,11 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       const payload = await leader.run();
       const etag = entityTag(payload);
-      const event = eventBytes(payload, { id: etag });
+      let event: Buffer | undefined;
       for (const subscriber of subscribers) {
         if (subscriber.etag === etag) continue;
         subscriber.etag = etag;
-        subscriber.stream.send(event);
+        subscriber.stream.send((event ??= eventBytes(payload, { id: etag })));
       }
       return etag;
     } catch (error) {
