@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 
-import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
+import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { CommitHook } from '../policies/policy-operations.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
-import { fieldModes } from '../rules/field-modes.js';
-import type { ChangeEvent, CrudApiRules } from '../rules/rules.types.js';
+import type { ChangeEvent } from '../rules/rules.types.js';
 
 type Row = Record<string, unknown>;
 
@@ -33,23 +32,22 @@ function jsonValue(value: unknown): unknown {
   return value;
 }
 
-/** The row's columns as JSON carries them, without those the rules make unreadable (write-only, internal). */
-function plainRow(row: Row, hidden: ReadonlySet<string>): Row {
-  return Object.fromEntries(
-    Object.entries(row)
-      .filter(([name]) => !hidden.has(name))
-      .map(([name, value]) => [name, jsonValue(value)]),
-  );
+/** The row's columns as JSON carries them. */
+function plainRow(row: Row): Row {
+  return Object.fromEntries(Object.entries(row).map(([name, value]) => [name, jsonValue(value)]));
 }
 
-/** The change an event stands for, as the outbox keeps it. */
-export function outboxChange(event: ChangeEvent, hidden: ReadonlySet<string>): OutboxChange {
+/**
+ * The change an event stands for, as the outbox keeps it. Its rows come without the columns no
+ * client may read (write-only, internal): every change event is made so (`readableRow`).
+ */
+export function outboxChange(event: ChangeEvent): OutboxChange {
   return {
     model: event.model,
     operation: event.operation,
-    id: plainRow(event.id, new Set()),
-    ...(event.after ? { after: plainRow(event.after, hidden) } : {}),
-    ...(event.before ? { before: plainRow(event.before, hidden) } : {}),
+    id: plainRow(event.id),
+    ...(event.after ? { after: plainRow(event.after) } : {}),
+    ...(event.before ? { before: plainRow(event.before) } : {}),
   };
 }
 
@@ -71,11 +69,7 @@ export function rowKey(id: Row): string {
 export class OutboxWriter {
   private readonly delegateName: string;
 
-  constructor(
-    outboxModel: ModelMeta,
-    private readonly models: DataModelMeta,
-    private readonly rules?: CrudApiRules<any>,
-  ) {
+  constructor(outboxModel: ModelMeta) {
     this.delegateName = toTypeName(outboxModel.name);
   }
 
@@ -83,7 +77,7 @@ export class OutboxWriter {
     if (events.length === 0) return;
     const now = new Date();
     const data = events.map((event) => {
-      const change = outboxChange(event, this.hidden(event.model));
+      const change = outboxChange(event);
       return {
         model: event.model,
         operation: event.operation,
@@ -98,9 +92,4 @@ export class OutboxWriter {
     });
     await tx[this.delegateName].createMany({ data });
   };
-
-  private hidden(model: string): ReadonlySet<string> {
-    const meta = this.models.models[model];
-    return meta ? fieldModes(this.rules, meta).unreadable : new Set();
-  }
 }

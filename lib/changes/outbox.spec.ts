@@ -68,15 +68,18 @@ describe('outboxChange', () => {
     at: new Date('2026-01-02T03:04:05.678Z'),
     price: { constructor: { name: 'Decimal' }, toString: () => '1.50' },
     avatar: new Uint8Array([0, 1, 2]),
-    secret: 'hidden',
     meta: { a: [1] },
   };
 
-  it('carries JSON values (ISO dates, text for BigInt and Decimal, base64 bytes) without hidden fields', () => {
-    const change = outboxChange(
-      { model: 'User', operation: 'update', id: { id: 1n }, before: row, after: row, context: { user: 1 } },
-      new Set(['secret']),
-    );
+  it('carries JSON values (ISO dates, text for BigInt and Decimal, base64 bytes)', () => {
+    const change = outboxChange({
+      model: 'User',
+      operation: 'update',
+      id: { id: 1n },
+      before: row,
+      after: row,
+      context: { user: 1 },
+    });
     const plain = { id: '1', at: '2026-01-02T03:04:05.678Z', price: '1.50', avatar: 'AAEC', meta: { a: [1] } };
     expect(change).toEqual({ model: 'User', operation: 'update', id: { id: '1' }, before: plain, after: plain });
   });

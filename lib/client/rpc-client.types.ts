@@ -1,5 +1,14 @@
 import type { DecimalConstructor } from '../rpc/prisma-superjson-types.js';
-import type { ChangesWrites, NoRules, RuledOperationName, RuledWrites } from './rules-data.types.js';
+import type {
+  ChangesWrites,
+  HidesColumns,
+  NoRules,
+  ReadableRows,
+  RowOperationName,
+  RuledOperationName,
+  RuledWrites,
+  RulesOmit,
+} from './rules-data.types.js';
 
 /** What `new Headers(...)` takes: an object, pairs or a Headers. */
 export type RpcHeaders = ConstructorParameters<typeof Headers>[0];
@@ -62,6 +71,18 @@ export type RpcModelClient<Delegate, ModelRules = NoRules> = (ChangesWrites<Mode
   : Pick<Delegate, RpcOperationName & keyof Delegate>) &
   RpcSoftDeleteOperations<Delegate>;
 
+/**
+ * A model's operations when the application's rules leave columns out of answers (write-only and
+ * internal ones, of any model): every operation that answers rows is typed without them
+ * (`ReadableRows`), the others as `RpcModelClient` has them. Such results have no fluent relation
+ * methods in their type: use `include` or `select`.
+ */
+export type RpcReadableModelClient<Delegate, ModelRules, Rules> = Pick<
+  Delegate,
+  Exclude<RpcOperationName, RowOperationName | RuledOperationName> & keyof Delegate
+> &
+  ReadableRows<Delegate, ModelRules, RulesOmit<Rules>>;
+
 /** The rules of the model behind a client property (`post` → `rules.Post`). */
 type RulesOfModel<Rules, Key extends string> = string extends keyof Rules
   ? NoRules
@@ -77,10 +98,13 @@ export type RpcTransactionResult<Calls extends readonly unknown[]> = {
 /**
  * The RPC client of a generated Prisma client's type, and optionally of the application's rules
  * (`typeof rules`): then create and update data leave out server-set and internal columns and take
- * the virtual fields. Types only: the server applies the rules whatever a client sends.
+ * the virtual fields, and results leave out write-only and internal columns, which the server
+ * never sends. Types only: the server applies the rules whatever a client sends.
  */
 export type RpcClient<Client, Rules = NoRules> = {
-  readonly [K in RpcModelName<Client>]: RpcModelClient<Client[K], RulesOfModel<Rules, K>>;
+  readonly [K in RpcModelName<Client>]: HidesColumns<Rules> extends true
+    ? RpcReadableModelClient<Client[K], RulesOfModel<Rules, K>, Rules>
+    : RpcModelClient<Client[K], RulesOfModel<Rules, K>>;
 } & {
   /**
    * Runs calls of this client in order in one database transaction (`POST $transaction/sequential`):

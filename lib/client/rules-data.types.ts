@@ -19,6 +19,27 @@ type Unwritable<R> = {
 }[keyof FieldsOf<R>] &
   string;
 
+/** The columns no answer carries: write-only and internal ones. */
+type Unreadable<R> = {
+  [K in keyof FieldsOf<R>]: FieldsOf<R>[K] extends 'writeOnly' | 'internal' ? K : never;
+}[keyof FieldsOf<R>] &
+  string;
+
+/**
+ * The rules' unreadable columns as Prisma's global `omit` option (`{ user: { passwordHash: true } }`):
+ * results computed with it leave them out of every model's rows, included relations too.
+ */
+export type RulesOmit<Rules> = string extends keyof Rules
+  ? NoRules
+  : { omit: { [M in keyof Rules & string as Uncapitalize<M>]: { [K in Unreadable<Rules[M]>]: true } } };
+
+/** Whether the rules leave columns out of answers (write-only or internal ones). */
+export type HidesColumns<Rules> = string extends keyof Rules
+  ? false
+  : [{ [M in keyof Rules]: Unreadable<Rules[M]> }[keyof Rules]] extends [never]
+    ? false
+    : true;
+
 /** A virtual field's value by its declared type. */
 type VirtualValue<F> = F extends { type: infer T }
   ? T extends 'String'
@@ -82,14 +103,19 @@ type ArgsOf<Delegate, Operation extends string> =
 /** The members of an operation's arguments that are write data (upsert has `create` and `update`). */
 type DataMember = 'data' | 'create' | 'update';
 
-/** An operation's arguments with every write data member ruled (`data`, upsert's `create`/`update`). */
+/**
+ * An operation's arguments with every write data member ruled (`data`, upsert's `create`/`update`),
+ * or Prisma's own when the rules change no write of the model.
+ */
 type RuledArgs<Delegate, Operation extends string, R> = {
   [K in keyof ArgsOf<Delegate, Operation>]: K extends DataMember
-    ? RuledData<
-        ArgsOf<Delegate, Operation>[K],
-        R,
-        K extends 'create' ? true : K extends 'update' ? false : Operation extends `create${string}` ? true : false
-      >
+    ? ChangesWrites<R> extends false
+      ? ArgsOf<Delegate, Operation>[K]
+      : RuledData<
+          ArgsOf<Delegate, Operation>[K],
+          R,
+          K extends 'create' ? true : K extends 'update' ? false : Operation extends `create${string}` ? true : false
+        >
     : ArgsOf<Delegate, Operation>[K];
 };
 
@@ -102,15 +128,55 @@ type Given<T, Shape> = {
   [K in keyof T]: K extends keyof Shape ? (K extends DataMember ? Shape[K] : T[K]) : never;
 };
 
-type RuledOperation<Delegate, Operation extends string, R> = <T extends RuledArgs<Delegate, Operation, R>>(
+type PayloadOf<Delegate> = Delegate extends { [K: symbol]: { types: { payload: infer P } } } ? P : never;
+
+/** An operation's result as Prisma types it, without the columns `Omit` (`RulesOmit`) names. */
+type ResultOf<Delegate, T, Operation extends string, Omit> =
+  PayloadOf<Delegate> extends infer P extends Types.Payload
+    ? Types.Result.GetResult<P, T, Operation & Types.Public.Operation, Omit>
+    : never;
+
+type RuledOperation<Delegate, Operation extends string, R, Omit = NoRules> = <
+  T extends RuledArgs<Delegate, Operation, R>,
+>(
   args: Given<T, RuledArgs<Delegate, Operation, R>>,
-) => RpcPromise<Types.Public.Result<Delegate, T, Operation & Types.Public.Operation>>;
+) => RpcPromise<ResultOf<Delegate, T, Operation, Omit>>;
+
+/** An operation other than a write, with Prisma's arguments (optional where Prisma's are) and its result less `Omit`. */
+type ReadableOperation<Delegate, Operation extends string, Omit> = <T extends ArgsOf<Delegate, Operation>>(
+  ...args: NoRules extends ArgsOf<Delegate, Operation>
+    ? [args?: Given<T, ArgsOf<Delegate, Operation>>]
+    : [args: Given<T, ArgsOf<Delegate, Operation>>]
+) => RpcPromise<ResultOf<Delegate, T, Operation, Omit>>;
+
+/** The operations that answer rows, which the rules' unreadable columns are left out of. */
+export type RowOperationName =
+  | 'findUnique'
+  | 'findUniqueOrThrow'
+  | 'findFirst'
+  | 'findFirstOrThrow'
+  | 'findMany'
+  | 'delete'
+  | Exclude<RuledOperationName, 'createMany' | 'updateMany'>;
 
 /** The write operations whose data the rules shape. */
 export type RuledOperationName =
   'create' | 'createMany' | 'createManyAndReturn' | 'update' | 'updateMany' | 'updateManyAndReturn' | 'upsert';
 
 /** The write operations of a model with rules: data without server-set and internal columns, with virtual fields. */
-export type RuledWrites<Delegate, R> = {
-  [Operation in RuledOperationName & keyof Delegate]: RuledOperation<Delegate, Operation, R>;
+export type RuledWrites<Delegate, R, Omit = NoRules> = {
+  [Operation in RuledOperationName & keyof Delegate]: RuledOperation<Delegate, Operation, R, Omit>;
 };
+
+/**
+ * The operations that answer rows, when the rules leave columns out of answers: their results
+ * without those columns (`RulesOmit`), in included relations too; writes as `RuledWrites`.
+ * Soft delete's `restore` and `hardDelete` answer as `delete`.
+ */
+export type ReadableRows<Delegate, R, Omit> = RuledWrites<Delegate, R, Omit> & {
+  [Operation in Exclude<RowOperationName, RuledOperationName> & keyof Delegate]: ReadableOperation<
+    Delegate,
+    Operation,
+    Omit
+  >;
+} & { restore: ReadableOperation<Delegate, 'delete', Omit>; hardDelete: ReadableOperation<Delegate, 'delete', Omit> };

@@ -69,7 +69,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     @Inject(LiveQueries) private readonly live: LiveQueries,
   ) {
     this.listeners = options.onChange === undefined ? [] : [options.onChange].flat();
-    if (options.outbox) this.outbox = new OutboxWriter(options.outbox.model, options.modelMeta, options.rules);
+    if (options.outbox) this.outbox = new OutboxWriter(options.outbox.model);
     this.sharedOrigin = { client: options.prisma ?? {}, context: {} };
   }
 

@@ -1,8 +1,9 @@
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import { readableRow } from '../rules/field-modes.js';
 import type { ChangeEvent } from '../rules/rules.types.js';
-import type { PolicyContext } from './policy.types.js';
+import type { PolicySet } from './policy-set.js';
 import { anyOfIds, idWhere } from './rule-where.js';
 
 type Row = Record<string, any>;
@@ -57,7 +58,8 @@ export class ChangeCapture {
   private readonly pending: (Watch | Changed)[] = [];
   readonly events: ChangeEvent[] = [];
 
-  constructor(private readonly context: PolicyContext) {}
+  /** `set`: the caller's policies, for its context and the rules' field modes. */
+  constructor(private readonly set: PolicySet) {}
 
   /** Rows a write creates, known once it ran (`rows.rows` set by then). */
   created(model: ModelMeta, rows: RowHolder): void {
@@ -134,15 +136,17 @@ export class ChangeCapture {
     }
   }
 
+  /** Records the event, its rows without the columns no client may read (`readableRow`). */
   private emit(model: ModelMeta, operation: ChangeEvent['operation'], after?: Row, before?: Row): void {
     const row = (after ?? before)!;
+    const modes = this.set.fieldModes(model.name);
     this.events.push({
       model: model.name,
       operation,
       id: idWhere(model, row),
-      ...(after ? { after } : {}),
-      ...(before ? { before } : {}),
-      context: this.context,
+      ...(after ? { after: readableRow(modes, after) } : {}),
+      ...(before ? { before: readableRow(modes, before) } : {}),
+      context: this.set.context,
     });
   }
 }

@@ -79,7 +79,7 @@ export async function runTransaction<T>(
   scope?: Pick<OperationScope, 'listeners' | 'set' | 'beforeCommit'>,
 ): Promise<T> {
   let deferred: unknown;
-  const capture = scope && captures(scope) ? new ChangeCapture(scope.set.context) : undefined;
+  const capture = scope && captures(scope) ? new ChangeCapture(scope.set) : undefined;
   const result = await client.$transaction(async (tx: PrismaClientLike) => {
     let value: T;
     try {

@@ -65,6 +65,17 @@ function compile(
   return { unreadable, unwritable, internal, virtual: new Map(Object.entries(virtual)), defaults };
 }
 
+/**
+ * The row without the columns no client may read (write-only and internal): what a change event
+ * carries to every listener, the outbox and its webhooks included, as no answer shows them either.
+ */
+export function readableRow<Row extends Record<string, unknown>>(modes: ModelFieldModes, row: Row): Row {
+  if (modes.unreadable.size === 0) return row;
+  const readable: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row)) if (!modes.unreadable.has(name)) readable[name] = value;
+  return readable as Row;
+}
+
 /** A virtual field as the interfaces describe and decode it: an optional scalar of its type. */
 export function virtualFieldMeta(name: string, field: VirtualField): FieldMeta {
   return {

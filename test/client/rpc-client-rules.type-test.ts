@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-unused-vars -- each declaration is a type assertion */
 // Type expectations of the RPC client typed by the application's rules, checked by `tsc`
-// (npm run typecheck), never run: write data follows the field modes and virtual fields.
+// (npm run typecheck), never run: write data follows the field modes and virtual fields, results
+// leave out the write-only and internal columns.
 import type { Prisma, PrismaClient, Role } from '../../fixtures/generated/sqlite/prisma/client.js';
 import type { RpcClient } from '../../lib/client/index.js';
 import type { CrudApiRules } from '../../lib/rules/rules.types.js';
@@ -35,7 +36,7 @@ export async function writesFollowTheRules() {
   });
   expectTypeEqual<typeof created, { id: number; role: Role }>();
   const whole = await client.user.create({ data: { email: 'e', name: 'n', password: 'p', birthday: '2020-01-01' } });
-  expectTypeEqual<typeof whole, Result<ReturnType<typeof prisma.user.findUniqueOrThrow>>>();
+  expectTypeEqual<keyof typeof whole, ReadableUserColumn>();
 
   void client.user.update({ where: { id: 1 }, data: { password: 'p', consent: true, extra: { any: 1 } } });
   void client.user.update({ where: { id: 1 }, data: {} });
@@ -51,6 +52,52 @@ export async function writesFollowTheRules() {
   void client.post.create({ data: { title: 't', tags: { connect: [{ id: 1 }] } } });
   // A server-set column filled from the context is left out like any other.
   void client.comment.create({ data: { postId: 1 } });
+}
+
+/** The columns of a user the server sends: all but the write-only `passwordHash` and the internal `createdAt`. */
+type ReadableUserColumn = 'id' | 'email' | 'name' | 'role';
+
+export async function resultsLeaveOutWhatTheServerNeverSends() {
+  const found = await client.user.findUniqueOrThrow({ where: { id: 1 } });
+  expectTypeEqual<keyof typeof found, ReadableUserColumn>();
+  const many = await client.user.findMany();
+  expectTypeEqual<keyof (typeof many)[number], ReadableUserColumn>();
+  const first = await client.user.findFirst();
+  expectTypeEqual<keyof NonNullable<typeof first>, ReadableUserColumn>();
+  const updated = await client.user.update({ where: { id: 1 }, data: { name: 'n' } });
+  expectTypeEqual<keyof typeof updated, ReadableUserColumn>();
+  const returned = await client.user.updateManyAndReturn({ data: { name: 'n' } });
+  expectTypeEqual<keyof (typeof returned)[number], ReadableUserColumn>();
+  const upserted = await client.user.upsert({
+    where: { id: 1 },
+    create: { email: 'e', name: 'n', password: 'p' },
+    update: {},
+  });
+  expectTypeEqual<keyof typeof upserted, ReadableUserColumn>();
+  for (const row of [
+    await client.user.delete({ where: { id: 1 } }),
+    await client.user.restore({ where: { id: 1 } }),
+    await client.user.hardDelete({ where: { id: 1 } }),
+  ]) {
+    expectTypeEqual<keyof typeof row, ReadableUserColumn>();
+  }
+  // Through another model's include, and with select (what is left of it).
+  const posts = await client.post.findMany({ include: { author: true } });
+  expectTypeEqual<keyof (typeof posts)[number]['author'], ReadableUserColumn>();
+  const selected = await client.user.findMany({ select: { id: true, posts: { select: { title: true } } } });
+  expectTypeEqual<typeof selected, { id: number; posts: { title: string }[] }[]>();
+  // Models without unreadable columns answer Prisma's rows; counts and batches are untouched.
+  const tag = await client.tag.findUniqueOrThrow({ where: { id: 1 } });
+  expectTypeEqual<typeof tag, Result<ReturnType<typeof prisma.tag.findUniqueOrThrow>>>();
+  expectTypeEqual<Result<ReturnType<typeof client.user.count>>, number>();
+  expectTypeEqual<Result<ReturnType<typeof client.user.deleteMany>>, Prisma.BatchPayload>();
+
+  // @ts-expect-error an internal column is in no answer
+  void found.createdAt;
+  // @ts-expect-error nor a write-only one
+  void many[0]!.passwordHash;
+  // @ts-expect-error nor in an included relation
+  void posts[0]!.author.passwordHash;
 }
 
 export function refusesWhatTheServerRefuses() {
@@ -79,10 +126,8 @@ export function refusesWhatTheServerRefuses() {
 }
 
 export function leavesEverythingElseAsPrismaHasIt() {
-  expectTypeEqual<Parameters<typeof client.user.findMany>, Parameters<typeof prisma.user.findMany>>();
-  expectTypeEqual<Parameters<typeof client.tag.create>, Parameters<typeof prisma.tag.create>>();
+  expectTypeEqual<Parameters<typeof client.user.count>, Parameters<typeof prisma.user.count>>();
   expectTypeEqual<Parameters<typeof untyped.user.create>, Parameters<typeof prisma.user.create>>();
+  expectTypeEqual<Parameters<typeof untyped.user.findMany>, Parameters<typeof prisma.user.findMany>>();
   expectTypeEqual<DataOf<typeof client.tag.update>, DataOf<typeof prisma.tag.update>>();
-  expectTypeEqual<Parameters<typeof client.user.restore>, Parameters<typeof prisma.user.delete>>();
-  expectTypeEqual<Parameters<typeof client.post.hardDelete>, Parameters<typeof prisma.post.delete>>();
 }

@@ -321,7 +321,7 @@ describe.each(testProviders())('live queries fed by the outbox worker (%s)', (pr
     const stream = await openLiveQuery(`${base}/api/rest/tag?fields[tag]=name`);
     expect(await stream.nth(1)).toMatchObject({ data: [] });
     // Another process's write: its change in the outbox, in its transaction, and nothing else.
-    const writer = new OutboxWriter(t.db.modelMeta.models.OutboxEntry!, t.db.modelMeta);
+    const writer = new OutboxWriter(t.db.modelMeta.models.OutboxEntry!);
     const client = withPolicies(t.db.prisma, { modelMeta: t.db.modelMeta, context: {}, beforeCommit: writer.write });
     await client.tag.create({ data: { name: 'from elsewhere' } });
     expect(await stream.nth(2)).toMatchObject({ data: [{ attributes: { name: 'from elsewhere' } }] });

@@ -146,7 +146,7 @@ workerSuite('outbox worker (%s)', (provider) => {
     withPolicies(db.prisma, {
       modelMeta: db.modelMeta,
       context: {},
-      beforeCommit: new OutboxWriter(db.modelMeta.models.OutboxEntry!, db.modelMeta).write,
+      beforeCommit: new OutboxWriter(db.modelMeta.models.OutboxEntry!).write,
     });
   const status = async () =>
     (await outbox().findMany({ orderBy: { id: 'asc' } })).map((entry: any) => ({

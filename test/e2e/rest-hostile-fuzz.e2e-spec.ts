@@ -31,8 +31,23 @@ const refusedQueryPart: fc.Arbitrary<string> = fc.oneof(
     .map((selectors) => part(`filter[${selectors.join('][')}]`, 'x')),
   fc
     .tuple(
-      // Names JSON:API reserves (all a-z) or none at all: implementation-specific ones are ignored.
-      fc.constantFrom('constructor', 'prototype', 'q', '[filter]', 'pagee', 'filters', 'includes'),
+      // Names JSON:API reserves (all a-z), none at all, or ones that break its naming rules:
+      // legal implementation-specific ones are ignored.
+      fc.constantFrom(
+        'constructor',
+        'prototype',
+        'q',
+        '[filter]',
+        'pagee',
+        'filters',
+        'includes',
+        '__proto__',
+        'filter]',
+        'filter\u0000',
+        'x_',
+        '-x',
+        'my.param',
+      ),
       fc.constantFrom('', '[x]', '[title]', '[]'),
     )
     .map(([family, suffix]) => part(`${family}${suffix}`, '1')),

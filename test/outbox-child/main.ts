@@ -8,7 +8,7 @@ import { withPolicies } from '../../lib/index.js';
 
 const { prisma, modelMeta } = createSampleDatabase(process.env.DATABASE_URL!);
 const model = modelMeta.models.OutboxEntry!;
-const writer = new OutboxWriter(model, modelMeta);
+const writer = new OutboxWriter(model);
 const worker = new OutboxWorker(
   prisma as never,
   {

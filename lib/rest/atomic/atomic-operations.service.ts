@@ -13,7 +13,7 @@ import type { ApiResponse } from '../../shared/api-response.js';
 import { inChildSpan } from '../../telemetry/child-span.js';
 import { SPANS } from '../../telemetry/telemetry.constants.js';
 import { JSON_API_VERSION } from '../json-api.constants.js';
-import { isIgnoredParameter } from '../query/parse-query.js';
+import { readParameterName } from '../query/parameter-name.js';
 import { formatResourceId } from '../resource-id.js';
 import type { Row } from '../resources/model-delegate.js';
 import { type ResourceContext, writeScope } from '../resources/resource-context.js';
@@ -55,9 +55,11 @@ export class AtomicOperationsService {
   ) {}
 
   async run(req: ApiRequest): Promise<ApiResponse> {
-    // Implementation-specific parameters (a cache buster) are ignored here too, as on every REST route;
-    // the module's own (`withDeleted`, `hardDelete`) apply to single-resource routes only.
-    const reserved = [...new URLSearchParams(req.query).keys()].find((name) => !isIgnoredParameter(name));
+    // Names are read as on every REST route: other implementation-specific ones (a cache buster) are
+    // ignored; the module's own (`withDeleted`, `hardDelete`) apply to single-resource routes only.
+    const reserved = [...new URLSearchParams(req.query).keys()].find(
+      (name) => readParameterName(name)?.kind !== 'ignored',
+    );
     if (reserved !== undefined)
       throw new CrudApiError('invalid-query-parameter', 'An atomic request takes no query parameters.', {
         source: { parameter: reserved },

@@ -1,7 +1,7 @@
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import { quoteInput } from '../../errors/quote-input.js';
 import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
-import { HARD_DELETE_PARAMETER, WITH_DELETED_PARAMETER } from '../../shared/soft-delete.constants.js';
+import { type OwnParameter, readParameterName } from './parameter-name.js';
 
 /** One `filter[a][b$op]=value` parameter, split but not yet checked against the model. */
 export interface RawFilter {
@@ -26,29 +26,6 @@ export interface RawQuery {
   search: string;
 }
 
-/** A parameter of one of the JSON:API families. */
-const KEY = /^(filter|sort|page|include|fields)((?:\[[^[\]]*\])*)$/;
-
-/** The implementation-specific parameters this module reads (soft delete), by their exact names. */
-const OWN_PARAMETERS = new Set([WITH_DELETED_PARAMETER, HARD_DELETE_PARAMETER] as const);
-export type OwnParameter = typeof OWN_PARAMETERS extends Set<infer K> ? K : never;
-
-const isOwn = (name: string): name is OwnParameter => OWN_PARAMETERS.has(name as OwnParameter);
-
-/**
- * Whether a query parameter is implementation-specific (JSON:API 1.1 §"Implementation-Specific Query
- * Parameters"): its family's base name, before any `[`, is not empty and has a character outside
- * a-z (`_`, `myParam`, `x-cache`). JSON:API reserves the all-lowercase names for itself.
- */
-export function isImplementationSpecific(name: string): boolean {
-  const base = name.split('[', 1)[0]!;
-  return base !== '' && /[^a-z]/.test(base);
-}
-
-/** Whether a REST route passes over a query parameter: an implementation-specific one that is not the module's own. */
-export function isIgnoredParameter(name: string): boolean {
-  return isImplementationSpecific(name) && !isOwn(name);
-}
 const PAGE_KEYS = new Set(['offset', 'limit', 'size', 'after', 'before'] as const);
 export type PageKey = typeof PAGE_KEYS extends Set<infer K> ? K : never;
 
@@ -57,10 +34,9 @@ function badParameter(parameter: string, message: string): CrudApiError {
 }
 
 /**
- * Splits a query string into the JSON:API families and the module's own parameters (`withDeleted`,
- * `hardDelete`, by their exact names). Other implementation-specific parameters are ignored (a
- * cache buster such as jQuery's `_=1700000000` passes); any other name is 400: JSON:API reserves
- * the all-lowercase ones, and an unknown one is a typo or a feature this module does not have.
+ * Splits a query string into the JSON:API families and the module's own parameters, each name read
+ * by `readParameterName`: other implementation-specific parameters are ignored (a cache buster
+ * such as jQuery's `_=1700000000` passes), any other name is 400.
  */
 export function parseQuery(search: string, limits: Required<CrudApiLimits>): RawQuery {
   const query: RawQuery = { filters: [], page: {}, fields: new Map(), own: {}, search };
@@ -68,19 +44,17 @@ export function parseQuery(search: string, limits: Required<CrudApiLimits>): Raw
   if (search === '') return query;
   const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(search)) {
-    const match = KEY.exec(name);
-    if (!match && isIgnoredParameter(name)) continue;
-    if (!match && !isOwn(name)) throw badParameter(name, `Unknown query parameter ${quoteInput(name)}.`);
-    const family = match?.[1];
-    const selectors = match ? [...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!) : [];
-    if (family === 'filter') {
-      query.filters.push(parseFilterKey(name, selectors, value, limits));
+    const read = readParameterName(name);
+    if (!read) throw badParameter(name, `Unknown query parameter ${quoteInput(name)}.`);
+    if (read.kind === 'ignored') continue;
+    if (read.kind === 'family' && read.family === 'filter') {
+      query.filters.push(parseFilterKey(name, read.selectors, value, limits));
       continue;
     }
     if (seen.has(name)) throw badParameter(name, `Query parameter ${quoteInput(name)} is given more than once.`);
     seen.add(name);
-    if (family === undefined) query.own[name as OwnParameter] = value;
-    else readSingle(query, family, name, selectors, value);
+    if (read.kind === 'own') query.own[read.name] = value;
+    else readSingle(query, read.family, name, read.selectors, value);
   }
   if (query.filters.length > limits.maxFilters) {
     throw badParameter('filter', `At most ${limits.maxFilters} filter parameters are allowed.`);
