@@ -49,30 +49,17 @@ describe('inClientForm', () => {
   });
 
   it('names a row referenced by several columns with its compound selector', () => {
-    const column = (name: string): FieldMeta => ({
-      name,
-      kind: 'scalar',
-      type: 'Int',
-      isList: false,
-      isOptional: false,
-      isId: false,
-      isUnique: false,
-      hasDefault: false,
-      isUpdatedAt: false,
-      isForeignKey: true,
-      relation: null,
-    });
     const target: ModelMeta = {
       name: 'Project',
       idFields: ['organizationId', 'id'],
       uniqueConstraints: [{ name: 'organizationId_id', fields: ['organizationId', 'id'] }],
       fields: {},
     };
+    // A to-one relation of the fixture, renamed: the schema has no compound foreign key.
     const relation = (name: string, model: string, fields: string[], references: string[]): FieldMeta => ({
-      ...column(name),
-      kind: 'relation',
+      ...Comment.fields.post!,
+      name,
       type: model,
-      isForeignKey: false,
       relation: { name, model, fields, references, oppositeField: null },
     });
     const task: ModelMeta = {
