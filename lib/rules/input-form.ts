@@ -22,9 +22,9 @@ function referencedRow(target: ModelMeta, references: readonly string[], values:
 }
 
 /**
- * The relation write that sets `relation`'s foreign key as `data`'s columns do, or undefined when
- * they cannot say it as one: a key left out, computed, partly null, or a null key of a create (which
- * the relation, left out, leaves null itself; `{}` says so).
+ * The relation write that sets `relation`'s foreign key as `data`'s columns do: `{}` for a null key
+ * of a create (the relation left out leaves it null), undefined when the columns cannot be said as
+ * a relation (a key left out, computed, or partly null; null for a required relation's update).
  */
 function asRelationWrite(
   relation: FieldMeta,
@@ -60,6 +60,8 @@ export function inClientForm(
   kind: 'create' | 'update',
   related: (name: string) => ModelMeta,
 ): Data {
+  // The same object: the model has no rules, nothing of the server's is in it.
+  if (data === input) return data;
   const relations = Object.values(model.fields).filter((field) => (field.relation?.fields.length ?? 0) > 0);
   if (!relations.some((field) => data[field.name] !== undefined)) return data;
   let out: Data | undefined;
