@@ -61,6 +61,18 @@ export class DocumentedFields {
     return [...this.registry.fieldsOf(model).filter((field) => this.writes(model, field)), ...this.virtual(model)];
   }
 
+  /**
+   * Relations an RPC update may give for a nested `update` only: those through a server-set foreign
+   * key (the related row changes, the key does not).
+   */
+  updateOnlyRelations(model: ModelMeta): FieldMeta[] {
+    return this.registry
+      .fieldsOf(model)
+      .filter(
+        (field) => field.relation && writeAccess(this.modes(model), this.hidden(model), field.name) === 'server-set',
+      );
+  }
+
   /** The attributes a REST create or update may give. */
   writableAttributes(model: ModelMeta): FieldMeta[] {
     return [

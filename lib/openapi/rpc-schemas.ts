@@ -23,6 +23,9 @@ const COMPARABLE_TYPES = new Set(['Int', 'Float', 'Decimal', 'BigInt', 'DateTime
 const NESTED_WRITE =
   'A nested write, as Prisma takes it: create, createMany, connect, connectOrCreate, set, disconnect, delete, update, updateMany, deleteMany, upsert.';
 
+const NESTED_UPDATE_ONLY =
+  'The server sets this relation: a nested update of the related row (update: data, or { where, data }) only.';
+
 /** The components every RPC document shares. */
 export const SHARED_RPC_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   SerializationMeta: {
@@ -310,6 +313,16 @@ function dataSchema(fields: DocumentedFields, model: ModelMeta, kind: 'create' |
     else if (['Int', 'Float', 'Decimal', 'BigInt'].includes(field.type))
       for (const key of ARITHMETIC) operators[key] = scalarSchema(field, enums, 'request');
     properties[field.name] = { anyOf: [value, { type: 'object', additionalProperties: false, properties: operators }] };
+  }
+  if (kind === 'update') {
+    for (const field of fields.updateOnlyRelations(model)) {
+      properties[field.name] = {
+        type: 'object',
+        additionalProperties: false,
+        properties: { update: { type: 'object' } },
+        description: NESTED_UPDATE_ONLY,
+      };
+    }
   }
   return {
     type: 'object',

@@ -4,6 +4,7 @@ import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { applyDeleteRules, applyWriteRules, modelRules, type RuleRun } from '../rules/apply-write-rules.js';
+import { columnValue, inClientForm } from '../rules/input-form.js';
 import { ChangeCapture, type RowHolder } from './change-capture.js';
 import { checkClientIds } from './client-ids.js';
 import { foreignKeyGuards } from './foreign-key-guards.js';
@@ -87,7 +88,7 @@ export async function checkWriteData(
   node: DataNode,
 ): Promise<unknown> {
   if (!isPlainObject(input)) return input;
-  const data = scope.run ? await applyWriteRules(scope.run, { ...node, model }, input) : input;
+  const data = scope.run ? await ruledData(scope.run, model, input, node) : input;
   const protectedFields = scope.set.protectedFields(model.name);
   const out: Data = {};
   for (const [key, value] of Object.entries(data)) {
@@ -121,6 +122,12 @@ export async function checkWriteData(
   }
   checkForeignKeys(scope, model, data, input);
   return out;
+}
+
+/** The data the rules make of a client's, in the form (checked or unchecked) the client wrote it. */
+async function ruledData(run: RuleRun, model: ModelMeta, input: Data, node: DataNode): Promise<Data> {
+  const data = await applyWriteRules(run, { ...node, model }, input);
+  return inClientForm(model, data, input, node.kind, run.model);
 }
 
 /** Nested operations that may create related rows. */
@@ -170,7 +177,7 @@ function checkForeignKeys(scope: WriteScope, model: ModelMeta, data: Data, input
       throw policyViolation(`The access policy does not let you write ${model.name}.${written[0]}`);
     const target = scope.set.model(field.relation!.model);
     if (scope.set.rule(target.name, 'read') === true) continue;
-    const values = keys.map((key) => foreignKeyValue(data[key]));
+    const values = keys.map((key) => columnValue(data[key]));
     if (values.some((value) => value === null)) continue;
     if (written.length < keys.length || values.some((value) => value === undefined)) {
       throw policyViolation(
@@ -182,12 +189,6 @@ function checkForeignKeys(scope: WriteScope, model: ModelMeta, data: Data, input
       Object.fromEntries(field.relation!.references.map((reference, index) => [reference, values[index]])),
     );
   }
-}
-
-/** The value a foreign-key write sets: `null` unlinks, undefined when it is computed (increment...). */
-function foreignKeyValue(value: unknown): unknown {
-  if (!isPlainObject(value)) return value;
-  return Object.keys(value).length === 1 && Object.hasOwn(value, 'set') ? value.set : undefined;
 }
 
 function relationWrite(set: PolicySet, parent: ModelMeta, field: FieldMeta, parentRow?: PolicyWhere): RelationWrite {

@@ -41,14 +41,29 @@ function nestedShape(ctx: ArgsContext, field: FieldMeta, scalarsOnly = false): D
   return { model, scalarsOnly, without };
 }
 
-/** A field the data may set (refused at `path` when the server sets it), or undefined for an unknown key. */
-function shapeField(ctx: ArgsContext, shape: DataShape, key: string, path: ArgPath): WriteField | undefined {
+/**
+ * A field the data may set (refused at `path` when the server sets it), or undefined for an unknown
+ * key. `updatesOnly` says the member only updates the related row, which a relation through a
+ * server-set foreign key allows: it leaves the key alone.
+ */
+function shapeField(
+  ctx: ArgsContext,
+  shape: DataShape,
+  key: string,
+  path: ArgPath,
+  updatesOnly = false,
+): WriteField | undefined {
   if (shape.without.has(key)) return undefined;
   const found = writeField(ctx, shape.model, key);
   if (!found || (shape.scalarsOnly && found.field.relation)) return undefined;
-  if (found.mode === 'server-set') fail(ctx, path, `"${key}" is set by the server and cannot be given`);
+  if (found.mode === 'server-set' && !(updatesOnly && found.field.relation))
+    fail(ctx, path, `"${key}" is set by the server and cannot be given`);
   return found;
 }
+
+/** Whether a relation member of an update's data only updates the related row (`author: { update }`). */
+const updatesOnly = (member: Value): boolean =>
+  isRecord(member) && Object.entries(member).every(([op, value]) => op === 'update' || value === undefined);
 
 const unique =
   (model: ModelMeta): Rule =>
@@ -162,7 +177,7 @@ export function updateData(ctx: ArgsContext, shape: DataShape, value: Value, pat
     value,
     path,
     (key, member, memberPath) => {
-      const found = shapeField(ctx, shape, key, memberPath);
+      const found = shapeField(ctx, shape, key, memberPath, updatesOnly(member));
       if (!found) return UNKNOWN;
       const { field } = found;
       if (field.relation) return objectOf(nestedUpdateRules(ctx, field))(ctx, member, memberPath);
