@@ -13,12 +13,20 @@
  */
 import fc from 'fast-check';
 
-import { type DemoUser, type SampleContext,samplePolicies } from '../../fixtures/blog/policies.js';
-import type { CrudApiPolicies, PolicyRule, PolicyWhere } from '../../lib/index.js';
+import { type DemoUser, type SampleContext, samplePolicies } from '../../fixtures/blog/policies.js';
+import {
+  type CrudApiPolicies,
+  type CrudApiRules,
+  type PolicyRule,
+  type PolicyWhere,
+  RuleError,
+} from '../../lib/index.js';
 import {
   type SoftDeleteApp,
   softDeletePolicies,
+  softDeleteRules,
   type SoftDeleteUsers,
+  thread,
   useSoftDeleteApp,
 } from '../support/soft-delete-fixtures.js';
 import { testProviders } from '../support/test-database.js';
@@ -406,5 +414,102 @@ describe.each(testProviders())('rules through soft-deleted relations (%s)', (pro
     }
     // The answers are not all empty or refused: the comparison compares something.
     expect(rows).toBeGreaterThan(RUNS / 5);
+    // Two applications and a few hundred requests, on a machine the suites share.
+  }, 300_000);
+});
+
+describe.each(testProviders())('rows hanging off a deleted post, by example (%s)', (provider) => {
+  const app = useSoftDeleteApp(provider);
+  const { as, rpc, users } = app;
+  let serial = 0;
+  const newThread = () => thread(app.t.db, users, `hanging-${++serial}`);
+  const likeOf = async (liker: DemoUser, postId: number) =>
+    app.t.db.prisma.like.create({ data: { userId: liker.id, postId } });
+
+  it('hides, counts out and refuses to write the likes of a deleted post, as for a post that never existed', async () => {
+    const { post } = await newThread();
+    await likeOf(users.bob, post.id);
+    await as(users.alice).delete(`/api/rest/post/${post.id}`).expect(204);
+    const missing = 999_999;
+    for (const postId of [post.id, missing]) {
+      const id = `${users.bob.id}_${postId}`;
+      const rest = as(users.bob);
+      expect((await rest.get(`/api/rest/like?filter[postId]=${postId}`).expect(200)).body.meta.total).toBe(0);
+      await as(users.bob).get(`/api/rest/like/${id}`).expect(404);
+      await as(users.bob).delete(`/api/rest/like/${id}`).expect(404);
+      const unique = { where: { userId_postId: { userId: users.bob.id, postId } } };
+      expect((await rpc(users.bob, 'get', 'like/count', { where: { postId } })).data).toBe(0);
+      expect((await rpc(users.bob, 'get', 'like/findUnique', unique)).data).toBeNull();
+      expect((await rpc(users.bob, 'delete', 'like/delete', unique)).status).toBe(404);
+      expect((await rpc(users.bob, 'delete', 'like/deleteMany', { where: { postId } })).data).toEqual({ count: 0 });
+    }
+    const counted = await rpc(users.bob, 'get', 'user/findUnique', {
+      where: { id: users.bob.id },
+      select: { _count: { select: { likes: true } }, likes: true },
+    });
+    expect(counted.data._count.likes).toBe(counted.data.likes.length);
+    expect(counted.data.likes).not.toContainEqual(expect.objectContaining({ postId: post.id }));
+    expect(await app.t.db.prisma.like.count({ where: { postId: post.id } })).toBe(1);
+  });
+
+  it('shows them to an admin who reads deleted rows (withDeleted=true), and to no one else', async () => {
+    const { post } = await newThread();
+    await likeOf(users.bob, post.id);
+    await as(users.alice).delete(`/api/rest/post/${post.id}`).expect(204);
+    const url = `/api/rest/like?filter[postId]=${post.id}&withDeleted=true`;
+    const read = { where: { postId: post.id } };
+    const withDeleted = { query: { withDeleted: 'true' } };
+    expect((await as(users.admin).get(url).expect(200)).body.meta.total).toBe(1);
+    expect((await rpc(users.admin, 'get', 'like/count', read, withDeleted)).data).toBe(1);
+    expect((await as(users.bob).get(url).expect(200)).body.meta.total).toBe(0);
+    expect((await rpc(users.bob, 'get', 'like/count', read, withDeleted)).data).toBe(0);
+    expect((await as(users.admin).get(`/api/rest/like?filter[postId]=${post.id}`).expect(200)).body.meta.total).toBe(0);
+  });
+
+  // The decision: a cascade belongs to the delete of its row, as the database's own `onDelete: Cascade`
+  // does; the dependants' delete rules are not asked (their beforeDelete hooks are).
+  it.each([
+    ['REST', (id: number) => as(users.alice).delete(`/api/rest/post/${id}`).expect(204)],
+    ['RPC', (id: number) => rpc(users.alice, 'delete', 'post/delete', { where: { id } })],
+  ])('takes with a post deleted over %s the comments its author may not delete', async (_, remove) => {
+    const { post, comments } = await newThread();
+    const bobs = comments.filter((comment) => comment.authorId === users.bob.id);
+    await as(users.alice).delete(`/api/rest/comment/${bobs[0]!.id}`).expect(403);
+    const refused = await rpc(users.alice, 'delete', 'comment/deleteMany', { where: { id: bobs[1]!.id } });
+    expect(refused.data).toEqual({ count: 0 });
+    expect(await app.t.db.prisma.comment.count({ where: { postId: post.id, deletedAt: { not: null } } })).toBe(0);
+    await remove(post.id);
+    const stored = await app.t.db.prisma.post.findUniqueOrThrow({
+      where: { id: post.id },
+      include: { comments: true },
+    });
+    expect(stored.deletedAt).toBeInstanceOf(Date);
+    expect(stored.comments.map((comment) => comment.deletedAt)).toEqual(comments.map(() => stored.deletedAt));
+  });
+});
+
+describe.each(testProviders())('a cascade refused by a dependant’s beforeDelete hook (%s)', (provider) => {
+  // How an application judges the dependants of a cascade: its hook refuses, the whole delete rolls back.
+  const rules: CrudApiRules = {
+    ...softDeleteRules,
+    Comment: {
+      ...softDeleteRules.Comment,
+      beforeDelete: ({ rows, context }) => {
+        const user = (context as SampleContext).user;
+        if (rows.some((row) => row.authorId !== user?.id && user?.role !== 'ADMIN'))
+          throw new RuleError('Comments of others stay.', [], 'kept');
+      },
+    },
+  };
+  const app = useSoftDeleteApp(provider, { options: { rules } });
+  const { as, rpc, users } = app;
+
+  it('leaves the post and every comment as they were, on both interfaces', async () => {
+    const { post } = await thread(app.t.db, users, 'kept');
+    const rest = await as(users.alice).delete(`/api/rest/post/${post.id}`);
+    const viaRpc = await rpc(users.alice, 'delete', 'post/delete', { where: { id: post.id } });
+    expect([rest.status, viaRpc.status]).toEqual([400, 400]);
+    expect(await app.t.db.prisma.comment.count({ where: { postId: post.id, deletedAt: null } })).toBe(3);
+    expect((await app.t.db.prisma.post.findUniqueOrThrow({ where: { id: post.id } })).deletedAt).toBeNull();
   });
 });
