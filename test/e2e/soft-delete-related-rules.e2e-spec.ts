@@ -367,6 +367,26 @@ describe.each(testProviders())('rules through soft-deleted relations (%s)', (pro
           args: { where: { post: { likes: { some: { userId } } } } },
         },
       },
+      // Nested writes, through the liker.
+      {
+        writes: true,
+        rpc: {
+          method: 'patch',
+          path: 'user/update',
+          args: {
+            where: { id: key.userId },
+            data: { likes: { update: { where: { userId_postId: key }, data: { createdAt: at(70 + m) } } } },
+          },
+        },
+      },
+      {
+        writes: true,
+        rpc: {
+          method: 'patch',
+          path: 'user/update',
+          args: { where: { id: userId }, data: { likes: { deleteMany: { postId: post } } } },
+        },
+      },
     ];
     return pick(calls, kind);
   }
