@@ -52,19 +52,20 @@ export function foreignKeyGuards(set: PolicySet, model: ModelMeta): ForeignKeyGu
 }
 
 function buildGuards(set: PolicySet, model: ModelMeta): ForeignKeyGuards {
-  const own = set.policyRule(model.name, 'read');
+  // Compared as written: the rewrite of their relations (see `PolicySet.policyRule`) keeps the implication.
+  const own = set.policyRule(model.name, 'read', 'as written');
   const relations: GuardedRelation[] = [];
   for (const field of Object.values(model.fields)) {
     const relation = field.relation;
     if (!relation?.fields.length) continue;
-    const rule = set.policyRule(relation.model, 'read');
-    if (rule === true || requiresRelated(own, field.name, rule)) continue;
+    const written = set.policyRule(relation.model, 'read', 'as written');
+    if (written === true || requiresRelated(own, field.name, written)) continue;
     relations.push({
       field,
       keys: relation.fields,
       references: relation.references,
       target: set.model(relation.model),
-      rule,
+      rule: set.policyRule(relation.model, 'read') as PolicyWhere,
     });
   }
   if (relations.length === 0) return NO_GUARDS;

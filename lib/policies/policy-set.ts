@@ -3,6 +3,7 @@ import { fieldModes, type ModelFieldModes } from '../rules/field-modes.js';
 import { reachesRules } from '../rules/reaches-rules.js';
 import type { CrudApiRules, SoftDelete } from '../rules/rules.types.js';
 import { softDeletedModels } from '../rules/soft-deleted-models.js';
+import { type ExistingRows, onlyExistingRelated } from './only-existing-related.js';
 import type {
   CrudApiPolicies,
   DefaultPolicy,
@@ -13,7 +14,7 @@ import type {
   PolicyWhere,
   SoftDeleteAction,
 } from './policy.types.js';
-import { andWhere, isPlainObject, noRows, type ResolvedRule } from './rule-where.js';
+import { andWhere, isPlainObject, noRows, type ResolvedRule, ruleWhere } from './rule-where.js';
 
 export const DEFAULT_POLICY: DefaultPolicy = 'deny';
 
@@ -126,13 +127,17 @@ export class PolicySet {
   }
 
   /**
-   * The rule as the policies write it, without the soft-delete condition: what a foreign key reveals
-   * of its related row (see `foreignKeyGuards`) is the policies' concern; a deleted row's key is data.
+   * The rule without the model's own soft-delete condition: what a foreign key reveals of its related
+   * row (see `foreignKeyGuards`) is the policies' concern; a deleted row's key is data. The relations
+   * the rule follows reach existing rows only, unless asked for the rule `'as written'` (to compare
+   * rules with one another).
    */
-  policyRule(model: string, action: PolicyAction): ResolvedRule {
-    if (!this.softDelete(model)) return this.rule(model, action);
+  policyRule(model: string, action: PolicyAction, relations: 'existing' | 'as written' = 'existing'): ResolvedRule {
+    if (!this.softDeletes) return this.rule(model, action);
     const value = this.evaluated(model, action);
-    return value === false ? noRows(this.model(model)) : value;
+    if (value === false) return noRows(this.model(model));
+    if (value === true || relations === 'as written') return value;
+    return onlyExistingRelated(this.existingRows(action), this.model(model), value);
   }
 
   private evaluated(model: string, action: PolicyAction): boolean | PolicyWhere {
@@ -145,15 +150,31 @@ export class PolicySet {
 
   private written(model: string, action: PolicyAction): boolean | PolicyWhere {
     const value = this.evaluated(model, action);
+    if (value === false || !this.softDeletes) return value;
+    // A deleted row does not exist for a rule either: the relations a rule follows reach existing rows only.
+    const rule = value === true ? value : onlyExistingRelated(this.existingRows(action), this.model(model), value);
+    if (action !== 'read' && action !== 'update' && action !== 'delete') return rule;
+    return andWhere(ruleWhere(rule), this.existing(model, action)) ?? true;
+  }
+
+  /**
+   * The rows of `model` that exist for a rule of `action`: every row of a model that is not
+   * soft-deleted; the live ones, and on a read of deleted rows those `readDeleted` permits too.
+   */
+  private existing(model: string, action: PolicyAction): ResolvedRule {
     const softDelete = this.softDelete(model);
-    if (!softDelete || value === false || (action !== 'read' && action !== 'update' && action !== 'delete'))
-      return value;
+    if (!softDelete) return true;
     const live = { [softDelete.field]: null };
-    const deleted = action === 'read' && this.deletedRows === 'include' ? this.rule(model, 'readDeleted') : undefined;
-    if (deleted === true) return value;
+    if (action !== 'read' || this.deletedRows === 'exclude') return live;
+    // readDeleted's own relations reach live rows only (its action is not a read): no cycle.
+    const deleted = this.rule(model, 'readDeleted');
+    if (deleted === true) return true;
     // (Not `{ OR: [live, {}] }`: Prisma drops the empty member rather than reading it as true.)
-    const visible = deleted && !this.denies(model, 'readDeleted') ? { OR: [live, deleted] } : live;
-    return andWhere(value === true ? undefined : value, visible)!;
+    return this.denies(model, 'readDeleted') ? live : { OR: [live, deleted] };
+  }
+
+  private existingRows(action: PolicyAction): ExistingRows {
+    return { model: (name) => this.model(name), existing: (name) => this.existing(name, action) };
   }
 
   /** Whether the rule permits no row at all (checked without a query). */

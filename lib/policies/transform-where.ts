@@ -3,7 +3,8 @@ import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { foreignKeyGuards, guardForeignKeyCondition, isParentCheckedWhere } from './foreign-key-guards.js';
 import type { PolicyWhere } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
-import { andWhere, isPlainObject, type ResolvedRule, ruleWhere } from './rule-where.js';
+import { joinConditions, listFilter, type NestedWhere, toOneFilter } from './relation-filters.js';
+import { isPlainObject } from './rule-where.js';
 
 const LOGICAL = new Set(['AND', 'OR', 'NOT']);
 
@@ -53,64 +54,9 @@ export function transformWhere(set: PolicySet, model: ModelMeta, where: unknown)
     }
     const target = set.model(field.relation.model);
     const rule = set.rule(target.name, 'read');
-    if (field.isList) out[key] = transformListFilter(set, target, rule, value);
-    else transformToOneFilter(set, target, rule, key, value, out, extra);
+    const nested: NestedWhere = (related, condition) => transformWhere(set, related, condition);
+    if (field.isList) out[key] = listFilter(nested, target, rule, value);
+    else toOneFilter(nested, target, rule, key, value, out, extra);
   }
-  if (extra.length === 0) return out;
-  const own = out.AND === undefined ? [] : Array.isArray(out.AND) ? out.AND : [out.AND];
-  return { ...out, AND: [...own, ...extra] };
-}
-
-function transformListFilter(set: PolicySet, target: ModelMeta, rule: ResolvedRule, value: unknown): unknown {
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = { ...value };
-  for (const op of ['some', 'none'] as const) {
-    if (op in value) out[op] = andWhere(transformWhere(set, target, value[op]), rule) ?? {};
-  }
-  if ('every' in value) {
-    const condition = transformWhere(set, target, value.every) ?? {};
-    const visible = ruleWhere(rule);
-    // Every readable row matches: rows the caller cannot read do not count. (`{}` matches every row
-    // already, and Prisma drops an empty member of an `OR` rather than reading it as true.)
-    const everyRow = isPlainObject(condition) && Object.keys(condition).length === 0;
-    out.every = visible && !everyRow ? { OR: [condition, { NOT: visible }] } : condition;
-  }
-  return out;
-}
-
-function transformToOneFilter(
-  set: PolicySet,
-  target: ModelMeta,
-  rule: ResolvedRule,
-  key: string,
-  value: unknown,
-  out: Record<string, unknown>,
-  extra: PolicyWhere[],
-): void {
-  const visible = ruleWhere(rule);
-  // "no related row": an invisible related row counts as none.
-  const isNone = (): void => {
-    if (visible) extra.push({ NOT: { [key]: { is: visible } } });
-    else out[key] = null;
-  };
-  if (value === null) return isNone();
-  if (!isPlainObject(value)) {
-    out[key] = value;
-    return;
-  }
-  const explicit = 'is' in value || 'isNot' in value;
-  const filters: Record<string, unknown> = explicit ? value : { is: value };
-  const result: Record<string, unknown> = {};
-  for (const [op, condition] of Object.entries(filters)) {
-    if (op !== 'is' && op !== 'isNot') {
-      result[op] = condition;
-    } else if (op === 'is' && condition === null) {
-      isNone();
-    } else if (op === 'isNot' && condition === null) {
-      result.is = visible ?? {};
-    } else {
-      result[op] = andWhere(transformWhere(set, target, condition), rule) ?? {};
-    }
-  }
-  if (Object.keys(result).length > 0) out[key] = result;
+  return joinConditions(out, extra);
 }
