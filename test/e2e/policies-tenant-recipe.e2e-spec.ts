@@ -15,11 +15,11 @@ interface TenantContext {
 const tenant = ({ user }: TenantContext) => ({ id: user.id });
 const keyOnly: CrudApiPolicies<TenantContext> = {
   User: { read: tenant, create: true, update: true, delete: true },
-  Post: { read: ({ user }) => ({ authorId: user.id }), create: true, update: true, delete: true },
+  Post: { read: ({ user }: TenantContext) => ({ authorId: user.id }), create: true, update: true, delete: true },
 };
 const withRelation: CrudApiPolicies<TenantContext> = {
   ...keyOnly,
-  Post: { ...keyOnly.Post, read: (context) => ({ authorId: context.user.id, author: tenant(context) }) },
+  Post: { ...keyOnly.Post, read: (context: TenantContext) => ({ authorId: context.user.id, author: tenant(context) }) },
 };
 
 describe.each(testProviders())('the tenant recipe (%s)', (provider) => {
