@@ -11,7 +11,7 @@ const logger = new Logger('CrudApi');
  * Whether the path of `endpoint` ends with none of the paths the REST routes are served at. Only
  * the end is compared: a proxy may serve the API below a path of its own (`/shop/v1/api/rest`).
  */
-export function endpointMissesMount(endpoint: string, bases: readonly string[]): boolean {
+function endpointMissesMount(endpoint: string, bases: readonly string[]): boolean {
   const path = new URL(endpoint).pathname.replace(/\/+$/, '');
   return !bases.some((base) => path.endsWith(base));
 }
