@@ -12,6 +12,7 @@ import { ModelRegistry } from './metadata/model-registry.js';
 import { ConfigurableCrudApiModule } from './module/crud-api.module-definition.js';
 import { CRUD_API_CONTROLLERS, CRUD_API_OPTIONS } from './options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from './options/crud-api-options.interface.js';
+import { warnOnEndpointOutsideMount } from './platform/endpoint-check.js';
 import { JsonBodyInstaller } from './platform/json-body.installer.js';
 import { type MountedControllers, settleControllerPaths } from './platform/mount-controller.js';
 import { RestService } from './rest/rest.service.js';
@@ -52,15 +53,18 @@ export class CrudApiModule extends ConfigurableCrudApiModule implements NestModu
   constructor(
     @Inject(CRUD_API_CONTROLLERS) private readonly controllers: MountedControllers,
     @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
+    @Inject(CRUD_API_OPTIONS) private readonly options: ResolvedCrudApiOptions,
   ) {
     super();
   }
 
   /**
-   * Nest calls it as the application initializes, after `setGlobalPrefix` and before it registers
-   * the routes: the default mount paths are settled under the prefix then.
+   * Nest calls it as the application initializes, after `setGlobalPrefix` and `enableVersioning`
+   * and before it registers the routes: the default mount paths are settled under the prefix then,
+   * and `endpoint` is checked against where the REST routes are served.
    */
   configure(): void {
     settleControllerPaths(this.moduleRef, this.controllers);
+    warnOnEndpointOutsideMount(this.moduleRef, this.options);
   }
 }

@@ -1,6 +1,7 @@
 import { ERROR_CODES } from '../errors/error-codes.js';
 import { DATABASE_ERROR_MAPPINGS, DEFAULT_PRISMA_ERROR_MAP } from '../filters/prisma-error-map.js';
 import type { PrismaErrorMapping } from '../options/crud-api-options.interface.js';
+import { POLICY_REASONS } from '../policies/policy.error.js';
 import type { JsonSchema } from './openapi.types.js';
 
 /** Every status an error can be answered with: the catalogue's and the (merged) Prisma error map's. */
@@ -16,6 +17,14 @@ export function errorStatuses(prismaErrorMap: Readonly<Record<string, PrismaErro
 
 const ERROR_CODE_LIST = Object.keys(ERROR_CODES);
 
+/** `reason` of a policy refusal, in both interfaces' error bodies. */
+const POLICY_REASON = {
+  type: 'string',
+  enum: Object.values(POLICY_REASONS),
+  description:
+    'Why an access policy refused (code rejected-by-policy): ACCESS_POLICY_VIOLATION, the rules do not permit the operation; RESULT_NOT_READABLE, the write stands but the read rule hides its result.',
+};
+
 /** The JSON:API error document of `rest/rest-errors.ts` (`renderJsonApiError`). */
 export const JSON_API_ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   JsonApiError: {
@@ -26,7 +35,7 @@ export const JSON_API_ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       status: { type: 'string', pattern: '^[1-5]\\d\\d$', description: 'The HTTP status, as a string.' },
       code: {
         type: 'string',
-        description: `A code of the error catalogue (docs/errors-and-limits.md): ${ERROR_CODE_LIST.join(', ')}.`,
+        description: `What went wrong, as a stable code for programs to branch on (title and detail are for people): ${ERROR_CODE_LIST.join(', ')}.`,
       },
       title: { type: 'string' },
       detail: { type: 'string' },
@@ -43,7 +52,7 @@ export const JSON_API_ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          reason: { type: 'string', description: 'Why an access policy refused (docs/access-control.md).' },
+          reason: POLICY_REASON,
           prismaCode: { type: 'string', description: 'The Prisma error code behind the error.' },
           issue: {
             type: 'string',
@@ -89,7 +98,7 @@ export const RPC_ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           orm: { const: true, description: 'Present when the database layer (Prisma) raised the error.' },
           code: { type: 'string', description: 'The Prisma error code, with `orm`.' },
           rejectedByPolicy: { const: true, description: 'Present when an access policy refused the operation.' },
-          reason: { type: 'string', description: 'Why an access policy refused.' },
+          reason: POLICY_REASON,
           meta: {
             type: 'object',
             additionalProperties: false,

@@ -7,7 +7,7 @@ const EVENT_STREAM = {
   schema: {
     type: 'string',
     description:
-      'Server-Sent Events (docs/live.md): each event is the JSON answer above (data) with its ETag (id), first at once, then after every commit that changes it; comments keep the stream open; an `error` event carries the error body, then the stream ends.',
+      'Server-Sent Events, asked for with Accept: text/event-stream: each event is the JSON answer above (data) with its ETag (id), first at once, then after every commit that changes it; comments keep the stream open; an `error` event carries the error body, then the stream ends.',
   },
 };
 

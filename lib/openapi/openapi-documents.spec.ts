@@ -141,6 +141,23 @@ describe('OpenAPI documents', () => {
     await expectValid(rpc);
   });
 
+  it.each([
+    ['its policies', postgresMeta, { policies: samplePolicies }],
+    ['field modes', sqliteMeta, { rules: FIELD_MODE_RULES }],
+    [
+      'soft-deleted models, idempotency and live queries',
+      postgresMeta,
+      { rules: SOFT_DELETE_RULES, idempotency: { model: 'IdempotencyKey' }, live: {} },
+    ],
+  ] as const)(
+    'describe everything themselves for the sample schema with %s, citing no file of ours',
+    (_name, meta, options) => {
+      // API consumers read the documents without this repository: a docs/*.md reference leads them nowhere.
+      for (const document of Object.values(documents(meta as DataModelMeta, options as Partial<CrudApiModuleOptions>)))
+        expect(JSON.stringify(document).match(/docs\/|\.md\b/g)).toBeNull();
+    },
+  );
+
   it('describe X-Request-Id on every answer of the module and Retry-After on 503', () => {
     for (const document of Object.values(documents(sqliteMeta))) {
       const answers: Array<[string, any]> = [];

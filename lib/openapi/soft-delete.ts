@@ -9,7 +9,7 @@ const WITH_DELETED = {
   name: WITH_DELETED_PARAMETER,
   in: 'query',
   required: false,
-  description: `${SOFT_DELETE_FLAG}: the deleted rows the readDeleted rule permits count too, on every soft-deleted model the request reaches: a read answers them, a hard delete can purge one (docs/soft-delete.md). Without it deleted rows do not exist.`,
+  description: `${SOFT_DELETE_FLAG}: the deleted rows the readDeleted rule permits count too, on every soft-deleted model the request reaches: a read answers them, a hard delete can purge one. Without it deleted rows do not exist.`,
   schema: FLAG,
 };
 

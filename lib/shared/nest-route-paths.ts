@@ -1,4 +1,4 @@
-import { type ControllerOptions, RequestMethod } from '@nestjs/common';
+import { type ControllerOptions, RequestMethod, VersioningType } from '@nestjs/common';
 import type { ApplicationConfig, ModuleRef } from '@nestjs/core';
 // Nest's own path composition (global prefix and its exclusions, URI versions), as @nestjs/swagger uses it.
 import { RoutePathFactory } from '@nestjs/core/router/route-path-factory.js';
@@ -25,6 +25,11 @@ export interface NestMount {
 function applicationConfigOf(moduleRef: ModuleRef): ApplicationConfig | undefined {
   return (moduleRef as unknown as { container?: { applicationConfig?: ApplicationConfig } }).container
     ?.applicationConfig;
+}
+
+/** Whether the application versions its routes in the URI (`enableVersioning({ type: VersioningType.URI })`). */
+export function uriVersioned(moduleRef: ModuleRef): boolean {
+  return applicationConfigOf(moduleRef)?.getVersioning()?.type === VersioningType.URI;
 }
 
 /**

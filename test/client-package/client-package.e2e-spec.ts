@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,6 +61,26 @@ const react = require.resolve('nestjs-crud-api-client/react').endsWith('/dist/cj
     const expected = { createdAt: '2020-01-02T03:04:05.678Z', react: true };
     expect(node('--input-type=module', '-e', esm)).toEqual(expected);
     expect(node('--input-type=commonjs', '-e', cjs)).toEqual(expected);
+  });
+
+  it('has the types of both entries under moduleResolution node10, which reads no exports', () => {
+    // Each `@ts-expect-error` is an error only with the real types (with `any` it is unused, TS2578).
+    writeFileSync(
+      path.join(project, 'typed.ts'),
+      `import { createRpcClient } from 'nestjs-crud-api-client';
+import { rpcQueryKey } from 'nestjs-crud-api-client/react';
+const client = createRpcClient<{ post: { findMany(args?: { take?: number }): Promise<{ id: number }[]> } }>({ baseUrl: '/' });
+// @ts-expect-error not a model
+void client.nothing;
+// @ts-expect-error a key is made of a call
+rpcQueryKey(1);
+rpcQueryKey(client.post.findMany({ take: 1 }));
+`,
+    );
+    const tsc = path.join(ROOT_DIR, 'node_modules/typescript/bin/tsc');
+    const options = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'commonjs', '--moduleResolution', 'node10'];
+    const checked = spawnSync(process.execPath, [tsc, ...options, 'typed.ts'], { cwd: project, encoding: 'utf8' });
+    expect({ status: checked.status, output: checked.stdout }).toEqual({ status: 0, output: '' });
   });
 
   it('is released with the module: same version, dependency ranges and peers', () => {

@@ -1,4 +1,5 @@
-import { Controller, Get, type INestApplication, VERSION_NEUTRAL, VersioningType } from '@nestjs/common';
+import { jest } from '@jest/globals';
+import { Controller, Get, type INestApplication, Logger, VERSION_NEUTRAL, VersioningType } from '@nestjs/common';
 
 import { TEST_ENDPOINT, useTestApp } from '../support/test-app.js';
 
@@ -234,5 +235,43 @@ describe('mount paths given explicitly under the global prefix api', () => {
     await t.http().get('/api/api/rpc/tag/count').expect(200);
     await t.http().get('/api/api/docs/rest.json').expect(200);
     await t.http().get('/api/rest/tag').expect(404);
+  });
+});
+
+const URI_VERSIONING = (app: INestApplication) =>
+  app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' });
+
+describe.each([
+  { endpoint: TEST_ENDPOINT, versioning: 'URI', configure: URI_VERSIONING, warns: true },
+  { endpoint: 'http://localhost/v1/api/rest', versioning: 'URI', configure: URI_VERSIONING, warns: false },
+  // Behind a proxy that serves the API below a path of its own.
+  { endpoint: 'https://example.com/shop/v1/api/rest/', versioning: 'URI', configure: URI_VERSIONING, warns: false },
+  {
+    endpoint: TEST_ENDPOINT,
+    versioning: 'header',
+    configure: (app: INestApplication) =>
+      app.enableVersioning({ type: VersioningType.HEADER, header: 'X-Api-Version', defaultVersion: '1' }),
+    warns: false,
+  },
+])('endpoint $endpoint under $versioning versioning', ({ endpoint, configure, warns }) => {
+  let warn: jest.Spied<Logger['warn']>;
+  beforeAll(() => {
+    warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+  });
+  const t = useTestApp(PROVIDER, { options: { endpoint }, configure });
+  afterAll(() => warn.mockRestore());
+
+  it(warns ? 'is warned about once at start-up, with both paths' : 'is not warned about', async () => {
+    await t.http().get('/v1/api/rest/tag').set('X-Api-Version', '1');
+    const messages = warn.mock.calls.map(([message]) => String(message)).filter((text) => text.includes('endpoint'));
+    expect(messages).toEqual(
+      warns
+        ? [
+            'endpoint http://localhost/api/rest does not end with the path URI versioning serves the REST routes at ' +
+              '(/v1/api/rest): the JSON:API links built from it miss the version. ' +
+              'Give endpoint that path, as in http://localhost/v1/api/rest.',
+          ]
+        : [],
+    );
   });
 });

@@ -64,8 +64,9 @@ function installApp(tarball: string): void {
   // `prisma generate` never runs the schema engine it insists on: any executable keeps it offline.
   run('npx', ['prisma', 'generate'], NEST11_APP_DIR, { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.execPath });
   rmSync(path.join(NEST11_APP_DIR, 'dist'), { recursive: true, force: true });
-  run('npx', ['tsc', '-p', 'tsconfig.build.json'], NEST11_APP_DIR);
-  run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], NEST11_APP_DIR);
+  // Its tsconfig's `incremental` would leave build info that skips the next build of a removed dist/.
+  run('npx', ['tsc', '-p', 'tsconfig.build.json', '--incremental', 'false'], NEST11_APP_DIR);
+  run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit', '--incremental', 'false'], NEST11_APP_DIR);
 }
 
 /** One preparation at a time across processes (jest workers, concurrent runs): a lock folder, taken atomically. */

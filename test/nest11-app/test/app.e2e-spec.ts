@@ -52,7 +52,8 @@ describe.each(['express', 'fastify'] as const)('CrudApiModule in a Nest 11 app o
       .send({ data: { type: 'user', attributes: { email: `${platform}@example.com`, name: 'Ada' } } })
       .expect(201);
     authorId = author.body.data.id;
-  });
+    // The first start loads the module, Prisma and ts-jest's output: slow on a busy machine.
+  }, 30_000);
 
   afterAll(() => app.close());
 
