@@ -566,7 +566,9 @@ describe.each(testProviders())('restore of a row the caller cannot read (%s)', (
     const draft = await deletedPost(false);
     const missing = draft + 1000;
     const restRestore = (id: number) => as(users.carol).post(`/api/rest/post/${id}/restore`);
-    const rpcRestore = (id: number) => rpc(users.carol, 'post', 'post/restore', { where: { id } });
+    const rpcRestoreAs = (user: DemoUser, id: number, headers: Record<string, string> = {}) =>
+      rpc(user, 'post', 'post/restore', { where: { id } }, { headers });
+    const rpcRestore = (id: number) => rpcRestoreAs(users.carol, id);
     expect(answer(await restRestore(draft), draft)).toEqual(answer(await restRestore(missing), missing));
     expect((await restRestore(missing)).status).toBe(404);
     expect(answer(await rpcRestore(draft), draft)).toEqual(answer(await rpcRestore(missing), missing));
@@ -575,6 +577,10 @@ describe.each(testProviders())('restore of a row the caller cannot read (%s)', (
     // The restore rule alone decides for a row the caller reads once restored.
     const published = await deletedPost(true);
     await as(users.carol).post(`/api/rest/post/${published}/restore`).expect(200);
+    // Its author restores it, but reads no deleted representation of it: If-Match, even *, fails.
+    const conditional = await rpcRestoreAs(users.alice, draft, { 'If-Match': '*' });
+    expect(conditional.body.error?.errorCode).toBe('precondition-failed');
+    expect((await t.db.prisma.post.findUnique({ where: { id: draft } }))?.deletedAt).toBeInstanceOf(Date);
     await as(users.alice).post(`/api/rest/post/${draft}/restore`).expect(200);
   });
 });
