@@ -152,7 +152,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
 
   /**
    * Whether the request runs in one transaction (`inRequestTransaction`): after a failed statement
-   * PostgreSQL answers nothing more in it, so no further query can explain the failure.
+   * PostgreSQL answers nothing more in it, so a write that may fail runs in a savepoint.
    */
   inTransaction(request: ApiRequest): boolean {
     return this.transactions.has(request.raw);

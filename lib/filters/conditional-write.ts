@@ -1,6 +1,7 @@
 import { transactionBounds } from '../data/run-in-transaction.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import { isResultNotReadable } from '../policies/policy.error.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { type ApiRequest } from '../shared/api-request.js';
 import { bodyText } from '../shared/api-response.js';
@@ -22,6 +23,12 @@ export function preconditionFailed(): CrudApiError {
  * still has a listed tag, then writes. Serializable makes two writers holding the same tag conflict:
  * the database lets one commit and fails the other, which is answered 412 as well, since the
  * representation it checked has changed.
+ *
+ * `current` resolves to `undefined` when the caller reads no representation of the resource, which
+ * no tag matches, `*` neither (§13.1.1). The condition counts only for an answer that would succeed
+ * without it (§13.2.1), so the write runs: its failure (a missing row's 404) is the answer; if it
+ * succeeds (an upsert creates the row, a restore brings back a row the caller could not read
+ * deleted), it is undone and answered 412.
  */
 export async function conditionalWrite<T>(
   req: ApiRequest,
@@ -36,6 +43,7 @@ export async function conditionalWrite<T>(
     return await client.$transaction(
       async (tx: PrismaClientLike) => {
         const body = await current(tx);
+        if (body === undefined) return failWithoutRepresentation(write(tx));
         if (!ifMatchHolds(condition, entityTag(bodyText(body) ?? ''))) throw preconditionFailed();
         return write(tx);
       },
@@ -44,4 +52,18 @@ export async function conditionalWrite<T>(
   } catch (error) {
     throw isWriteConflict(error) ? preconditionFailed() : error;
   }
+}
+
+/**
+ * A conditional write of a resource with no representation: its own failure, or 412 once it has
+ * succeeded, which rolls it back. A result the caller may not read means it succeeded: the policy
+ * client would commit it.
+ */
+async function failWithoutRepresentation(written: Promise<unknown>): Promise<never> {
+  try {
+    await written;
+  } catch (error) {
+    if (!isResultNotReadable(error)) throw error;
+  }
+  throw preconditionFailed();
 }

@@ -475,7 +475,9 @@ async function remove(
 
 /**
  * Brings back a soft-deleted row the `restore` rule permits, with the dependants deleted with it. A
- * row that is not deleted, or that the caller may not restore, is not found.
+ * row that is not deleted, that the caller may not restore, or that its `read` rule does not cover
+ * (the row as restored would be unreadable) is not found: as for every write, an unreadable row
+ * answers exactly as a missing one, and nothing is written.
  */
 async function restore(scope: OperationScope, model: ModelMeta, args: Args): Promise<unknown> {
   assertUnique(model, args.where);
@@ -484,7 +486,10 @@ async function restore(scope: OperationScope, model: ModelMeta, args: Args): Pro
     const unique = expandUnique(model, transformWhere(scope.set, model, args.where));
     const deleted = { AND: [unique, { [field]: { not: null } }] };
     const row: Row | null = await delegate(tx, model).findFirst({
-      where: andWhere(deleted, scope.set.rule(model.name, 'restore')),
+      where: andWhere(
+        andWhere(deleted, scope.set.rule(model.name, 'restore')),
+        scope.set.policyRule(model.name, 'read'),
+      ),
     });
     if (!row) return notFound(tx, model, 'update', args.where);
     capture?.changing(model, 'update', [row]);

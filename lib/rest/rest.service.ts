@@ -536,9 +536,8 @@ export class RestService {
     write: (written: ResourceContext) => Promise<ApiResponse>,
   ): Promise<ApiResponse> {
     const { request } = context;
-    // Inside the transaction a failed statement has aborted it: no queries explain the failure.
     const inTransaction = (tx: PrismaClientLike) =>
-      tx === context.client ? context : { ...context, client: tx, explainFailures: false };
+      tx === context.client ? context : { ...context, client: tx, inTransaction: true };
     return conditionalWrite(request, context.client, this.options.transactions, current, (tx) =>
       write(inTransaction(tx)),
     );
@@ -564,14 +563,11 @@ export class RestService {
     };
   }
 
-  /**
-   * What the resource operations of this request run with: its client, explaining failures unless
-   * the request runs in one transaction, which a failed statement may have ended.
-   */
+  /** What the resource operations of this request run with: its client, which may be the transaction it runs in. */
   private async context(req: ApiRequest): Promise<ResourceContext> {
     const client = await this.clients.forRequest(req);
-    const explainFailures = !this.clients.inTransaction(req);
-    return { request: req, client, scope: writeScope(this.registry, this.options, client), explainFailures };
+    const scope = writeScope(this.registry, this.options, client);
+    return { request: req, client, scope, explainFailures: true, inTransaction: this.clients.inTransaction(req) };
   }
 
   /** The resource a URL names, if `operation` is allowed on its type. */

@@ -87,7 +87,8 @@ export class RpcService {
 
   /**
    * What an `If-Match` tag of a write of one row is compared with: the body `findUnique` with the
-   * write's `where` (and no selection) answers, read on the write's transaction.
+   * write's `where` (and no selection) answers, read on the write's transaction; `undefined` when
+   * it finds no row, which no tag matches.
    */
   protected currentRepresentation(
     client: PrismaClientLike,
@@ -103,7 +104,10 @@ export class RpcService {
       { where: parsed?.where },
       origin,
     );
-    return async (tx) => serializeRpcResult(await find(tx));
+    return async (tx) => {
+      const row = await find(tx);
+      return row === null ? undefined : serializeRpcResult(row);
+    };
   }
 
   /**

@@ -137,6 +137,45 @@ describe.each(testProviders())('conditional writes with If-Match (%s)', (provide
     expect(await titleOf(id)).toBeUndefined();
   });
 
+  it('RPC: no tag matches a missing row, * neither: an upsert answers 412, the others their own 404', async () => {
+    const missing = (await newPost('gone')) + 1000;
+    const before = await snapshotDatabase(t.db);
+    const upsert = { where: { id: missing }, create: { title: 'created', authorId: userId }, update: { title: 'x' } };
+    const rpcCall = (method: 'post' | 'patch' | 'delete', operation: string, args: unknown, ifMatch?: string) => {
+      const url = `/api/rpc/post/${operation}`;
+      const agent = t.http();
+      const call = method === 'delete' ? agent.delete(`${url}?q=${q(args)}`) : agent[method](url).send(args as object);
+      return ifMatch === undefined ? call : call.set('If-Match', ifMatch);
+    };
+    const writes = [
+      ['patch', 'update', { where: { id: missing }, data: { title: 'x' } }],
+      ['delete', 'delete', { where: { id: missing } }],
+    ] as const;
+    for (const condition of ['*', '"0123456789abcdef"']) {
+      const res = await rpcCall('post', 'upsert', upsert, condition);
+      expect({ condition, status: res.status, code: res.body.error?.errorCode }).toEqual({
+        condition,
+        status: 412,
+        code: 'precondition-failed',
+      });
+      for (const [method, operation, args] of writes) {
+        const conditional = await rpcCall(method, operation, args, condition);
+        const plain = await rpcCall(method, operation, args);
+        expect(plain.status).toBe(404);
+        expect({ operation, status: conditional.status, body: conditional.body }).toEqual({
+          operation,
+          status: plain.status,
+          body: plain.body,
+        });
+      }
+    }
+    expect(await snapshotDatabase(t.db)).toBe(before);
+    // An existing row matches *.
+    const id = await newPost('existing');
+    await rpcCall('post', 'upsert', { ...upsert, where: { id } }, '*').expect(200);
+    expect(await titleOf(id)).toBe('x');
+  });
+
   it('refuses If-Match on writes it does not apply to, writing nothing', async () => {
     const id = await newPost('untouched');
     const before = await snapshotDatabase(t.db);

@@ -109,7 +109,12 @@ describe.each(testProviders())('JSON:API atomic operations (%s)', (provider) => 
       ),
     );
     expect(res.status).toBe(404);
-    expect(res.body.errors[0].source).toEqual({ pointer: '/atomic:operations/1' });
+    // Explained as the single request's: the resource is not found, at the id the operation names.
+    expect(res.body.errors[0]).toMatchObject({
+      code: 'not-found',
+      detail: 'No post with id "999999".',
+      source: { pointer: '/atomic:operations/1/data/id' },
+    });
     expect(await snapshotDatabase(t.db)).toBe(before);
   });
 

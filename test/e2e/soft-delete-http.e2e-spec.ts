@@ -4,7 +4,7 @@ import type { Test } from 'supertest';
 
 import type { DemoUser } from '../../fixtures/blog/policies.js';
 import { samplePolicies } from '../../fixtures/blog/policies.js';
-import { resourceKeys, thread, useSoftDeleteApp } from '../support/soft-delete-fixtures.js';
+import { resourceKeys, softDeletePolicies, thread, useSoftDeleteApp } from '../support/soft-delete-fixtures.js';
 import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
@@ -537,6 +537,51 @@ describe.each(testProviders())('soft delete over HTTP (%s)', (provider) => {
         .expect(400);
       expect(res.body).toEqual(rpcRefusal('invalid-query-parameter'));
     });
+  });
+});
+
+describe.each(testProviders())('restore of a row the caller cannot read (%s)', (provider) => {
+  // Any signed-in user may restore any post, but reads only the published ones and their own drafts.
+  const { as, rpc, users, t } = useSoftDeleteApp(provider, {
+    options: {
+      policies: {
+        ...softDeletePolicies,
+        Post: { ...softDeletePolicies.Post, restore: ({ user }: { user?: DemoUser }) => Boolean(user) },
+      },
+    },
+  });
+  /** An answer with the id it names left out: a missing id and an unreadable one must answer alike. */
+  const answer = (res: { status: number; body: unknown }, id: number) => ({
+    status: res.status,
+    body: JSON.parse(JSON.stringify(res.body).replaceAll(String(id), '<id>')),
+  });
+  const deletedPost = async (published: boolean) =>
+    (
+      await t.db.prisma.post.create({
+        data: { title: `restore-${published}`, published, authorId: users.alice.id, deletedAt: new Date() },
+      })
+    ).id;
+
+  it('answers an unreadable deleted row exactly as a missing id, on REST and RPC, and restores nothing', async () => {
+    const draft = await deletedPost(false);
+    const missing = draft + 1000;
+    const restRestore = (id: number) => as(users.carol).post(`/api/rest/post/${id}/restore`);
+    const rpcRestoreAs = (user: DemoUser, id: number, headers: Record<string, string> = {}) =>
+      rpc(user, 'post', 'post/restore', { where: { id } }, { headers });
+    const rpcRestore = (id: number) => rpcRestoreAs(users.carol, id);
+    expect(answer(await restRestore(draft), draft)).toEqual(answer(await restRestore(missing), missing));
+    expect((await restRestore(missing)).status).toBe(404);
+    expect(answer(await rpcRestore(draft), draft)).toEqual(answer(await rpcRestore(missing), missing));
+    expect((await rpcRestore(missing)).status).toBe(404);
+    expect((await t.db.prisma.post.findUnique({ where: { id: draft } }))?.deletedAt).toBeInstanceOf(Date);
+    // The restore rule alone decides for a row the caller reads once restored.
+    const published = await deletedPost(true);
+    await as(users.carol).post(`/api/rest/post/${published}/restore`).expect(200);
+    // Its author restores it, but reads no deleted representation of it: If-Match, even *, fails.
+    const conditional = await rpcRestoreAs(users.alice, draft, { 'If-Match': '*' });
+    expect(conditional.body.error?.errorCode).toBe('precondition-failed');
+    expect((await t.db.prisma.post.findUnique({ where: { id: draft } }))?.deletedAt).toBeInstanceOf(Date);
+    await as(users.alice).post(`/api/rest/post/${draft}/restore`).expect(200);
   });
 });
 

@@ -28,7 +28,7 @@ import { type AtomicOperation, parseAtomicDocument } from './parse-atomic-docume
 
 /** What every operation of one request shares. */
 interface AtomicContext {
-  /** What the resource operations run with: the transaction, failures left unexplained. */
+  /** What the resource operations run with: the transaction, each write in a savepoint that lets its failure be explained. */
   resources: ResourceContext;
   /** The request's client, whose access policies shape the result documents. */
   client: PrismaClientLike;
@@ -73,7 +73,7 @@ export class AtomicOperationsService {
     const scope = writeScope(this.registry, this.options, client);
     const results = await runInTransaction(client, transactions, operations.length, (tx, index) =>
       this.perform(
-        { resources: { request: req, client: tx, scope, explainFailures: false }, client, lids },
+        { resources: { request: req, client: tx, scope, explainFailures: true, inTransaction: true }, client, lids },
         operations[index]!,
       ),
     );

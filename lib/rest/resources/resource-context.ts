@@ -19,11 +19,16 @@ export interface ResourceContext {
   scope: WriteScope;
   /**
    * Whether a failed write is explained by further queries: a taken client id (409), a missing
-   * related resource (404 at its pointer), a missing target (404). Single-resource and
-   * relationship routes do; an atomic operation, inside a transaction that a failed statement may
-   * already have aborted, answers the data layer's error at the operation.
+   * related resource (404 at its pointer), a missing target (404). Every route of the module does;
+   * `false` answers the data layer's error as it is.
    */
   explainFailures: boolean;
+  /**
+   * Whether `client` is an interactive transaction's (an atomic request, a conditional or idempotent
+   * write): writes then run in a savepoint, which a failed statement rolls back to, so that queries
+   * can still explain it.
+   */
+  inTransaction?: boolean;
 }
 
 /** The fields a caller can name: the exposed ones less those its client's access policies hide. */

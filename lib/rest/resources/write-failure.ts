@@ -1,3 +1,4 @@
+import { explainedInSavepoint } from '../../data/savepoint.js';
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import { isPrismaKnownRequestError } from '../../filters/error-description.js';
 import { idSelect } from '../../metadata/id-select.js';
@@ -29,14 +30,23 @@ const MISSING_RECORD_ERRORS: ReadonlySet<string> = new Set(['P2003', 'P2018', 'P
  * and, when the context explains failures, looks for the client-facing reason only when it fails:
  * a taken client id (409), a missing related resource (404 at its pointer), a missing target (404).
  * Checking first would need an interactive transaction around every write, which serializes
- * writers on SQLite. A rule refusal gets the JSON:API pointer of each issue; any other failure is
- * thrown as it is.
+ * writers on SQLite. In a transaction (an atomic operation, a conditional or idempotent write) the
+ * write runs in a savepoint, so that the same queries explain it: every path answers alike. A rule
+ * refusal gets the JSON:API pointer of each issue; any other failure is thrown as it is.
  */
 export async function runWrite<T>(context: ResourceContext, subject: WriteSubject, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
+  const explain = async (error: unknown) => {
     if (context.explainFailures && isPrismaKnownRequestError(error)) await explainFailure(context, subject, error.code);
+  };
+  try {
+    if (context.inTransaction) return await explainedInSavepoint(context.client, run, explain);
+    try {
+      return await run();
+    } catch (error) {
+      await explain(error);
+      throw error;
+    }
+  } catch (error) {
     throw withIssuePointers(error, (path) => resourceIssuePointer(subject.model, path));
   }
 }
