@@ -1,11 +1,12 @@
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import { quoteInput } from '../../errors/quote-input.js';
-import type { ModelMeta } from '../../metadata/model-meta.types.js';
+import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { toTypeName } from '../../metadata/model-registry.js';
+import { InvalidValue, throwInvalidValues } from '../../rules/invalid-value.js';
 import { assertJsonDepth } from '../../shared/json-depth.js';
 import { jsonPointer } from '../../shared/json-pointer.js';
 import { findPrototypeKey } from '../../shared/prototype-keys.js';
-import { decodeAttribute } from '../attribute-codec.js';
+import { attributeValue } from '../attribute-codec.js';
 import { formatResourceId, type IdValues, tryParseResourceId } from '../resource-id.js';
 import { assertDocumentObject, invalidMember, serverSetMember } from './document-members.js';
 import { parseRelationshipWrite, type RelatedReference, type WriteScope } from './relationship-data.js';
@@ -107,7 +108,7 @@ export function parseResourceDocument(
     const field = fields.writeAttribute(model, name);
     if (field === 'server-set') throw serverSetMember('Attribute', name, jsonPointer(path));
     if (!field) throw invalidMember(`Unknown attribute ${quoteInput(name)}.`, path);
-    data[field.name] = decodeAttribute(field, value, fields.registry.meta.enums, jsonPointer(path));
+    data[field.name] = attributeData(field, value, fields.registry.meta.enums, jsonPointer(path));
   }
   const references: RelatedReference[] = [];
   for (const [name, value] of Object.entries((resource.relationships ?? {}) as Record<string, unknown>)) {
@@ -121,5 +122,22 @@ export function parseResourceDocument(
     references.push(...linkage.references);
     Object.assign(data, linkage.data);
   }
+  // Without write rules nothing else could report them with other issues: refused here, all at once.
+  if (!fields.reportsInvalidValues) throwInvalidValues(data, ['data']);
   return { data, references, ...(requestedId ? { clientId: requestedId } : {}) };
+}
+
+/**
+ * An attribute's Prisma value or, when it does not fit its field, an `InvalidValue` that the write
+ * rules report with every other issue of the write.
+ */
+function attributeData(
+  field: FieldMeta,
+  value: unknown,
+  enums: Readonly<Record<string, readonly string[]>>,
+  pointer: string,
+): unknown {
+  const decoded = attributeValue(field, value, enums);
+  if (!('problem' in decoded)) return decoded.value;
+  return new InvalidValue(decoded.problem, field.kind === 'enum' ? 'invalid-enum' : 'invalid-type', { pointer });
 }
