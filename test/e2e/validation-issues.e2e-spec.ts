@@ -257,6 +257,24 @@ describe.each(testProviders())('every problem of a write in one 400 (%s)', (prov
     expect(body.error.issues).toHaveLength(3);
   });
 
+  it('refuses a value of the wrong type in the upsert branch that does not run, top-level and nested', async () => {
+    const top = await refused(() =>
+      callRpc(t, 'post', 'post/upsert', {
+        where: { id: ids.post },
+        create: { ...postData(['status']), authorId: ids.author },
+        update: postData([]),
+      }),
+    );
+    expect(rpcPaths(top)).toEqual(['create.status']);
+    const nested = await refused(() =>
+      callRpc(t, 'patch', 'user/update', {
+        where: { id: ids.author },
+        data: { posts: { upsert: [{ where: { id: ids.post }, create: postData(['rating']), update: postData([]) }] } },
+      }),
+    );
+    expect(rpcPaths(nested)).toEqual(['data.posts.upsert[0].create.rating']);
+  });
+
   it('writes the data once every problem is gone, the virtual field validated and dropped', async () => {
     const res = await rest('post', '/api/rest/post', {
       data: { type: 'post', attributes: { ...postData([]), authorId: ids.author } },
