@@ -275,6 +275,19 @@ describe.each(testProviders())('every problem of a write in one 400 (%s)', (prov
     expect(rpcPaths(nested)).toEqual(['data.posts.upsert[0].create.rating']);
   });
 
+  it('keeps an invalid foreign-key attribute when a relationship names the same column', async () => {
+    const body = await refused(() =>
+      rest('post', '/api/rest/post', {
+        data: {
+          type: 'post',
+          attributes: { ...postData(['status']), authorId: 2 ** 31 },
+          relationships: { author: { data: { type: 'user', id: String(ids.author) } } },
+        },
+      }),
+    );
+    expect(restPointers(body)).toEqual(['/data/attributes/authorId', '/data/attributes/status']);
+  });
+
   it('writes the data once every problem is gone, the virtual field validated and dropped', async () => {
     const res = await rest('post', '/api/rest/post', {
       data: { type: 'post', attributes: { ...postData([]), authorId: ids.author } },

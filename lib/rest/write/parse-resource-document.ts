@@ -103,12 +103,16 @@ export function parseResourceDocument(
   const requestedId =
     !urlId && resource.id !== undefined ? clientId(model, resource.id as string | number, idDivider) : undefined;
   const data: Record<string, unknown> = { ...requestedId };
+  // Kept apart so that a relationship's foreign key cannot replace an invalid attribute of the same column.
+  const invalid: Record<string, InvalidValue> = {};
   for (const [name, value] of Object.entries((resource.attributes ?? {}) as Record<string, unknown>)) {
     const path = ['data', 'attributes', name];
     const field = fields.writeAttribute(model, name);
     if (field === 'server-set') throw serverSetMember('Attribute', name, jsonPointer(path));
     if (!field) throw invalidMember(`Unknown attribute ${quoteInput(name)}.`, path);
-    data[field.name] = attributeData(field, value, fields.registry.meta.enums, jsonPointer(path));
+    const decoded = attributeData(field, value, fields.registry.meta.enums, jsonPointer(path));
+    if (decoded instanceof InvalidValue) invalid[field.name] = decoded;
+    else data[field.name] = decoded;
   }
   const references: RelatedReference[] = [];
   for (const [name, value] of Object.entries((resource.relationships ?? {}) as Record<string, unknown>)) {
@@ -123,6 +127,7 @@ export function parseResourceDocument(
     Object.assign(data, linkage.data);
   }
   // Without write rules nothing else could report them with other issues: refused here, all at once.
+  Object.assign(data, invalid);
   if (!fields.reportsInvalidValues) throwInvalidValues(data, ['data']);
   return { data, references, ...(requestedId ? { clientId: requestedId } : {}) };
 }
