@@ -124,7 +124,7 @@ export type {
 } from './openapi/openapi.types.js';
 
 /** The application's write rules (the `rules` option): field modes, hooks, validation, change events. */
-export { RuleError } from './rules/rule.error.js';
+export { RuleError, type RuleIssue } from './rules/rule.error.js';
 export type {
   ChangeEvent,
   ChangeListener,

@@ -5,6 +5,7 @@ import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { applyDeleteRules, applyWriteRules, modelRules, type RuleRun } from '../rules/apply-write-rules.js';
 import { columnValue, inClientForm } from '../rules/input-form.js';
+import { throwInvalidValues } from '../rules/invalid-value.js';
 import { ChangeCapture, type RowHolder } from './change-capture.js';
 import { checkClientIds } from './client-ids.js';
 import { foreignKeyGuards } from './foreign-key-guards.js';
@@ -373,6 +374,9 @@ async function resolveUpsert(
     const existing =
       relation.linked &&
       (await firstRow(scope, relation.target, andWhere(andWhere(where, readRule(scope, relation)), relation.linked)));
+    // The branch that does not run is never written, but a value of the wrong type in it is still refused.
+    if (existing) throwInvalidValues(item.create, [...itemPath, 'create']);
+    else throwInvalidValues(item.update, [...itemPath, 'update']);
     if (!existing) {
       branches.add('create', await createData(scope, relation, item.create, 'upsert', [...itemPath, 'create']));
     } else if (relation.field.isList) {

@@ -13,6 +13,7 @@ import {
   validateComputed,
 } from '../rules/apply-write-rules.js';
 import { deliverChanges } from '../rules/change-delivery.js';
+import { throwInvalidValues } from '../rules/invalid-value.js';
 import type { ChangeEvent, ChangeListener } from '../rules/rules.types.js';
 import { ChangeCapture, type RowHolder } from './change-capture.js';
 import { checkWriteData, type DataNode } from './check-write-data.js';
@@ -446,6 +447,9 @@ async function upsert(scope: OperationScope, model: ModelMeta, args: Args): Prom
       where: andWhere(expandUnique(model, transformWhere(scope.set, model, where)), scope.set.rule(model.name, 'read')),
       select: idSelect(model),
     });
+    // The branch that does not run is never written, but a value of the wrong type in it is still refused.
+    if (existing) throwInvalidValues(createData, ['create']);
+    else throwInvalidValues(updateData, ['update']);
     return existing
       ? update(txScope, model, { ...selection, where: uniqueIdWhere(model, existing), data: updateData }, ['update'])
       : create(txScope, model, { ...selection, data: createData }, ['create']);

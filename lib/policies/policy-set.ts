@@ -194,6 +194,7 @@ export class PolicySet {
       hiddenFields: (model) => this.hiddenFields(model),
       readsEveryRow: (model) => this.rule(model, 'read') === true,
       fieldModes: (model) => this.fieldModes(model),
+      reportsInvalidValues: this.config.rules !== undefined,
     });
   }
 

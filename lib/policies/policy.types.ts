@@ -103,4 +103,10 @@ export interface PolicyInspector {
   readsEveryRow(model: string): boolean;
   /** How clients may use the model's fields, by the write rules (write-only, server-set, internal, virtual). */
   fieldModes(model: string): ModelFieldModes;
+  /**
+   * Whether the client's writes run the write rules, which report the invalid values (`InvalidValue`)
+   * a parser leaves in the data together with the validators' and hooks' issues. Without, the
+   * parser refuses them itself.
+   */
+  readonly reportsInvalidValues?: boolean;
 }

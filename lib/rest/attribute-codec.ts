@@ -1,4 +1,4 @@
-import { CrudApiError, type ErrorSource } from '../errors/crud-api.error.js';
+import { CrudApiError } from '../errors/crud-api.error.js';
 import type { FieldMeta } from '../metadata/model-meta.types.js';
 import { decimalNumberInRange, decimalTextInRange } from '../shared/decimal-range.js';
 import { parseIsoDateTime, toIsoString } from '../shared/iso-date.js';
@@ -119,16 +119,6 @@ function expected(field: FieldMeta, enums: Readonly<Record<string, readonly stri
   return forms[field.type] ?? `a ${field.type.toLowerCase()}`;
 }
 
-function invalid(
-  field: FieldMeta,
-  enums: Readonly<Record<string, readonly string[]>>,
-  source: ErrorSource,
-  status: 'body' | 'query',
-) {
-  const code = status === 'body' ? 'invalid-payload' : 'invalid-query-parameter';
-  return new CrudApiError(code, `"${field.name}" must be ${expected(field, enums)}.`, { source });
-}
-
 /** Writes a stored value of one field as its attribute value. */
 export type AttributeEncoder = (value: unknown) => unknown;
 
@@ -152,6 +142,28 @@ export function encodesVerbatim(encoder: AttributeEncoder): boolean {
   return encoder === identity;
 }
 
+/** An attribute value decoded: its Prisma value, or why it does not fit the field. */
+export type DecodedAttribute = { value: unknown } | { problem: string };
+
+/** The Prisma value of an attribute in a request body, or the problem with it. */
+export function attributeValue(
+  field: FieldMeta,
+  value: unknown,
+  enums: Readonly<Record<string, readonly string[]>>,
+): DecodedAttribute {
+  if (value === null) {
+    // Prisma needs its own DbNull marker to null a Json column; plain null is refused there.
+    const nullable = field.isOptional && !field.isList && field.type !== 'Json';
+    return nullable ? { value: null } : { problem: `"${field.name}" cannot be null.` };
+  }
+  const codec = codecOf(field, enums);
+  if (field.isList && !Array.isArray(value)) return { problem: `"${field.name}" must be an array.` };
+  const items = field.isList ? (value as unknown[]) : [value];
+  const converted = items.map((item) => codec.fromJson(item));
+  if (converted.includes(INVALID)) return { problem: `"${field.name}" must be ${expected(field, enums)}.` };
+  return { value: field.isList ? converted : converted[0] };
+}
+
 /** The Prisma value of an attribute in a request body; 400 with `source.pointer` when it does not fit. */
 export function decodeAttribute(
   field: FieldMeta,
@@ -159,25 +171,9 @@ export function decodeAttribute(
   enums: Readonly<Record<string, readonly string[]>>,
   pointer: string,
 ): unknown {
-  if (value === null) {
-    // Prisma needs its own DbNull marker to null a Json column; plain null is refused there.
-    if (!field.isOptional || field.isList || field.type === 'Json') {
-      throw new CrudApiError('invalid-payload', `"${field.name}" cannot be null.`, { source: { pointer } });
-    }
-    return null;
-  }
-  const codec = codecOf(field, enums);
-  const convert = (item: unknown) => {
-    const converted = codec.fromJson(item);
-    if (converted === INVALID) throw invalid(field, enums, { pointer }, 'body');
-    return converted;
-  };
-  if (field.isList) {
-    if (!Array.isArray(value))
-      throw new CrudApiError('invalid-payload', `"${field.name}" must be an array.`, { source: { pointer } });
-    return value.map(convert);
-  }
-  return convert(value);
+  const decoded = attributeValue(field, value, enums);
+  if ('problem' in decoded) throw new CrudApiError('invalid-payload', decoded.problem, { source: { pointer } });
+  return decoded.value;
 }
 
 /** The Prisma value of one filter value from the query string; 400 with `source.parameter` when it does not parse. */
@@ -188,6 +184,9 @@ export function parseQueryValue(
   parameter: string,
 ): unknown {
   const converted = codecOf(field, enums).fromText(text);
-  if (converted === INVALID) throw invalid(field, enums, { parameter }, 'query');
+  if (converted === INVALID)
+    throw new CrudApiError('invalid-query-parameter', `"${field.name}" must be ${expected(field, enums)}.`, {
+      source: { parameter },
+    });
   return converted;
 }

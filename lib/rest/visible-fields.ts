@@ -42,6 +42,11 @@ export class VisibleFields {
     return this.visible(model, this.relationshipField(model, name));
   }
 
+  /** Whether the caller's writes run the write rules, which report the values of a wrong type with their other issues. */
+  get reportsInvalidValues(): boolean {
+    return this.policies?.reportsInvalidValues === true;
+  }
+
   /** How the caller may use the model's fields, by the rules. */
   modes(model: ModelMeta): ModelFieldModes {
     return this.policies?.fieldModes(model.name) ?? NO_FIELD_MODES;

@@ -164,6 +164,7 @@ export class RpcService {
       limits: options.limits,
       hiddenFields: policies?.hiddenFields,
       fieldModes: policies?.fieldModes,
+      reportsInvalidValues: policies?.reportsInvalidValues,
     });
     const args = applyMaxTake(valid, operation.take, options.maxTake, model, registry);
     // Both names come from the model metadata and the operation table, never from the URL as such.

@@ -4,6 +4,7 @@ import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { inChildSpan } from '../telemetry/child-span.js';
 import { SPANS } from '../telemetry/telemetry.constants.js';
 import { fieldModes } from './field-modes.js';
+import { InvalidValue } from './invalid-value.js';
 import { issuesAt, RuleError, validationFailed } from './rule.error.js';
 import type { CrudApiRules, ModelRules, RuleContext } from './rules.types.js';
 import { validateWithSchema } from './validate-schema.js';
@@ -118,7 +119,11 @@ function validatedView(model: ModelMeta, data: Data): { view: Data; computed: st
   return { view, computed };
 }
 
-async function runHook(rules: ModelRules, run: RuleRun, node: RuleNode, data: Data): Promise<Data> {
+/**
+ * The data the hook returns (or changed in place); undefined when it refused with a `RuleError`,
+ * whose issues join the write's: the walk goes on, so the validators' issues are reported too.
+ */
+async function runHook(rules: ModelRules, run: RuleRun, node: RuleNode, data: Data): Promise<Data | undefined> {
   const base = { model: node.model.name, context: run.context, tx: run.tx, data };
   try {
     if (node.kind === 'create' && rules.beforeCreate) return (await rules.beforeCreate(base)) ?? data;
@@ -127,33 +132,80 @@ async function runHook(rules: ModelRules, run: RuleRun, node: RuleNode, data: Da
     return data;
   } catch (error) {
     const issues = issuesAt(error, node.path);
-    throw issues ? validationFailed(issues) : error;
+    if (!issues) throw error;
+    run.issues.push(...issues);
+    return undefined;
   }
 }
 
 /**
+ * The data less the values the interface found invalid (`InvalidValue`), whose issues join the
+ * write's: they are reported with the validators' and the hooks', and never written.
+ */
+function withoutInvalidValues(run: RuleRun, node: RuleNode, input: Data): Data {
+  let valid = input;
+  for (const [key, value] of Object.entries(input)) {
+    if (!(value instanceof InvalidValue)) continue;
+    if (valid === input) valid = { ...input };
+    delete valid[key];
+    run.issues.push(value.issue([...node.path, key]));
+  }
+  return valid;
+}
+
+/** The virtual fields a validator sees: as the hook left them, or as the client sent them when the hook took them out. */
+function virtualValues(rules: ModelRules, input: Data, data: Data): Data {
+  const values: Data = {};
+  for (const name of Object.keys(rules.virtual ?? {})) {
+    if (Object.hasOwn(data, name)) values[name] = data[name];
+    else if (Object.hasOwn(input, name)) values[name] = input[name];
+  }
+  return values;
+}
+
+/**
  * The rules of one data object, in their documented order: client input refused where the server
- * decides, server-set defaults filled, the hook run, virtual fields dropped, then the data validated
- * (issues collected in `run.issues`, thrown once the whole write was walked). Returns the data to
- * write, which the access policies then judge.
+ * decides, invalid values set aside, server-set defaults filled, the hook run, virtual fields
+ * dropped, then the data validated (issues collected in `run.issues`, thrown once the whole write
+ * was walked). Returns the data to write, which the access policies then judge.
  */
 export async function applyWriteRules(run: RuleRun, node: RuleNode, input: Data): Promise<Data> {
   const rules = modelRules(run.rules, node.model.name);
   refuseServerSet(run, node, input);
-  if (!rules) return input;
-  return inChildSpan(SPANS.rules, () => runWriteRules(rules, run, node, input), node.model.name, node.kind);
+  const valid = withoutInvalidValues(run, node, input);
+  if (!rules) return valid;
+  return inChildSpan(
+    SPANS.rules,
+    () => runWriteRules(rules, run, node, valid, valid === input),
+    node.model.name,
+    node.kind,
+  );
 }
 
-async function runWriteRules(rules: ModelRules, run: RuleRun, node: RuleNode, input: Data): Promise<Data> {
+/**
+ * `complete`: the client's data holds no invalid value. A hook's types promise it values of the
+ * right type, so it runs on complete data only. When it did not run or refused, the validator
+ * judges what the client sent, not the columns the hook would have filled.
+ */
+async function runWriteRules(
+  rules: ModelRules,
+  run: RuleRun,
+  node: RuleNode,
+  input: Data,
+  complete: boolean,
+): Promise<Data> {
   let data: Data = { ...input };
   if (node.kind === 'create') fillDefaults(run, node, data);
-  data = await runHook(rules, run, node, data);
+  const hooked = complete ? await runHook(rules, run, node, data) : undefined;
+  data = hooked ?? data;
+  const virtual = virtualValues(rules, input, data);
   for (const name of Object.keys(rules.virtual ?? {})) delete data[name];
   const schema = rules.validate?.[node.kind];
   if (schema) {
-    const { view, computed } = validatedView(node.model, data);
+    const { view, computed } = validatedView(node.model, { ...data, ...virtual });
     const issues = await validateWithSchema(schema, view, node.kind);
-    run.issues.push(...issues.map((issue) => ({ ...issue, path: [...node.path, ...issue.path] })));
+    const judged = hooked ? issues : issues.filter((issue) => Object.hasOwn(input, issue.path[0] ?? ''));
+    run.issues.push(...judged.map((issue) => ({ ...issue, path: [...node.path, ...issue.path] })));
     // The rows are named now: the update may move them out of what selected them.
     if (computed.length > 0 && node.rows)
       run.computed.push({ model: node.model, fields: computed, path: node.path, rows: await node.rows() });

@@ -1,5 +1,6 @@
 import { modelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
+import { InvalidValue } from './invalid-value.js';
 import { reachesRules } from './reaches-rules.js';
 import type { CrudApiRules } from './rules.types.js';
 
@@ -14,6 +15,12 @@ describe('reachesRules', () => {
     ['a relation count', 'Post', { select: { _count: { select: { likes: { where: { user: { is: {} } } } } } } }],
     ['a filter under AND', 'Comment', { where: { AND: [{ post: { author: { is: { name: 'x' } } } }] } }],
     ['a nested write', 'Tag', { data: { posts: { create: { title: 't', author: { connect: { id: 1 } } } } } }],
+    // The rules report it: without them it would reach Prisma.
+    [
+      'a value the parser found invalid',
+      'Tag',
+      { data: { name: new InvalidValue('expected a string', 'invalid-type') } },
+    ],
   ])('finds %s', (_what, model, args) => {
     expect(reaches(model, args)).toBe(true);
   });

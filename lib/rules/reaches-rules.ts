@@ -1,4 +1,5 @@
 import type { ModelMeta } from '../metadata/model-meta.types.js';
+import { InvalidValue } from './invalid-value.js';
 import type { CrudApiRules } from './rules.types.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object';
@@ -7,7 +8,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
  * Whether an operation's arguments on `model` can involve a model that has rules: the model itself,
  * or any model a key of the arguments leads to through a relation (in data, filters or selections,
  * at any depth). An over-approximation: keys that are no field (`AND`, `some`, `create`, `where`...)
- * keep the walk on the same model. Arguments that reach no ruled model need nothing of the rules.
+ * keep the walk on the same model. Arguments that reach no ruled model need nothing of the rules,
+ * unless they hold a value the interface found invalid, which the rules report.
  */
 export function reachesRules(
   rules: CrudApiRules,
@@ -15,7 +17,7 @@ export function reachesRules(
   value: unknown,
   modelOf: (name: string) => ModelMeta,
 ): boolean {
-  if (Object.hasOwn(rules, model.name)) return true;
+  if (Object.hasOwn(rules, model.name) || value instanceof InvalidValue) return true;
   if (Array.isArray(value)) return value.some((item) => reachesRules(rules, model, item, modelOf));
   if (!isObject(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
   for (const [key, child] of Object.entries(value)) {

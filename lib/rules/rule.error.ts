@@ -1,21 +1,40 @@
 import { CrudApiError, type ValidationIssue } from '../errors/crud-api.error.js';
 
+/** One problem a hook found: its path relative to the hook's data (`['password']`), its message and code. */
+export interface RuleIssue {
+  path?: (string | number)[];
+  message: string;
+  /** A stable code for clients (`too-short`); `invalid` when left out. */
+  code?: string;
+}
+
 /**
  * A write refused by the application's rules: thrown by a hook (`throw new RuleError('Too short',
- * ['password'])`, the path relative to the data the hook received) or raised with every issue a
- * validator found. REST answers 400 with one error per issue and its `source.pointer`, RPC lists
- * each issue's argument path.
+ * ['password'])`, the path relative to the data the hook received; or `new RuleError([{ path,
+ * message, code }, ...])` for several problems at once) or raised with every issue a validator
+ * found. REST answers 400 with one error per issue and its `source.pointer`, RPC lists each issue's
+ * argument path.
  */
 export class RuleError extends CrudApiError {
-  constructor(message: string, path: (string | number)[] = [], code = 'invalid') {
-    super('validation-failed', message, { issues: [{ path, message, code }] });
+  constructor(message: string, path?: (string | number)[], code?: string);
+  constructor(issues: readonly RuleIssue[]);
+  constructor(first: string | readonly RuleIssue[], path: (string | number)[] = [], code = 'invalid') {
+    const issues =
+      typeof first === 'string'
+        ? [{ path, message: first, code }]
+        : first.map((issue) => ({ path: issue.path ?? [], message: issue.message, code: issue.code ?? 'invalid' }));
+    if (issues.length === 0) throw new TypeError('RuleError needs at least one issue');
+    super('validation-failed', summary(issues), { issues });
   }
 }
 
-/** The error of a write with several issues: the first one's message, every issue listed. */
+/** The message of a refusal: its one issue's, or how many there are. */
+const summary = (issues: readonly ValidationIssue[]): string =>
+  issues.length === 1 ? issues[0]!.message : `${issues.length} validation issues`;
+
+/** The error of a write with one or more issues, every issue listed. */
 export function validationFailed(issues: ValidationIssue[]): CrudApiError {
-  const message = issues.length === 1 ? issues[0]!.message : `${issues.length} validation issues`;
-  return new CrudApiError('validation-failed', message, { issues });
+  return new CrudApiError('validation-failed', summary(issues), { issues });
 }
 
 /** The issues of a rule refusal, their paths placed under `prefix` (the data's path in the arguments). */

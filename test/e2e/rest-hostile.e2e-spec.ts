@@ -236,7 +236,7 @@ describe.each(testProviders())('REST under hostile input (%s)', (provider) => {
       ['publishedAt', '2024-02-30'],
     ])('refuses %s = %p on every database and writes nothing', async (name, value) => {
       const json = JSON.stringify(post({ [name]: value })).replace('1e+309', '1e309');
-      await refusedWrite(() => sendText('post', '/post', json), 400, 'invalid-payload', {
+      await refusedWrite(() => sendText('post', '/post', json), 400, 'validation-failed', {
         pointer: `/data/attributes/${name}`,
       });
     });
@@ -259,8 +259,8 @@ describe.each(testProviders())('REST under hostile input (%s)', (provider) => {
       for (const [attributes, code] of [
         [{ title: 'nul\u0000byte' }, 'data-layer-error'],
         [{ metadata: { a: 'nul\u0000' } }, 'data-layer-error'],
-        [{ price: '1e40' }, 'invalid-payload'],
-        [{ price: '1e99999' }, 'invalid-payload'],
+        [{ price: '1e40' }, 'validation-failed'],
+        [{ price: '1e99999' }, 'validation-failed'],
       ] as const) {
         const before = await snapshotDatabase(t.db);
         const res = await send('post', '/post', post(attributes));

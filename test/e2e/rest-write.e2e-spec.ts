@@ -119,6 +119,9 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
     it('answers 400 with source.pointer for malformed documents', async () => {
       const bad = async (body: unknown, pointer: string) =>
         expectJsonApiError(await send('post', '/post', body), 400, 'invalid-payload', { pointer });
+      // A value that does not fit its field is an issue of the write's data.
+      const badValue = async (body: unknown, pointer: string) =>
+        expectJsonApiError(await send('post', '/post', body), 400, 'validation-failed', { pointer });
       await bad({}, '');
       await bad([], '');
       await bad({ data: [] }, '/data');
@@ -127,14 +130,17 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
       await bad({ data: { type: 'post', attributes: { nothing: 1 } } }, '/data/attributes/nothing');
       await bad({ data: { type: 'post', attributes: { author: 1 } } }, '/data/attributes/author');
       await bad({ data: { type: 'post', attributes: { id: 1 } } }, '/data/attributes/id');
-      await bad({ data: { type: 'post', attributes: { title: 5 } } }, '/data/attributes/title');
-      await bad({ data: { type: 'post', attributes: { rating: 'high' } } }, '/data/attributes/rating');
-      await bad({ data: { type: 'post', attributes: { views: 1.5 } } }, '/data/attributes/views');
-      await bad({ data: { type: 'post', attributes: { price: 'ten' } } }, '/data/attributes/price');
-      await bad({ data: { type: 'post', attributes: { publishedAt: 'yesterday' } } }, '/data/attributes/publishedAt');
-      await bad({ data: { type: 'post', attributes: { status: 'GONE' } } }, '/data/attributes/status');
-      await bad({ data: { type: 'post', attributes: { published: 'yes' } } }, '/data/attributes/published');
-      await bad({ data: { type: 'post', attributes: { title: null } } }, '/data/attributes/title');
+      await badValue({ data: { type: 'post', attributes: { title: 5 } } }, '/data/attributes/title');
+      await badValue({ data: { type: 'post', attributes: { rating: 'high' } } }, '/data/attributes/rating');
+      await badValue({ data: { type: 'post', attributes: { views: 1.5 } } }, '/data/attributes/views');
+      await badValue({ data: { type: 'post', attributes: { price: 'ten' } } }, '/data/attributes/price');
+      await badValue(
+        { data: { type: 'post', attributes: { publishedAt: 'yesterday' } } },
+        '/data/attributes/publishedAt',
+      );
+      await badValue({ data: { type: 'post', attributes: { status: 'GONE' } } }, '/data/attributes/status');
+      await badValue({ data: { type: 'post', attributes: { published: 'yes' } } }, '/data/attributes/published');
+      await badValue({ data: { type: 'post', attributes: { title: null } } }, '/data/attributes/title');
       await bad({ data: { type: 'post', relationships: { nothing: { data: null } } } }, '/data/relationships/nothing');
       await bad(
         { data: { type: 'post', relationships: { author: { type: 'user', id: 1 } } } },
@@ -156,7 +162,7 @@ describe.each(testProviders())('REST writes (%s)', (provider) => {
       const avatar = await send('post', '/profile', {
         data: { type: 'profile', attributes: { avatar: 'not base64!' } },
       });
-      expectJsonApiError(avatar, 400, 'invalid-payload', { pointer: '/data/attributes/avatar' });
+      expectJsonApiError(avatar, 400, 'validation-failed', { pointer: '/data/attributes/avatar' });
       expect(await postCount()).toBe(3);
     });
 

@@ -21,11 +21,14 @@ export function resourceIssuePointer(model: ModelMeta, path: ArgumentPath): stri
     : jsonPointer(['data', 'attributes', name, ...rest]);
 }
 
-/** A rule refusal (`validation-failed`) with each issue's `pointer` from `pointerOf`; any other error as it is. */
+/**
+ * A rule refusal (`validation-failed`) with each issue's `pointer` from `pointerOf`, unless the
+ * parser gave it one (a value of the wrong type); any other error as it is.
+ */
 export function withIssuePointers(error: unknown, pointerOf: (path: ArgumentPath) => string | undefined): unknown {
   if (!(error instanceof CrudApiError) || error.code !== 'validation-failed' || !error.options.issues) return error;
   const issues = error.options.issues.map((issue) => {
-    const pointer = pointerOf(issue.path);
+    const pointer = issue.pointer ?? pointerOf(issue.path);
     return pointer === undefined ? issue : { ...issue, pointer };
   });
   return new CrudApiError('validation-failed', error.message, { ...error.options, issues });

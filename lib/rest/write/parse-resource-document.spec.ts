@@ -3,6 +3,7 @@ import { FIELD_MODE_RULES, fieldModeInspector } from '../../../test/support/fiel
 import { ModelRegistry } from '../../metadata/model-registry.js';
 import type { PolicyInspector } from '../../policies/with-policies.js';
 import { NO_FIELD_MODES } from '../../rules/field-modes.js';
+import { InvalidValue } from '../../rules/invalid-value.js';
 import { VisibleFields } from '../visible-fields.js';
 import { documentData, parseResourceDocument } from './parse-resource-document.js';
 import { writableRelationship } from './relationship-data.js';
@@ -127,8 +128,33 @@ describe('parseResourceDocument: field modes', () => {
   it('accepts write-only columns and virtual fields, decoded by their declared type', () => {
     const attributes = { email: 'a@b', name: 'A', passwordHash: 'h', password: 'secret', inviteCode: 7 };
     expect(create('user', { attributes })().data).toEqual(attributes);
-    expect(create('user', { attributes: { inviteCode: '7' } })).toThrow(refusal('/data/attributes/inviteCode'));
-    expect(create('user', { attributes: { password: 1 } })).toThrow(refusal('/data/attributes/password'));
+    // The write rules report a value of the wrong type with the write's other issues.
+    const left = create('user', { attributes: { inviteCode: '7', password: 1 } })().data;
+    expect(left.inviteCode).toEqual(
+      new InvalidValue('"inviteCode" must be a signed 32-bit integer.', 'invalid-type', {
+        pointer: '/data/attributes/inviteCode',
+      }),
+    );
+    expect(left.password).toBeInstanceOf(InvalidValue);
+  });
+
+  it('refuses every value of the wrong type at once when no write rules would report them', () => {
+    const attributes = { email: 1, name: 'A', role: 'GOD' };
+    expect(parseUser({ data: { type: 'user', attributes } })).toThrow(
+      expect.objectContaining({
+        code: 'validation-failed',
+        options: {
+          issues: [
+            expect.objectContaining({
+              path: ['data', 'email'],
+              pointer: '/data/attributes/email',
+              code: 'invalid-type',
+            }),
+            expect.objectContaining({ path: ['data', 'role'], pointer: '/data/attributes/role', code: 'invalid-enum' }),
+          ],
+        },
+      }),
+    );
   });
 
   it('refuses server-set attributes and relationships through a server-set key, on create and update', () => {

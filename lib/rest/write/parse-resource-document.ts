@@ -1,11 +1,12 @@
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import { quoteInput } from '../../errors/quote-input.js';
-import type { ModelMeta } from '../../metadata/model-meta.types.js';
+import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { toTypeName } from '../../metadata/model-registry.js';
+import { InvalidValue, throwInvalidValues } from '../../rules/invalid-value.js';
 import { assertJsonDepth } from '../../shared/json-depth.js';
 import { jsonPointer } from '../../shared/json-pointer.js';
 import { findPrototypeKey } from '../../shared/prototype-keys.js';
-import { decodeAttribute } from '../attribute-codec.js';
+import { attributeValue } from '../attribute-codec.js';
 import { formatResourceId, type IdValues, tryParseResourceId } from '../resource-id.js';
 import { assertDocumentObject, invalidMember, serverSetMember } from './document-members.js';
 import { parseRelationshipWrite, type RelatedReference, type WriteScope } from './relationship-data.js';
@@ -102,12 +103,16 @@ export function parseResourceDocument(
   const requestedId =
     !urlId && resource.id !== undefined ? clientId(model, resource.id as string | number, idDivider) : undefined;
   const data: Record<string, unknown> = { ...requestedId };
+  // Kept apart so that a relationship's foreign key cannot replace an invalid attribute of the same column.
+  const invalid: Record<string, InvalidValue> = {};
   for (const [name, value] of Object.entries((resource.attributes ?? {}) as Record<string, unknown>)) {
     const path = ['data', 'attributes', name];
     const field = fields.writeAttribute(model, name);
     if (field === 'server-set') throw serverSetMember('Attribute', name, jsonPointer(path));
     if (!field) throw invalidMember(`Unknown attribute ${quoteInput(name)}.`, path);
-    data[field.name] = decodeAttribute(field, value, fields.registry.meta.enums, jsonPointer(path));
+    const decoded = attributeData(field, value, fields.registry.meta.enums, jsonPointer(path));
+    if (decoded instanceof InvalidValue) invalid[field.name] = decoded;
+    else data[field.name] = decoded;
   }
   const references: RelatedReference[] = [];
   for (const [name, value] of Object.entries((resource.relationships ?? {}) as Record<string, unknown>)) {
@@ -121,5 +126,23 @@ export function parseResourceDocument(
     references.push(...linkage.references);
     Object.assign(data, linkage.data);
   }
+  // Without write rules nothing else could report them with other issues: refused here, all at once.
+  Object.assign(data, invalid);
+  if (!fields.reportsInvalidValues) throwInvalidValues(data, ['data']);
   return { data, references, ...(requestedId ? { clientId: requestedId } : {}) };
+}
+
+/**
+ * An attribute's Prisma value or, when it does not fit its field, an `InvalidValue` that the write
+ * rules report with every other issue of the write.
+ */
+function attributeData(
+  field: FieldMeta,
+  value: unknown,
+  enums: Readonly<Record<string, readonly string[]>>,
+  pointer: string,
+): unknown {
+  const decoded = attributeValue(field, value, enums);
+  if (!('problem' in decoded)) return decoded.value;
+  return new InvalidValue(decoded.problem, field.kind === 'enum' ? 'invalid-enum' : 'invalid-type', { pointer });
 }

@@ -15,11 +15,16 @@ export function child(path: ArgPath | undefined, key: string | number): ArgPath 
   return { up: path, key };
 }
 
-/** The RFC 6901 JSON pointer of a path (`/where/author/is/name`). */
-export function toPointer(path: ArgPath | undefined): string {
+/** The keys of a path, from the root. */
+export function argKeys(path: ArgPath | undefined): (string | number)[] {
   const keys: (string | number)[] = [];
   for (let node = path; node; node = node.up) keys.push(node.key);
-  return jsonPointer(keys.reverse());
+  return keys.reverse();
+}
+
+/** The RFC 6901 JSON pointer of a path (`/where/author/is/name`). */
+export function toPointer(path: ArgPath | undefined): string {
+  return jsonPointer(argKeys(path));
 }
 
 /** An argument path as a client reads it: keys joined by dots, array indices in brackets (`data.posts.create[0].title`). */

@@ -11,11 +11,20 @@ export type ArgsOrigin = 'query' | 'body';
  * a hidden field and a field that does not exist answer alike.
  */
 export function argsError(origin: ArgsOrigin, path: ArgPath | undefined, problem: string): CrudApiError {
-  const pointer = toPointer(path);
-  const source = origin === 'body' ? { pointer } : { parameter: 'q' };
-  return new CrudApiError('invalid-argument', `Invalid argument at ${quoteInput(pointer || '/')}: ${problem}.`, {
-    source,
-  });
+  return new ArgsError(origin, path, problem);
+}
+
+/** The argument validator's error, keeping the problem and its path apart for a write's value issues. */
+export class ArgsError extends CrudApiError {
+  constructor(
+    origin: ArgsOrigin,
+    readonly path: ArgPath | undefined,
+    readonly problem: string,
+  ) {
+    const pointer = toPointer(path);
+    const source = origin === 'body' ? { pointer } : { parameter: 'q' };
+    super('invalid-argument', `Invalid argument at ${quoteInput(pointer || '/')}: ${problem}.`, { source });
+  }
 }
 
 /** The message for a key that is not part of the grammar at its position (or a hidden field). */

@@ -8,6 +8,7 @@ import type { DataModelMeta, FieldMeta } from '../../metadata/model-meta.types.j
 import { ModelRegistry } from '../../metadata/model-registry.js';
 import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
 import type { PolicyInspector } from '../../policies/with-policies.js';
+import { InvalidValue } from '../../rules/invalid-value.js';
 import { type RpcArgsValidation, validateRpcArgs } from './validate-rpc-args.js';
 
 const sqlite = new ModelRegistry(sqliteMeta as DataModelMeta);
@@ -22,6 +23,8 @@ interface Call {
   modes?: PolicyInspector;
   limits?: Partial<RpcArgsValidation['limits']>;
   origin?: 'query' | 'body';
+  /** The write rules report the values that do not fit (left in the data). */
+  reportsInvalidValues?: boolean;
 }
 
 function validate(args: Record<string, unknown>, call: Call = {}) {
@@ -35,6 +38,7 @@ function validate(args: Record<string, unknown>, call: Call = {}) {
     limits: { ...DEFAULT_LIMITS, ...call.limits },
     hiddenFields: hidden ? (model) => new Set(hidden[model] ?? []) : call.modes?.hiddenFields,
     fieldModes: call.modes?.fieldModes,
+    reportsInvalidValues: call.reportsInvalidValues,
   });
 }
 
@@ -44,7 +48,13 @@ function rejection(args: Record<string, unknown>, call: Call = {}) {
     validate(args, call);
   } catch (error) {
     if (error instanceof CrudApiError)
-      return { status: error.status, code: error.code, message: error.message, source: error.options.source };
+      return {
+        status: error.status,
+        code: error.code,
+        message: error.message,
+        source: error.options.source,
+        issues: error.options.issues,
+      };
     throw error;
   }
   throw new Error(`accepted ${JSON.stringify(args)}`);
@@ -52,6 +62,20 @@ function rejection(args: Record<string, unknown>, call: Call = {}) {
 
 const at = (pointer: string) =>
   expect.objectContaining({ status: 400, code: 'invalid-argument', message: expect.stringContaining(`"${pointer}"`) });
+/** A value write data would store that does not fit its field: an issue at its argument path. */
+const valueAt = (pointer: string) =>
+  expect.objectContaining({
+    status: 400,
+    code: 'validation-failed',
+    issues: [
+      expect.objectContaining({
+        path: pointer
+          .split('/')
+          .slice(1)
+          .map((key) => (/^\d+$/.test(key) ? Number(key) : key)),
+      }),
+    ],
+  });
 
 describe('validateRpcArgs', () => {
   describe('top-level keys per operation', () => {
@@ -221,14 +245,14 @@ describe('validateRpcArgs', () => {
 
     it('checks stored values on writes', () => {
       const create = { operation: 'create' };
-      expect(rejection({ data: { title: 't', authorId: 1.5 } }, create)).toEqual(at('/data/authorId'));
+      expect(rejection({ data: { title: 't', authorId: 1.5 } }, create)).toEqual(valueAt('/data/authorId'));
       expect(rejection({ data: { title: 't', authorId: 1, publishedAt: '99999-01-01' } }, create)).toEqual(
-        at('/data/publishedAt'),
+        valueAt('/data/publishedAt'),
       );
       expect(rejection({ data: { title: 't', authorId: 1, metadata: { n: 5n } } }, create)).toEqual(
-        at('/data/metadata'),
+        valueAt('/data/metadata'),
       );
-      expect(rejection({ data: { title: null, authorId: 1 } }, create)).toEqual(at('/data/title'));
+      expect(rejection({ data: { title: null, authorId: 1 } }, create)).toEqual(valueAt('/data/title'));
       expect(() =>
         validate(
           { data: { title: 't', authorId: 1, content: null, metadata: { at: new Date(0), list: [1, 'a', null] } } },
@@ -236,11 +260,30 @@ describe('validateRpcArgs', () => {
         ),
       ).not.toThrow();
       expect(rejection({ where: { id: 1 }, data: { title: { increment: 1 } } }, { operation: 'update' })).toEqual(
-        at('/data/title/increment'),
+        valueAt('/data/title/increment'),
       );
       expect(rejection({ where: { id: 1 }, data: { rating: { increment: 'x' } } }, { operation: 'update' })).toEqual(
-        at('/data/rating/increment'),
+        valueAt('/data/rating/increment'),
       );
+      expect(
+        rejection({ where: { id: 1 }, data: { role: { increment: 1 } } }, { model: 'User', operation: 'update' }),
+      ).toEqual(valueAt('/data/role/increment'));
+    });
+    it('lists every value that does not fit at once, or leaves each to the write rules in its place', () => {
+      const args = {
+        data: { title: 1, status: 'GONE', authorId: 1, tags: { create: { name: 2 } }, comments: { create: [] } },
+      };
+      const create = { operation: 'create' };
+      expect(rejection(args, create).issues).toEqual([
+        { path: ['data', 'title'], message: 'expected a string', code: 'invalid-type' },
+        { path: ['data', 'status'], message: expect.stringContaining('"DRAFT"'), code: 'invalid-enum' },
+        { path: ['data', 'tags', 'create', 'name'], message: 'expected a string', code: 'invalid-type' },
+      ]);
+      const left = validate(args, { ...create, reportsInvalidValues: true }) as any;
+      expect(left.data.title).toBeInstanceOf(InvalidValue);
+      expect(left.data.status).toBeInstanceOf(InvalidValue);
+      expect(left.data.tags.create.name).toBeInstanceOf(InvalidValue);
+      expect(left.data.authorId).toBe(1);
     });
   });
 
@@ -503,7 +546,6 @@ describe('validateRpcArgs', () => {
         { where: { id: 1 }, data: { posts: { updateMany: { where: {}, data: { comments: {} } } } } },
         '/data/posts/updateMany/data/comments',
       ],
-      ['update', { where: { id: 1 }, data: { role: { increment: 1 } } }, '/data/role/increment'],
       ['createMany', { data: [{ email: 'a', name: 'A', posts: { create: [] } }] }, '/data/0/posts'],
     ])('refuses %s %j', (operation, args, pointer) => {
       expect(rejection(args, { model: 'User', operation })).toEqual(at(pointer));
@@ -596,15 +638,17 @@ describe('validateRpcArgs', () => {
         validate({ data: { email: 'a', name: 'b', password: 'p', inviteCode: 3 } }, user('create')),
       ).not.toThrow();
       expect(() => validate({ where: { id: 1 }, data: { password: 'p' } }, user('update'))).not.toThrow();
-      expect(rejection({ data: { email: 'a', name: 'b', password: 1 } }, user('create'))).toEqual(at('/data/password'));
+      expect(rejection({ data: { email: 'a', name: 'b', password: 1 } }, user('create'))).toEqual(
+        valueAt('/data/password'),
+      );
       expect(rejection({ data: { email: 'a', name: 'b', inviteCode: 'x' } }, user('create'))).toEqual(
-        at('/data/inviteCode'),
+        valueAt('/data/inviteCode'),
       );
       expect(rejection({ where: { id: 1 }, data: { password: { set: 'p' } } }, user('update'))).toEqual(
-        at('/data/password'),
+        valueAt('/data/password'),
       );
       expect(rejection({ where: { id: 1 }, data: { inviteCode: { increment: 1 } } }, user('update'))).toEqual(
-        at('/data/inviteCode'),
+        valueAt('/data/inviteCode'),
       );
     });
 

@@ -2,6 +2,7 @@ import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import type { ModelRegistry } from '../../metadata/model-registry.js';
 import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
 import type { ModelFieldModes } from '../../rules/field-modes.js';
+import { throwInvalidValues } from '../../rules/invalid-value.js';
 import type { ArgsOrigin } from './args.error.js';
 import { type ArgsContext, fail, mapMembers, UNKNOWN } from './args-context.js';
 import { assertArgumentLimits } from './argument-limits.js';
@@ -19,6 +20,11 @@ export interface RpcArgsValidation {
   hiddenFields?: (modelName: string) => ReadonlySet<string>;
   /** How the caller may use each model's fields (`policiesOf(client)?.fieldModes`): what write data may give. */
   fieldModes?: (modelName: string) => ModelFieldModes;
+  /**
+   * Whether the write rules report values of a wrong type (`policiesOf(client)?.reportsInvalidValues`):
+   * then they are left in the data as `InvalidValue`s, else every one is refused here at once.
+   */
+  reportsInvalidValues?: boolean;
 }
 
 /**
@@ -46,8 +52,11 @@ export function validateRpcArgs(
   assertArgumentLimits(args, limits, (path, problem) => fail(ctx, path, problem));
   const rules = OPERATION_ARGS.get(operation);
   if (!rules) fail(ctx, undefined, `unknown operation "${operation}"`);
-  return mapMembers(ctx, args, undefined, (key, value, path) => {
+  const valid = mapMembers(ctx, args, undefined, (key, value, path) => {
     const rule = Object.hasOwn(rules, key) ? rules[key] : undefined;
     return rule ? rule(model)(ctx, value, path) : UNKNOWN;
   });
+  // Without write rules nothing else could report them with other issues: refused here, all at once.
+  if (!options.reportsInvalidValues) throwInvalidValues(valid);
+  return valid;
 }

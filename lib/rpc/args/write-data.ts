@@ -1,5 +1,7 @@
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
-import type { ArgPath } from './arg-path.js';
+import { InvalidValue } from '../../rules/invalid-value.js';
+import { argKeys, type ArgPath } from './arg-path.js';
+import { ArgsError } from './args.error.js';
 import {
   type ArgsContext,
   fail,
@@ -140,6 +142,20 @@ function nestedUpdateRules(ctx: ArgsContext, field: FieldMeta): Record<string, R
   };
 }
 
+/**
+ * A scalar member's checked value or, when it does not fit its field, an `InvalidValue` (at the
+ * problem's place within the member) that the write rules report with every other issue of the write.
+ */
+function valueOrInvalid(field: FieldMeta, path: ArgPath, check: () => Value): Value {
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof ArgsError)) throw error;
+    const at = argKeys(error.path).slice(argKeys(path).length);
+    return new InvalidValue(error.problem, field.kind === 'enum' ? 'invalid-enum' : 'invalid-type', { at });
+  }
+}
+
 /** A `data` object of create, createMany (scalars only) and nested creates. */
 export function createData(ctx: ArgsContext, shape: DataShape, value: Value, path: ArgPath | undefined): Value {
   return mapMembers(
@@ -151,7 +167,9 @@ export function createData(ctx: ArgsContext, shape: DataShape, value: Value, pat
       if (!found) return UNKNOWN;
       const { field } = found;
       if (field.relation) return objectOf(nestedCreateRules(ctx, field))(ctx, member, memberPath);
-      return field.isList ? listOnCreate(ctx, field, member, memberPath) : storedValue(ctx, field, member, memberPath);
+      return valueOrInvalid(field, memberPath, () =>
+        field.isList ? listOnCreate(ctx, field, member, memberPath) : storedValue(ctx, field, member, memberPath),
+      );
     },
     'a data object',
   );
@@ -183,9 +201,11 @@ export function updateData(ctx: ArgsContext, shape: DataShape, value: Value, pat
       if (field.relation) return objectOf(nestedUpdateRules(ctx, field))(ctx, member, memberPath);
       // A Json value may itself be an object; other scalars use an object for operators only, which
       // a virtual field (a value for a hook, never a column) does not take.
-      if (field.type === 'Json' || found.mode === 'virtual' || !isRecord(member))
-        return storedValue(ctx, field, member, memberPath);
-      return objectOf(scalarUpdateRules(field))(ctx, member, memberPath);
+      return valueOrInvalid(field, memberPath, () =>
+        field.type === 'Json' || found.mode === 'virtual' || !isRecord(member)
+          ? storedValue(ctx, field, member, memberPath)
+          : objectOf(scalarUpdateRules(field))(ctx, member, memberPath),
+      );
     },
     'a data object',
   );
