@@ -18,7 +18,7 @@ const SHUTTING_DOWN_HEADERS = { 'Retry-After': '1', Connection: 'close' };
 /**
  * The requests in flight on one module instance's routes, and whether the instance still takes
  * new ones. When the application closes, the instance stops taking requests and waits for those
- * in flight to end, then for the server's idle connections to close after an answer, at most the
+ * in flight to end, then for the server's connections to close after an answer, at most the
  * grace period: in the first of all modules' destroy hooks, so before an application hook can
  * disconnect the Prisma client their transactions run on.
  */
@@ -76,8 +76,8 @@ export class RequestDrain implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Stops taking requests; resolves once those in flight have ended and no connection of the
-   * server is left idle, or after the grace period. Until then an idle keep-alive connection stays
+   * Stops taking requests; resolves once those in flight have ended and the server has no
+   * connection left, or after the grace period. Until then an idle keep-alive connection stays
    * open: a request a client sends on it is answered (503 on the instance's routes), and its
    * connection closes after the answer, so the client never sees it reset.
    */
@@ -86,7 +86,7 @@ export class RequestDrain implements OnApplicationBootstrap, OnModuleDestroy {
     const deadline = Date.now() + this.options.shutdown.gracePeriod;
     this.connections?.closeAfterAnswers(deadline);
     await this.inFlightEnded(deadline);
-    await this.connections?.idleClosed(deadline);
+    await this.connections?.closed(deadline);
   }
 
   private inFlightEnded(deadline: number): Promise<void> {

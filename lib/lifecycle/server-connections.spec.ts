@@ -34,7 +34,7 @@ describe('ServerConnections', () => {
       const deadline = Date.now() + 10_000;
       connections.closeAfterAnswers(deadline);
       let idleClosed = false;
-      const closed = connections.idleClosed(deadline).then(() => (idleClosed = true));
+      const closed = connections.closed(deadline).then(() => (idleClosed = true));
       server.close();
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(idleClosed).toBe(false);
@@ -57,7 +57,7 @@ describe('ServerConnections', () => {
       const deadline = Date.now() + 200;
       connections.closeAfterAnswers(deadline);
       server.close();
-      await connections.idleClosed(deadline);
+      await connections.closed(deadline);
       await socketClosed;
       expect(Date.now()).toBeGreaterThanOrEqual(deadline);
     } finally {

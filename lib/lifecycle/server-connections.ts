@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 
-/** How often a shutdown looks whether idle connections remain. */
-const IDLE_POLL_MS = 10;
+/** How often a shutdown looks whether connections remain. */
+const POLL_MS = 10;
 
 /**
  * The connections of the application's HTTP server, followed from its start (a `connection`
@@ -17,16 +17,6 @@ export class ServerConnections {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
     });
-  }
-
-  /**
-   * Whether a connection has no answer under way: idle between requests, or opened with no request
-   * yet. A client may send a request on it at any moment. (`_httpMessage` is the response Node's
-   * server is writing on the socket, what its own `closeIdleConnections` reads.)
-   */
-  private get anyIdle(): boolean {
-    for (const socket of this.sockets) if (!(socket as { _httpMessage?: unknown })._httpMessage) return true;
-    return false;
   }
 
   /**
@@ -45,12 +35,18 @@ export class ServerConnections {
     };
   }
 
-  /** Resolves once no connection is idle (each closed after its answer), or at `deadline`. */
-  idleClosed(deadline: number): Promise<void> {
+  /**
+   * Resolves once no connection is left, or at `deadline`. Since `closeAfterAnswers`, each closes
+   * after its next answer; one that answers a request taken before keeps the connection open, and
+   * the client's next request on it is answered there. Not sooner: a connection that is still
+   * answering may stay open after its answer, to be sent a request once the server no longer
+   * answers the instance's routes.
+   */
+  closed(deadline: number): Promise<void> {
     return new Promise((resolve) => {
       const check = () => {
-        if (!this.anyIdle || Date.now() >= deadline) resolve();
-        else setTimeout(check, IDLE_POLL_MS);
+        if (this.sockets.size === 0 || Date.now() >= deadline) resolve();
+        else setTimeout(check, POLL_MS);
       };
       check();
     });
