@@ -1,17 +1,14 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { ModulesContainer } from '@nestjs/core';
+import type { Server } from 'node:http';
+
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 
 import { CrudApiError } from '../errors/crud-api.error.js';
 import { CRUD_API_MOUNT, CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { PlatformResponse } from '../shared/api-response.js';
 import { runShutdownHooksFirst } from './hooks-first.js';
-
-/** A request's response: Node's `ServerResponse` (Express's response, Fastify's `reply.raw`). */
-export interface ClosingResponse {
-  readonly headersSent: boolean;
-  setHeader(name: string, value: string): unknown;
-}
+import { ServerConnections } from './server-connections.js';
 
 const logger = new Logger('CrudApi');
 
@@ -21,21 +18,30 @@ const SHUTTING_DOWN_HEADERS = { 'Retry-After': '1', Connection: 'close' };
 /**
  * The requests in flight on one module instance's routes, and whether the instance still takes
  * new ones. When the application closes, the instance stops taking requests and waits for those
- * in flight to end, at most the grace period: in the first of all modules' destroy hooks, so
- * before an application hook can disconnect the Prisma client their transactions run on.
+ * in flight to end, then for the server's connections to close after an answer, at most the
+ * grace period: in the first of all modules' destroy hooks, so before an application hook can
+ * disconnect the Prisma client their transactions run on.
  */
 @Injectable()
-export class RequestDrain implements OnModuleDestroy {
-  private readonly inFlight = new Set<ClosingResponse>();
+export class RequestDrain implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly inFlight = new Set<PlatformResponse>();
   private closing = false;
   private drained?: () => void;
+  private connections?: ServerConnections;
 
   constructor(
     @Inject(CRUD_API_OPTIONS) private readonly options: ResolvedCrudApiOptions,
     @Inject(CRUD_API_MOUNT) mount: symbol,
     @Inject(ModulesContainer) modules: ModulesContainer,
+    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
   ) {
     runShutdownHooksFirst(modules, mount);
+  }
+
+  /** Follows the HTTP server's connections (none in an application context without one). */
+  onApplicationBootstrap(): void {
+    const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
+    if (typeof server?.closeIdleConnections === 'function') this.connections = new ServerConnections(server);
   }
 
   /** Whether the application is closing: the instance takes no new request. */
@@ -49,19 +55,18 @@ export class RequestDrain implements OnModuleDestroy {
    * calls both around the request's work: a plain call costs less than an interceptor's
    * observable, or a `close` listener, on every request.
    */
-  admit(platformResponse: PlatformResponse): ClosingResponse {
+  admit(response: PlatformResponse): PlatformResponse {
     if (this.closing) {
       throw new CrudApiError('shutting-down', 'The server is shutting down; retry the request.', {
         headers: SHUTTING_DOWN_HEADERS,
       });
     }
-    const response = ((platformResponse as { raw?: unknown }).raw ?? platformResponse) as ClosingResponse;
     this.inFlight.add(response);
     return response;
   }
 
   /** Ends an admitted request's time in flight: its work is done, its answer written or failed. */
-  release(response: ClosingResponse): void {
+  release(response: PlatformResponse): void {
     this.inFlight.delete(response);
     if (this.inFlight.size === 0) this.drained?.();
   }
@@ -70,18 +75,30 @@ export class RequestDrain implements OnModuleDestroy {
     return this.close();
   }
 
-  /** Stops taking requests; resolves once those in flight have ended, or after the grace period. */
-  close(): Promise<void> {
+  /**
+   * Stops taking requests; resolves once those in flight have ended and the server has no
+   * connection left, or after the grace period. Until then an idle keep-alive connection stays
+   * open: a request a client sends on it is answered (503 on the instance's routes), and its
+   * connection closes after the answer, so the client never sees it reset.
+   */
+  async close(): Promise<void> {
     this.closing = true;
+    const deadline = Date.now() + this.options.shutdown.gracePeriod;
+    this.connections?.closeAfterAnswers(deadline);
+    await this.inFlightEnded(deadline);
+    await this.connections?.closed(deadline);
+  }
+
+  private inFlightEnded(deadline: number): Promise<void> {
+    // Their connections stay open after the answer: the client's next request on one is refused
+    // there, with `Retry-After`, rather than meet a server that no longer listens.
     if (this.inFlight.size === 0) return Promise.resolve();
-    // Their connections close after the answer: a client's next request goes to another server.
-    for (const response of this.inFlight) if (!response.headersSent) response.setHeader('Connection', 'close');
     const { gracePeriod } = this.options.shutdown;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         logger.warn(`${this.inFlight.size} request(s) still in flight after the ${gracePeriod} ms grace period`);
         resolve();
-      }, gracePeriod);
+      }, deadline - Date.now());
       this.drained = () => {
         clearTimeout(timer);
         resolve();
