@@ -1,6 +1,13 @@
 import type { Server } from 'node:http';
 
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 
 import { CrudApiError } from '../errors/crud-api.error.js';
@@ -18,16 +25,18 @@ const SHUTTING_DOWN_HEADERS = { 'Retry-After': '1', Connection: 'close' };
 /**
  * The requests in flight on one module instance's routes, and whether the instance still takes
  * new ones. When the application closes, the instance stops taking requests and waits for those
- * in flight to end, then for the server's connections to close after an answer, at most the
- * grace period: in the first of all modules' destroy hooks, so before an application hook can
+ * in flight to end, then, on a signal, for the server's connections to close after an answer, at
+ * most the grace period. The requests in flight are waited for in the first of all modules' destroy hooks, so before an application hook can
  * disconnect the Prisma client their transactions run on.
  */
 @Injectable()
-export class RequestDrain implements OnApplicationBootstrap, OnModuleDestroy {
+export class RequestDrain implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly inFlight = new Set<PlatformResponse>();
   private closing = false;
   private drained?: () => void;
   private connections?: ServerConnections;
+  /** When the grace period that began with the close ends. */
+  private deadline = 0;
 
   constructor(
     @Inject(CRUD_API_OPTIONS) private readonly options: ResolvedCrudApiOptions,
@@ -75,18 +84,25 @@ export class RequestDrain implements OnApplicationBootstrap, OnModuleDestroy {
     return this.close();
   }
 
-  /**
-   * Stops taking requests; resolves once those in flight have ended and the server has no
-   * connection left, or after the grace period. Until then an idle keep-alive connection stays
-   * open: a request a client sends on it is answered (503 on the instance's routes), and its
-   * connection closes after the answer, so the client never sees it reset.
-   */
+  /** Stops taking requests; resolves once those in flight have ended, or after the grace period. */
   async close(): Promise<void> {
     this.closing = true;
-    const deadline = Date.now() + this.options.shutdown.gracePeriod;
-    this.connections?.closeAfterAnswers(deadline);
-    await this.inFlightEnded(deadline);
-    await this.connections?.closed(deadline);
+    this.deadline = Date.now() + this.options.shutdown.gracePeriod;
+    await this.inFlightEnded(this.deadline);
+  }
+
+  /**
+   * On a signal (a process manager stopping the instance, with clients still connected), waits
+   * for the server's connections to close after an answer, within the same grace period. Until
+   * then an idle keep-alive connection stays open: a request a client sends on it is answered (503
+   * on the instance's routes) and its connection closes after the answer, so the client never
+   * sees it reset. An `app.close()` without a signal (tests, scripts) closes idle connections at
+   * once, as Nest does without the module.
+   */
+  async beforeApplicationShutdown(signal?: string): Promise<void> {
+    if (!signal || !this.connections) return;
+    this.connections.closeAfterAnswers(this.deadline);
+    await this.connections.closed(this.deadline);
   }
 
   private inFlightEnded(deadline: number): Promise<void> {
