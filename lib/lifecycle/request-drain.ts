@@ -50,7 +50,7 @@ export class RequestDrain implements OnApplicationBootstrap, OnModuleDestroy, Be
   /** Follows the HTTP server's connections (none in an application context without one). */
   onApplicationBootstrap(): void {
     const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
-    if (typeof server?.closeIdleConnections === 'function') this.connections = new ServerConnections(server);
+    if (typeof server?.closeIdleConnections === 'function') this.connections = ServerConnections.of(server);
   }
 
   /** Whether the application is closing: the instance takes no new request. */

@@ -6,7 +6,7 @@ import { ServerConnections } from './server-connections.js';
 /** A server answering 200 `ok`, with its connections followed, and a keep-alive client of it. */
 async function serverAndClient() {
   const server = http.createServer((_request, response) => response.end('ok'));
-  const connections = new ServerConnections(server);
+  const connections = ServerConnections.of(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const { port } = server.address() as AddressInfo;
@@ -26,6 +26,16 @@ async function serverAndClient() {
 }
 
 describe('ServerConnections', () => {
+  it('is one per server, so that module instances sharing a server patch its closing once', () => {
+    const server = http.createServer();
+    const connections = ServerConnections.of(server);
+    expect(ServerConnections.of(server)).toBe(connections);
+    connections.closeAfterAnswers(Date.now() + 1000);
+    connections.closeAfterAnswers(Date.now() + 1000);
+    expect(server.listeners('request')).toHaveLength(1);
+    expect(ServerConnections.of(http.createServer())).not.toBe(connections);
+  });
+
   it('keeps an idle keep-alive connection open through server.close() until a request closes it', async () => {
     const { server, connections, get, stop } = await serverAndClient();
     try {

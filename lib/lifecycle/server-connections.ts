@@ -10,7 +10,17 @@ const POLL_MS = 10;
  * connections open rather than reset a request sent on one as the server closes.
  */
 export class ServerConnections {
+  /** One per server: every module instance of an application shares its server's. */
+  private static readonly servers = new WeakMap<Server, ServerConnections>();
+
   private readonly sockets = new Set<Socket>();
+  private closing = false;
+
+  static of(server: Server): ServerConnections {
+    let connections = ServerConnections.servers.get(server);
+    if (!connections) ServerConnections.servers.set(server, (connections = new ServerConnections(server)));
+    return connections;
+  }
 
   constructor(private readonly server: Server) {
     server.on('connection', (socket: Socket) => {
@@ -26,6 +36,9 @@ export class ServerConnections {
    * request sent on one is answered.
    */
   closeAfterAnswers(deadline: number): void {
+    // Once per server, whichever module instance closes first: its deadline is the earliest.
+    if (this.closing) return;
+    this.closing = true;
     const { server } = this;
     server.prependListener('request', (_request, response) => response.setHeader('Connection', 'close'));
     const closeIdle = server.closeIdleConnections.bind(server);

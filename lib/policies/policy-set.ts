@@ -137,7 +137,13 @@ export class PolicySet {
     const value = this.evaluated(model, action);
     if (value === false) return noRows(this.model(model));
     if (value === true || relations === 'as written') return value;
-    return onlyExistingRelated(this.existingRows(action), this.model(model), value);
+    const key = `${model}.${action}.policy`;
+    let rule = this.rules.get(key);
+    if (rule === undefined) {
+      rule = onlyExistingRelated(this.existingRows(action), this.model(model), value);
+      this.rules.set(key, rule);
+    }
+    return rule;
   }
 
   private evaluated(model: string, action: PolicyAction): boolean | PolicyWhere {

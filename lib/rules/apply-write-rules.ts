@@ -98,7 +98,8 @@ function fillDefaults(run: RuleRun, node: RuleNode, data: Data): void {
   }
 }
 
-const isPlainObject = (value: unknown): value is Data =>
+/** An object literal's value (not a Date, Decimal, array or class instance). */
+export const isPlainObject = (value: unknown): value is Data =>
   value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
 
 /**

@@ -1,9 +1,7 @@
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
+import { isPlainObject } from './apply-write-rules.js';
 
 type Data = Record<string, any>;
-
-const isPlainObject = (value: unknown): value is Data =>
-  value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
 
 /** The value a foreign-key write sets (`null` unlinks): `{ set: value }` unwrapped; undefined when computed (`{ increment }`). */
 export function columnValue(value: unknown): unknown {
