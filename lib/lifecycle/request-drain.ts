@@ -14,8 +14,8 @@ import { CrudApiError } from '../errors/crud-api.error.js';
 import { CRUD_API_MOUNT, CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { PlatformResponse } from '../shared/api-response.js';
-import { runShutdownHooksFirst } from './hooks-first.js';
 import { ServerConnections } from './server-connections.js';
+import { moveShutdownHooksFirst } from './shutdown-hook-order.js';
 
 const logger = new Logger('CrudApi');
 
@@ -44,7 +44,7 @@ export class RequestDrain implements OnApplicationBootstrap, OnModuleDestroy, Be
     @Inject(ModulesContainer) modules: ModulesContainer,
     @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
   ) {
-    runShutdownHooksFirst(modules, mount);
+    moveShutdownHooksFirst(modules, mount);
   }
 
   /** Follows the HTTP server's connections (none in an application context without one). */

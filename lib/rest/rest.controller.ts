@@ -1,7 +1,7 @@
 import { Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 
-import { errorBodyRenderer } from '../filters/send-api-error.js';
-import { type RenderError, RequestServer } from '../lifecycle/request-server.js';
+import type { InterfaceBehaviour } from '../lifecycle/pipeline/exchange.js';
+import { RequestServer } from '../lifecycle/request-server.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
@@ -15,7 +15,7 @@ import { AtomicOperationsService } from './atomic/atomic-operations.service.js';
 import { negotiate } from './content-negotiation.js';
 import { JSON_API_MEDIA_TYPE } from './json-api.constants.js';
 import { RestService } from './rest.service.js';
-import { JSON_API_ERROR_FORMAT } from './rest-errors.js';
+import { restBehaviour } from './rest-behaviour.js';
 
 type Params = Record<string, string>;
 
@@ -27,8 +27,7 @@ type Params = Record<string, string>;
  * by `mountController`.
  */
 export class RestController {
-  /** Live queries' errors, as the routes answer them. */
-  private readonly renderError: RenderError;
+  private readonly behaviour: InterfaceBehaviour;
 
   constructor(
     @Inject(RestService) private readonly rest: RestService,
@@ -37,7 +36,7 @@ export class RestController {
     @Inject(RequestServer) private readonly server: RequestServer,
     @Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions,
   ) {
-    this.renderError = errorBodyRenderer(JSON_API_ERROR_FORMAT, options);
+    this.behaviour = restBehaviour(options);
   }
 
   /** JSON:API Atomic Operations; declared before `POST :type`, so no resource type can be called `operations`. */
@@ -47,7 +46,8 @@ export class RestController {
       negotiateAtomic(request);
       return this.atomic.run(request);
     };
-    return this.server.serve(req, res, { interface: 'rest', operation: 'atomic' }, run, ATOMIC_MEDIA_TYPE);
+    const scope = { interface: 'rest' as const, operation: 'atomic' };
+    return this.server.serve(req, res, scope, run, ATOMIC_MEDIA_TYPE, this.behaviour);
   }
 
   @Get(':type/:id')
@@ -153,6 +153,6 @@ export class RestController {
       negotiate(request, takesDocument);
       return run(request);
     };
-    return this.server.serve(req, res, scope, negotiated, JSON_API_MEDIA_TYPE, this.renderError);
+    return this.server.serve(req, res, scope, negotiated, JSON_API_MEDIA_TYPE, this.behaviour);
   }
 }

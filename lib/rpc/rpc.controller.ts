@@ -1,14 +1,14 @@
 import { All, Inject, Param, Post, Req, Res } from '@nestjs/common';
 
-import { errorBodyRenderer } from '../filters/send-api-error.js';
-import { type RenderError, RequestServer } from '../lifecycle/request-server.js';
+import type { InterfaceBehaviour } from '../lifecycle/pipeline/exchange.js';
+import { RequestServer } from '../lifecycle/request-server.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { RPC_ROUTE } from '../options/interface-mounts.js';
 import type { PlatformResponse } from '../shared/api-response.js';
 import { RpcService } from './rpc.service.js';
-import { RPC_ERROR_FORMAT } from './rpc-errors.js';
+import { rpcBehaviour } from './rpc-behaviour.js';
 import { isRpcOperationName } from './rpc-operations.js';
 import { RPC_TRANSACTION_ROUTE } from './transaction/transaction-route.js';
 
@@ -17,8 +17,7 @@ import { RPC_TRANSACTION_ROUTE } from './transaction/transaction-route.js';
  * operation and method. Mounted per module instance by `mountController`.
  */
 export class RpcController {
-  /** Live queries' errors, as the route answers them. */
-  private readonly renderError: RenderError;
+  private readonly behaviour: InterfaceBehaviour;
 
   constructor(
     @Inject(RpcService) private readonly rpc: RpcService,
@@ -26,14 +25,21 @@ export class RpcController {
     @Inject(RequestServer) private readonly server: RequestServer,
     @Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions,
   ) {
-    this.renderError = errorBodyRenderer(RPC_ERROR_FORMAT, options);
+    this.behaviour = rpcBehaviour(options);
   }
 
   /** Declared first: `$transaction/sequential` would otherwise match `:model/:operation`. */
   @Post(RPC_TRANSACTION_ROUTE)
   transaction(@Req() req: any, @Res() res: PlatformResponse): Promise<void> {
     const scope = { interface: 'rpc' as const, operation: '$transaction' };
-    return this.server.serve(req, res, scope, (request) => this.rpc.transaction(request), 'application/json');
+    return this.server.serve(
+      req,
+      res,
+      scope,
+      (request) => this.rpc.transaction(request),
+      'application/json',
+      this.behaviour,
+    );
   }
 
   @All(RPC_ROUTE)
@@ -55,7 +61,7 @@ export class RpcController {
       scope,
       (request) => this.rpc.handle(request, model, operation),
       'application/json',
-      this.renderError,
+      this.behaviour,
     );
   }
 }

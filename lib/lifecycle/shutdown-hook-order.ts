@@ -17,7 +17,7 @@ interface NestModule {
  * earlier, but Nest 11 has no step before the destroy hooks. In exchange the instance's init
  * hooks run last. Runs while Nest creates the providers, before it orders the modules for hooks.
  */
-export function runShutdownHooksFirst(modules: ModulesContainer, mount: symbol): void {
+export function moveShutdownHooksFirst(modules: ModulesContainer, mount: symbol): void {
   const all = [...modules.values()] as unknown as NestModule[];
   const own = all.find((module) => module.providers.get(CRUD_API_MOUNT)?.instance === mount);
   if (own) own.distance = Math.min(...all.map((module) => module.distance)) - 1;

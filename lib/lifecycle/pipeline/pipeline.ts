@@ -1,0 +1,56 @@
+import type { LiveQueries } from '../../changes/live-queries.js';
+import type { RecordedAnswer } from '../../data/idempotency/idempotency-records.js';
+import type { IdempotentRequests } from '../../data/idempotency/idempotent-requests.js';
+import type { PrismaClientResolver } from '../../data/prisma-client.resolver.js';
+import type { ResolvedCrudApiOptions } from '../../options/crud-api-options.interface.js';
+import type { RequestDrain } from '../request-drain.js';
+import { admit } from './admit.js';
+import { cachingSettings } from './caching-settings.js';
+import { coalesce } from './coalesce.js';
+import type { Exchange, Stage } from './exchange.js';
+import { idempotency } from './idempotency.js';
+import { ifMatchApplies } from './if-match.js';
+import { liveStream } from './live-stream.js';
+import { notifyCommits } from './notify-commits.js';
+import { revalidate } from './revalidate.js';
+import { runService } from './run-service.js';
+import { send } from './send.js';
+import { inRequestSpan, telemetry } from './telemetry.js';
+import { validators } from './validators.js';
+
+/** What the stages keep between requests: the instance's services and options. */
+export interface PipelineParts {
+  drain: RequestDrain;
+  options: Pick<ResolvedCrudApiOptions, 'caching' | 'coalesceReads'>;
+  idempotent: IdempotentRequests;
+  live: LiveQueries;
+  clients: PrismaClientResolver;
+}
+
+/**
+ * The stages of a request of either interface, in the order it passes them (docs/architecture.md):
+ * each wraps those after it, so its work on the answer is done in the reverse order.
+ */
+export function requestStages({ drain, options, idempotent, live, clients }: PipelineParts): readonly Stage[] {
+  const caching = cachingSettings(options.caching, live);
+  return [
+    admit(drain),
+    notifyCommits(live, clients),
+    telemetry,
+    liveStream(live, clients),
+    ifMatchApplies,
+    send,
+    inRequestSpan,
+    idempotency(idempotent),
+    revalidate(caching, live, clients),
+    validators(caching),
+    coalesce(options.coalesceReads, clients, caching),
+    runService,
+  ];
+}
+
+/** Passes a request through `stages` once, each in its turn; the last one answers. */
+export function runStages(stages: readonly Stage[], exchange: Exchange): Promise<RecordedAnswer> {
+  const from = async (index: number): Promise<RecordedAnswer> => stages[index]!(exchange, () => from(index + 1));
+  return from(0);
+}
