@@ -47,12 +47,6 @@ async function within(work: Promise<unknown>, ms: number): Promise<ProbeOutcome>
   return Promise.race([outcome, timedOut]).finally(() => clearTimeout(timer));
 }
 
-/**
- * The health of one module instance, as a `@nestjs/terminus` indicator (no import of terminus
- * needed: its `HealthCheckService` reads the returned status): `up` when the database answers a
- * `SELECT 1` within the timeout, `down` with the reason when it does not, or while the
- * application is shutting down (terminus then answers 503).
- */
 /** A client's start: its first answer, and until when a check waits for it. */
 interface Start {
   readonly answered: Promise<unknown>;
@@ -61,6 +55,12 @@ interface Start {
 
 const probe = (prisma: PrismaClientLike): Promise<unknown> => prisma.$queryRawUnsafe(PROBE);
 
+/**
+ * The health of one module instance, as a `@nestjs/terminus` indicator (no import of terminus
+ * needed: its `HealthCheckService` reads the returned status): `up` when the database answers a
+ * `SELECT 1` within the timeout, `down` with the reason when it does not, or while the
+ * application is shutting down (terminus then answers 503).
+ */
 @Injectable()
 export class CrudApiHealth {
   /** Per client probed: its start while it has not answered yet, `'started'` once it has. */

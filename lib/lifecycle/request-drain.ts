@@ -60,9 +60,9 @@ export class RequestDrain implements OnApplicationBootstrap, OnModuleDestroy, Be
 
   /**
    * Counts a request of the instance's routes in flight until `release`; once closing, refuses it
-   * with 503 `shutting-down`, answered in the interface's format by its filter. `RequestServer`
-   * calls both around the request's work: a plain call costs less than an interceptor's
-   * observable, or a `close` listener, on every request.
+   * with 503 `shutting-down`, answered in the interface's format by its filter. The pipeline's
+   * admit stage (`pipeline/admit.ts`) calls both around the request's work: a plain call costs
+   * less than an interceptor's observable, or a `close` listener, on every request.
    */
   admit(response: PlatformResponse): PlatformResponse {
     if (this.closing) {
