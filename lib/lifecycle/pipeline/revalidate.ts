@@ -1,6 +1,5 @@
 import type { LiveQueries } from '../../changes/live-queries.js';
 import type { PrismaClientResolver } from '../../data/prisma-client.resolver.js';
-import type { KnownTags } from '../known-tags.js';
 import type { CachingSettings } from './caching-settings.js';
 import type { Stage } from './exchange.js';
 import { contextKey } from './request-keys.js';
@@ -15,7 +14,7 @@ export function revalidate(
   live: LiveQueries,
   clients: PrismaClientResolver,
 ): Stage {
-  const known: KnownTags | undefined = caching?.known;
+  const known = caching?.known;
   return async (exchange, next) => {
     const { request, scope } = exchange;
     const ifNoneMatch = request.headers['if-none-match'];
