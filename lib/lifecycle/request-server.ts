@@ -19,7 +19,7 @@ import {
   type PlatformResponse,
   sendApiResponse,
 } from '../shared/api-response.js';
-import { CONDITIONAL_WRITES, entityTag, noneMatch, prepareEntityTags, TAGGED_WRITES } from '../shared/http-caching.js';
+import { entityTag, noneMatch, prepareEntityTags } from '../shared/http-caching.js';
 import { preferenceValue } from '../shared/prefer.js';
 import {
   type ApiInterface,
@@ -32,6 +32,7 @@ import {
 } from '../telemetry/request-telemetry.js';
 import { REQUEST_ID_HEADER } from '../telemetry/telemetry.constants.js';
 import { CoalescedReads } from './coalesced-reads.js';
+import { CONDITIONAL_WRITES, TAGGED_WRITES } from './interface-writes.js';
 import { KnownTags } from './known-tags.js';
 import { RequestDrain } from './request-drain.js';
 
