@@ -59,6 +59,8 @@ const PATCH_OR_PUT = ['PATCH', 'PUT'] as const;
 const DELETE = ['DELETE'] as const;
 const READ = { access: 'read', methods: GET, successStatus: 200, withDeleted: true } as const;
 const CREATE = { access: 'write', methods: POST, successStatus: 201 } as const;
+/** A write sent with POST that may create nothing new (an upsert finding its row, a restore). */
+const POST_WRITE = { access: 'write', methods: POST, successStatus: 200 } as const;
 const UPDATE = { access: 'write', methods: PATCH_OR_PUT, successStatus: 200 } as const;
 const REMOVE = { access: 'write', methods: DELETE, successStatus: 200 } as const;
 
@@ -82,17 +84,7 @@ const TABLE = [
     result: 'rows',
     requires: 'returning',
   },
-  {
-    access: 'write',
-    methods: POST,
-    successStatus: 200,
-    name: 'upsert',
-    rows: 'one',
-    args: 'upsert',
-    result: 'row',
-    ifMatch: true,
-    tagged: true,
-  },
+  { ...POST_WRITE, name: 'upsert', rows: 'one', args: 'upsert', result: 'row', ifMatch: true, tagged: true },
   { ...UPDATE, name: 'update', rows: 'one', args: 'update', result: 'row', ifMatch: true, tagged: true },
   { ...UPDATE, name: 'updateMany', rows: 'many', args: 'updateMany', result: 'batch' },
   {
@@ -106,9 +98,7 @@ const TABLE = [
   { ...REMOVE, name: 'delete', rows: 'one', args: 'delete', result: 'row', ifMatch: true },
   { ...REMOVE, name: 'deleteMany', rows: 'many', args: 'deleteMany', result: 'batch' },
   {
-    access: 'write',
-    methods: POST,
-    successStatus: 200,
+    ...POST_WRITE,
     name: 'restore',
     rows: 'one',
     args: 'delete',
