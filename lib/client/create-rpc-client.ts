@@ -1,7 +1,7 @@
 import { SuperJSON } from 'superjson';
 
+import { PRISMA_OPERATIONS, prismaOperation } from '../metadata/prisma-operations.js';
 import { registerPrismaTypes } from '../rpc/prisma-superjson-types.js';
-import { RPC_OPERATIONS, SOFT_DELETE_RPC_OPERATIONS } from '../rpc/rpc-operations.js';
 import { SOFT_DELETE_FLAG, WITH_DELETED_PARAMETER } from '../shared/soft-delete.constants.js';
 import { resolveHeaders } from './headers.js';
 import { idempotencyKeyField, randomUuid } from './idempotency-key.js';
@@ -26,12 +26,6 @@ import {
   type RpcResultBody,
 } from './rpc-wire.js';
 import type { NoRules } from './rules-data.types.js';
-
-/** Every operation a delegate offers, with its methods: the served ones, and those of soft-deleted models. */
-const OPERATIONS: ReadonlyMap<string, { methods: readonly string[] }> = new Map([
-  ...RPC_OPERATIONS,
-  ...SOFT_DELETE_RPC_OPERATIONS,
-]);
 
 /** How many reads a client keeps for revalidation unless `etagCache` says otherwise. */
 const DEFAULT_ETAG_CACHE_ENTRIES = 100;
@@ -87,7 +81,8 @@ function unknownOperation(model: string, operation: string): never {
 /** The model's delegate: one method per served operation, each answering a lazy RpcPromise. */
 function createDelegate(model: string, transport: RpcTransport): Record<string, (args?: unknown) => RpcPromise> {
   const delegate: Record<string, (args?: unknown) => RpcPromise> = {};
-  for (const operation of OPERATIONS.keys()) {
+  // Every operation the server serves, those of soft-deleted models too.
+  for (const { name: operation } of PRISMA_OPERATIONS) {
     delegate[operation] = (args?: unknown) => createRpcPromise({ model, operation, args, fluent: [] }, transport);
   }
   return delegate;
@@ -103,7 +98,7 @@ export function createRpcClient<Client, Rules = NoRules>(options: RpcClientOptio
   const sender = createSender(options, serializer);
   const request = (call: RpcCall): RpcHttpRequest => {
     const { model, operation } = call;
-    const method = OPERATIONS.get(operation)?.methods[0] ?? unknownOperation(model, operation);
+    const method = prismaOperation(operation)?.methods[0] ?? unknownOperation(model, operation);
     const query: Record<string, string> = call.withDeleted ? { [WITH_DELETED_PARAMETER]: SOFT_DELETE_FLAG } : {};
     return encodeRpcCall(serializer, method, `/${encodeURIComponent(model)}/${operation}`, wireArgs(call), query);
   };

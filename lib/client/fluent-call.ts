@@ -1,3 +1,5 @@
+import { operationNames } from '../metadata/prisma-operations.js';
+
 /**
  * Prisma's fluent API (`post.findUnique(...).author()`), rewritten as the single call Prisma itself
  * makes of it: the root operation selecting the relation path, then the value at the end of the path.
@@ -10,18 +12,9 @@ export interface FluentStep {
 }
 
 /** The operations whose result is one record, the ones Prisma offers relation methods on. */
-export const FLUENT_OPERATIONS: ReadonlySet<string> = new Set([
-  'findUnique',
-  'findUniqueOrThrow',
-  'findFirst',
-  'findFirstOrThrow',
-  'create',
-  'update',
-  'upsert',
-  'delete',
-  'restore',
-  'hardDelete',
-]);
+export const FLUENT_OPERATIONS: ReadonlySet<string> = operationNames(
+  (operation) => operation.result === 'row' || operation.result === 'row-or-null',
+);
 
 function withoutSelection(args: Record<string, unknown> | undefined): Record<string, unknown> {
   const { select: _select, include: _include, omit: _omit, ...rest } = args ?? {};

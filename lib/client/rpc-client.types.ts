@@ -1,3 +1,4 @@
+import type { PrismaModelOperationName, SoftDeleteOperationName } from '../metadata/prisma-operations.js';
 import type { DecimalConstructor } from '../rpc/prisma-superjson-types.js';
 import type {
   ChangesWrites,
@@ -13,28 +14,11 @@ import type {
 /** What `new Headers(...)` takes: an object, pairs or a Headers. */
 export type RpcHeaders = ConstructorParameters<typeof Headers>[0];
 
-/** Every operation the RPC interface serves (lib/rpc/rpc-operations.ts), as the client offers them. */
-export type RpcOperationName =
-  | 'findMany'
-  | 'findUnique'
-  | 'findUniqueOrThrow'
-  | 'findFirst'
-  | 'findFirstOrThrow'
-  | 'count'
-  | 'aggregate'
-  | 'groupBy'
-  | 'create'
-  | 'createMany'
-  | 'createManyAndReturn'
-  | 'upsert'
-  | 'update'
-  | 'updateMany'
-  | 'updateManyAndReturn'
-  | 'delete'
-  | 'deleteMany';
+/** Every Prisma operation the RPC interface serves (lib/metadata/prisma-operations.ts), as the client offers them. */
+export type RpcOperationName = PrismaModelOperationName;
 
 /** The operations of soft-deleted models (`rules: { Post: { softDelete } }`, docs/soft-delete.md). */
-export type RpcSoftDeleteOperationName = 'restore' | 'hardDelete';
+export type RpcSoftDeleteOperationName = SoftDeleteOperationName;
 
 /**
  * `restore` and `hardDelete`, typed as the model's `delete`: a unique `where`, `select`/`include`/

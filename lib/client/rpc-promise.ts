@@ -1,4 +1,4 @@
-import { RPC_OPERATIONS, SOFT_DELETE_RPC_OPERATIONS } from '../rpc/rpc-operations.js';
+import { prismaOperation } from '../metadata/prisma-operations.js';
 import { FLUENT_OPERATIONS, fluentArgs, fluentResult, type FluentStep } from './fluent-call.js';
 import { randomUuid } from './idempotency-key.js';
 import type { RpcClientError } from './rpc-client.error.js';
@@ -135,8 +135,7 @@ export function withIdempotencyKey<C extends PromiseLike<unknown>>(call: C, key:
 }
 
 /** Whether an operation takes `withDeleted`: every read, and a hard delete. */
-const takesWithDeleted = (operation: string) =>
-  (RPC_OPERATIONS.get(operation) ?? SOFT_DELETE_RPC_OPERATIONS.get(operation))?.withDeleted === true;
+const takesWithDeleted = (operation: string) => prismaOperation(operation)?.withDeleted === true;
 
 /**
  * The same call including the deleted rows of soft-deleted models that the caller's `readDeleted`

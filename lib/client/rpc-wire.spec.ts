@@ -1,7 +1,7 @@
 import { SuperJSON } from 'superjson';
 
+import { PRISMA_OPERATIONS } from '../metadata/prisma-operations.js';
 import { registerPrismaTypes } from '../rpc/prisma-superjson-types.js';
-import { RPC_OPERATIONS, SOFT_DELETE_RPC_OPERATIONS } from '../rpc/rpc-operations.js';
 import { toRpcClientError } from './rpc-client.error.js';
 import type { RpcOperationName, RpcSoftDeleteOperationName } from './rpc-client.types.js';
 import { decodeRpcResult, encodeRpcCall, encodeTransaction } from './rpc-wire.js';
@@ -109,7 +109,7 @@ describe('RPC client wire form', () => {
       restore: true,
       hardDelete: true,
     };
-    const served = new Set([...RPC_OPERATIONS.keys(), ...SOFT_DELETE_RPC_OPERATIONS.keys()]);
-    expect(Object.keys(offered).sort()).toEqual([...served].sort());
+    const served = PRISMA_OPERATIONS.map((operation) => operation.name);
+    expect(Object.keys(offered).sort()).toEqual(served.sort());
   });
 });

@@ -1,5 +1,10 @@
 import type { Types } from '@prisma/client/runtime/client';
 
+import type {
+  DataWriteOperationName,
+  PrismaModelOperationName,
+  RowResultOperationName,
+} from '../metadata/prisma-operations.js';
 import type { RpcPromise } from './rpc-promise.js';
 
 // The client reads the application's rules by their type only (`typeof rules`): a rules object
@@ -150,18 +155,10 @@ type ReadableOperation<Delegate, Operation extends string, Omit> = <T extends Ar
 ) => RpcPromise<ResultOf<Delegate, T, Operation, Omit>>;
 
 /** The operations that answer rows, which the rules' unreadable columns are left out of. */
-export type RowOperationName =
-  | 'findUnique'
-  | 'findUniqueOrThrow'
-  | 'findFirst'
-  | 'findFirstOrThrow'
-  | 'findMany'
-  | 'delete'
-  | Exclude<RuledOperationName, 'createMany' | 'updateMany'>;
+export type RowOperationName = Extract<RowResultOperationName, PrismaModelOperationName>;
 
 /** The write operations whose data the rules shape. */
-export type RuledOperationName =
-  'create' | 'createMany' | 'createManyAndReturn' | 'update' | 'updateMany' | 'updateManyAndReturn' | 'upsert';
+export type RuledOperationName = DataWriteOperationName;
 
 /** The write operations of a model with rules: data without server-set and internal columns, with virtual fields. */
 export type RuledWrites<Delegate, R, Omit = NoRules> = {

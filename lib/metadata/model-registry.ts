@@ -1,16 +1,5 @@
 import type { DataModelMeta, FieldMeta, ModelMeta, ModelOperationsOption } from './model-meta.types.js';
-
-/** Prisma operations that only read. */
-export const READ_OPERATIONS: ReadonlySet<string> = new Set([
-  'findMany',
-  'findUnique',
-  'findUniqueOrThrow',
-  'findFirst',
-  'findFirstOrThrow',
-  'count',
-  'aggregate',
-  'groupBy',
-]);
+import { prismaOperation } from './prisma-operations.js';
 
 /** Lowercase-first model name: the `:type` / `{model}` segment of both interfaces. */
 export function toTypeName(modelName: string): string {
@@ -50,7 +39,7 @@ export class ModelRegistry {
   allowsOperation(model: ModelMeta, operation: string): boolean {
     const rule = this.operationRules.get(model.name);
     if (!rule) return true;
-    if (rule.readOnly && !READ_OPERATIONS.has(operation)) return false;
+    if (rule.readOnly && prismaOperation(operation)?.access !== 'read') return false;
     return !rule.exclude?.includes(operation);
   }
 

@@ -1,5 +1,6 @@
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
+import type { PrismaOperationName } from '../metadata/prisma-operations.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { ATOMIC_MEDIA_TYPE, ATOMIC_ROUTE } from '../rest/atomic/atomic.constants.js';
 import { JSON_API_MEDIA_TYPE } from '../rest/json-api.constants.js';
@@ -170,7 +171,7 @@ class RestPaths {
   modelPaths(model: ModelMeta): Record<string, Record<string, unknown>> {
     const type = toTypeName(model.name);
     const names = restNames(model);
-    const allows = (operation: string) => this.fields.registry.allowsOperation(model, operation);
+    const allows = (operation: PrismaOperationName) => this.fields.registry.allowsOperation(model, operation);
     const resource = ref(names.resource);
     const reads = resourceParameters(model);
     const paths: Record<string, Record<string, unknown>> = {};
@@ -271,7 +272,7 @@ class RestPaths {
   ): Record<string, Record<string, unknown>> {
     const type = toTypeName(model.name);
     const related = this.fields.related(field);
-    const relatedAllows = (operation: string) => this.fields.registry.allowsOperation(related, operation);
+    const relatedAllows = (operation: PrismaOperationName) => this.fields.registry.allowsOperation(related, operation);
     const at = `${this.base}/${type}/{id}`;
     const name = `${type}_${field.name}`;
     const paths: Record<string, Record<string, unknown>> = {};

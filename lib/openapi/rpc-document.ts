@@ -1,16 +1,10 @@
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
+import { type OperationRow, PRISMA_OPERATIONS, type SoftDeleteOperationName } from '../metadata/prisma-operations.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { OPERATION_ARGS } from '../rpc/args/operation-args.js';
-import {
-  findRpcOperation,
-  readsArgsFromQuery,
-  RPC_OPERATIONS,
-  type RpcOperation,
-  SOFT_DELETE_RPC_OPERATIONS,
-} from '../rpc/rpc-operations.js';
+import { findRpcOperation, readsArgsFromQuery } from '../rpc/rpc-operations.js';
 import { RPC_TRANSACTION_ROUTE } from '../rpc/transaction/transaction-route.js';
-import { CONDITIONAL_WRITES, TAGGED_WRITES } from '../shared/http-caching.js';
 import type { DocumentedFields } from './documented-fields.js';
 import {
   errorResponseComponents,
@@ -41,20 +35,17 @@ function envelope(data: JsonSchema): JsonSchema {
   };
 }
 
-/** The operation whose arguments an operation takes: its own, or `delete`'s for restore and hardDelete. */
-const argsOf = (operation: string) => (SOFT_DELETE_RPC_OPERATIONS.has(operation) ? 'delete' : operation);
-
 /** One operation's arguments, from the grammar's own table of top-level keys. */
 function argsSchema(
   fields: DocumentedFields,
   model: ModelMeta,
-  operation: string,
+  operation: OperationRow,
   maxTake: number | undefined,
 ): JsonSchema {
-  const grammar = argsOf(operation);
-  const keys = Object.keys(OPERATION_ARGS.get(grammar) ?? {});
+  const grammar = operation.args;
+  const keys = Object.keys(OPERATION_ARGS[grammar]);
   const properties = Object.fromEntries(keys.map((key) => [key, argumentSchema(fields, model, grammar, key)]));
-  const take = RPC_OPERATIONS.get(operation)?.take;
+  const { take } = operation;
   const capped =
     maxTake !== undefined && take
       ? ` A take beyond ±${maxTake} is capped${take === 'default' ? ', and no take reads ' + maxTake : ''} (option maxTake).`
@@ -68,28 +59,18 @@ function argsSchema(
 }
 
 /** What restore and hardDelete do, and what their errors mean. */
-const SOFT_DELETE_OPERATION_DOCS: ReadonlyMap<
-  string,
-  { description: string; errors: Readonly<Record<number, string>> }
-> = new Map([
-  [
-    'restore',
-    {
-      description: 'Brings back a deleted row, with the rows its delete cascaded to, and answers it.',
-      errors: RESTORE_ERRORS,
-    },
-  ],
-  [
-    'hardDelete',
-    {
-      description: 'Removes a row for good instead of marking it deleted, and answers it.',
-      errors: HARD_DELETE_ERRORS,
-    },
-  ],
-]);
-
-/** Every operation the interface may serve: the table's, and those of soft-deleted models. */
-const OPERATIONS: ReadonlyMap<string, RpcOperation> = new Map([...RPC_OPERATIONS, ...SOFT_DELETE_RPC_OPERATIONS]);
+const SOFT_DELETE_OPERATION_DOCS: Readonly<
+  Record<SoftDeleteOperationName, { description: string; errors: Readonly<Record<number, string>> }>
+> = {
+  restore: {
+    description: 'Brings back a deleted row, with the rows its delete cascaded to, and answers it.',
+    errors: RESTORE_ERRORS,
+  },
+  hardDelete: {
+    description: 'Removes a row for good instead of marking it deleted, and answers it.',
+    errors: HARD_DELETE_ERRORS,
+  },
+};
 
 /**
  * The OpenAPI 3.1 document of the RPC interface: `/{model}/{operation}` for every exposed model and
@@ -108,15 +89,18 @@ export function buildRpcDocument(
   const schemas: Record<string, JsonSchema> = { ...SHARED_RPC_SCHEMAS, ...RPC_ERROR_SCHEMAS };
   for (const model of registry.models) {
     Object.assign(schemas, modelRpcSchemas(fields, model));
-    for (const [name, operation] of OPERATIONS) {
+    for (const operation of PRISMA_OPERATIONS) {
+      const { name } = operation;
       // restore and hardDelete exist on soft-deleted models only, whatever the provider.
-      const offered = SOFT_DELETE_RPC_OPERATIONS.has(name)
+      const offered = operation.softDeleteOnly
         ? fields.softDeleted(model)
         : findRpcOperation(name, registry.provider) !== undefined;
       if (!offered || !registry.allowsOperation(model, name)) continue;
       const args = rpcNames(model).args(name);
-      schemas[args] = argsSchema(fields, model, name, options.maxTake);
-      const softDelete = SOFT_DELETE_OPERATION_DOCS.get(name);
+      schemas[args] = argsSchema(fields, model, operation, options.maxTake);
+      const softDelete = operation.softDeleteOnly
+        ? SOFT_DELETE_OPERATION_DOCS[name as SoftDeleteOperationName]
+        : undefined;
       const item: Record<string, unknown> = {};
       for (const method of operation.methods) {
         item[method.toLowerCase()] = {
@@ -126,15 +110,15 @@ export function buildRpcDocument(
           ...(softDelete ? { description: softDelete.description } : {}),
           parameters: [
             ...(readsArgsFromQuery(method) ? queryArgs(args) : []),
-            ...(CONDITIONAL_WRITES.rpc.has(name) ? [IF_MATCH] : []),
-            ...(SOFT_DELETE_RPC_OPERATIONS.get(name)?.withDeleted ? [WITH_DELETED_REF] : []),
+            ...(operation.ifMatch ? [IF_MATCH] : []),
+            ...(operation.softDeleteOnly && operation.withDeleted ? [WITH_DELETED_REF] : []),
           ],
           ...(readsArgsFromQuery(method) ? {} : { requestBody: bodyArgs(schemas[args]!) }),
           responses: {
             [operation.successStatus]: {
               description: 'The result',
-              ...(TAGGED_WRITES.rpc.has(name) ? { headers: WRITTEN_ETAG } : {}),
-              content: { [JSON_MEDIA_TYPE]: { schema: envelope(resultSchema(model, name)) } },
+              ...(operation.tagged ? { headers: WRITTEN_ETAG } : {}),
+              content: { [JSON_MEDIA_TYPE]: { schema: envelope(resultSchema(model, operation)) } },
             },
             ...explainedErrors(errors, softDelete?.errors ?? {}),
           },

@@ -1,4 +1,10 @@
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
+import {
+  type ArgsGrammarName,
+  type PrismaOperation,
+  prismaOperation,
+  type ResultKind,
+} from '../metadata/prisma-operations.js';
 import { AGGREGATE_KEYS } from '../rpc/args/aggregates.js';
 import type { DocumentedFields } from './documented-fields.js';
 import { type JsonSchema, nullable, ref } from './openapi.types.js';
@@ -349,9 +355,15 @@ export function modelRpcSchemas(fields: DocumentedFields, model: ModelMeta): Rec
 }
 
 /** The schema of one top-level argument, by its name in the grammar (`OPERATION_ARGS`). */
-export function argumentSchema(fields: DocumentedFields, model: ModelMeta, operation: string, key: string): JsonSchema {
+export function argumentSchema(
+  fields: DocumentedFields,
+  model: ModelMeta,
+  operation: ArgsGrammarName,
+  key: string,
+): JsonSchema {
   const names = rpcNames(model);
-  const unique = ['findUnique', 'findUniqueOrThrow', 'update', 'upsert', 'delete'].includes(operation);
+  // The grammars of one row name it by a unique `where` (a create has none).
+  const unique = prismaOperation(operation)?.rows === 'one';
   const aggregate = booleanOr({ type: 'object', description: 'Fields to aggregate: { field: true }.' });
   const many = (schema: JsonSchema) => ({ anyOf: [schema, { type: 'array', items: schema }] });
   const listArgs = listReadArgs(fields, model);
@@ -387,26 +399,25 @@ export function argumentSchema(fields: DocumentedFields, model: ModelMeta, opera
   return schema;
 }
 
-/** What an operation's `data` is, by operation. */
-export function resultSchema(model: ModelMeta, operation: string): JsonSchema {
+/** What an operation's `data` is, by the result shape of its row in the operation table. */
+export function resultSchema(model: ModelMeta, operation: Pick<PrismaOperation, 'result'>): JsonSchema {
   const row = ref(rpcNames(model).row);
-  if (['findMany', 'createManyAndReturn', 'updateManyAndReturn'].includes(operation))
-    return { type: 'array', items: row };
-  if (operation === 'findUnique' || operation === 'findFirst') return nullable(row);
-  if (['createMany', 'updateMany', 'deleteMany'].includes(operation)) return ref('BatchCount');
-  if (operation === 'count')
-    return {
+  const schemas: Record<ResultKind, () => JsonSchema> = {
+    rows: () => ({ type: 'array', items: row }),
+    row: () => row,
+    'row-or-null': () => nullable(row),
+    batch: () => ref('BatchCount'),
+    count: () => ({
       anyOf: [
         { type: 'integer', minimum: 0 },
         { type: 'object', additionalProperties: { type: 'integer' } },
       ],
-    };
-  if (operation === 'aggregate')
-    return { type: 'object', description: 'The requested aggregates (_count, _avg, _sum, _min, _max).' };
-  if (operation === 'groupBy')
-    return {
+    }),
+    aggregate: () => ({ type: 'object', description: 'The requested aggregates (_count, _avg, _sum, _min, _max).' }),
+    groups: () => ({
       type: 'array',
       items: { type: 'object', description: 'The `by` fields and the requested aggregates of one group.' },
-    };
-  return row;
+    }),
+  };
+  return schemas[operation.result]();
 }

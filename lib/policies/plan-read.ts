@@ -1,5 +1,6 @@
 import { unknownField } from '../errors/unknown-field.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
+import { answersRows, prismaOperation } from '../metadata/prisma-operations.js';
 import { foreignKeyGuards, refuseGuardedForeignKey } from './foreign-key-guards.js';
 import { policyViolation } from './policy.error.js';
 import type { PolicyWhere } from './policy.types.js';
@@ -28,7 +29,6 @@ export interface ReadPlan {
   cursor?: PolicyWhere;
 }
 
-const FIND_UNIQUE = new Set(['findUnique', 'findUniqueOrThrow']);
 const AGGREGATE_SELECTIONS = ['_count', '_sum', '_avg', '_min', '_max'] as const;
 
 /** The arguments of a read operation restricted to what the caller may read. */
@@ -38,10 +38,11 @@ export function planRead(
   operation: string,
   args: Record<string, any> = {},
 ): ReadPlan {
+  const entry = prismaOperation(operation);
   const rule = set.rule(model.name, 'read');
   const out: Record<string, any> = { ...args };
   const where = transformWhere(set, model, args.where);
-  if (FIND_UNIQUE.has(operation)) out.where = andUniqueWhere(where ?? {}, rule);
+  if (entry?.rows === 'one') out.where = andUniqueWhere(where ?? {}, rule);
   else out.where = andWhere(where, rule);
   if (out.where === undefined) delete out.where;
   checkOrderBy(set, model, args.orderBy);
@@ -71,9 +72,8 @@ export function planRead(
           Object.keys(args[key]).filter((k) => k !== '_all'),
         );
     }
-    return { args: out, cursor };
   }
-  if (operation === 'count') return { args: out, cursor };
+  if (entry && !answersRows(entry)) return { args: out, cursor };
 
   const shape: ResultShape = { model, added: [], relations: new Map() };
   Object.assign(out, planSelection(set, model, args, shape));

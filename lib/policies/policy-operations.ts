@@ -2,6 +2,7 @@ import { CrudApiError } from '../errors/crud-api.error.js';
 import { idSelect } from '../metadata/id-select.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
+import { operationNames, type PrismaOperationName, type ReadOperationName } from '../metadata/prisma-operations.js';
 import { LazyTransaction } from '../prisma/lazy-transaction.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { RETURNING } from '../prisma/provider-capabilities.js';
@@ -587,16 +588,17 @@ const reader =
   (scope, model, args) =>
     read(scope, model, operation, args ?? {});
 
-/** Every model operation a policy client offers; anything else on a delegate is not reachable. */
-export const POLICY_OPERATIONS: Readonly<Record<string, Operation>> = {
-  findMany: reader('findMany'),
-  findFirst: reader('findFirst'),
-  findFirstOrThrow: reader('findFirstOrThrow'),
-  findUnique: reader('findUnique'),
-  findUniqueOrThrow: reader('findUniqueOrThrow'),
-  count: reader('count'),
-  aggregate: reader('aggregate'),
-  groupBy: reader('groupBy'),
+/** Every read of the operation table, planned and finished by the same `read`. */
+const READS = Object.fromEntries(
+  [...operationNames((operation) => operation.access === 'read')].map((name) => [name, reader(name)]),
+) as Record<ReadOperationName, Operation>;
+
+/**
+ * Every model operation a policy client offers, by the operation table (soft-deleted models' own
+ * among them); anything else on a delegate is not reachable.
+ */
+export const POLICY_OPERATIONS: Readonly<Record<PrismaOperationName, Operation>> = {
+  ...READS,
   create: (scope, model, args) => create(scope, model, args ?? {}),
   createMany: (scope, model, args) => createMany(scope, model, args ?? {}, false),
   createManyAndReturn: (scope, model, args) => createMany(scope, model, args ?? {}, true),
@@ -606,10 +608,6 @@ export const POLICY_OPERATIONS: Readonly<Record<string, Operation>> = {
   upsert: (scope, model, args) => upsert(scope, model, args ?? {}),
   delete: (scope, model, args) => remove(scope, model, args ?? {}, 'delete'),
   deleteMany: (scope, model, args) => deleteMany(scope, model, args ?? {}),
-};
-
-/** The operations a soft-deleted model's delegate adds to Prisma's. */
-export const SOFT_DELETE_OPERATIONS: Readonly<Record<string, Operation>> = {
   restore: (scope, model, args) => restore(scope, model, args ?? {}),
   hardDelete: (scope, model, args) => remove(scope, model, args ?? {}, 'hardDelete'),
 };

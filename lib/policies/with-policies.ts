@@ -1,5 +1,6 @@
 import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
+import { prismaOperation } from '../metadata/prisma-operations.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { validateRules } from '../rules/field-modes.js';
 import { reachesRules } from '../rules/reaches-rules.js';
@@ -15,7 +16,6 @@ import {
   type OperationScope,
   POLICY_OPERATIONS,
   runTransaction,
-  SOFT_DELETE_OPERATIONS,
   unjudged,
 } from './policy-operations.js';
 import { type PolicyConfig, PolicySet, validatePolicies } from './policy-set.js';
@@ -207,12 +207,14 @@ function defineOperation(name: string, operation: Operation, offered: (state: De
   });
 }
 
-for (const [name, operation] of Object.entries(POLICY_OPERATIONS))
-  defineOperation(name, operation, ({ base }) => typeof base[name] === 'function');
-// Soft-deleted models' own operations, which Prisma's delegates do not have (they never pass through:
-// a client with soft-deleted models is not one of rules alone).
-for (const [name, operation] of Object.entries(SOFT_DELETE_OPERATIONS))
-  defineOperation(name, operation, ({ scope, model }) => scope.set.softDelete(model.name) !== undefined);
+for (const [name, operation] of Object.entries(POLICY_OPERATIONS)) {
+  // Soft-deleted models' own operations, which Prisma's delegates do not have (they never pass through:
+  // a client with soft-deleted models is not one of rules alone).
+  const offered = prismaOperation(name)?.softDeleteOnly
+    ? ({ scope, model }: DelegateState) => scope.set.softDelete(model.name) !== undefined
+    : ({ base }: DelegateState) => typeof base[name] === 'function';
+  defineOperation(name, operation, offered);
+}
 
 function policyDelegate(scope: OperationScope, model: ModelMeta, base: Record<string, unknown>): object {
   return new PolicyDelegate({ scope, model, base });

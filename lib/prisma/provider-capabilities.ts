@@ -1,3 +1,5 @@
+import type { PrismaOperation } from '../metadata/prisma-operations.js';
+
 /**
  * What Prisma offers on each database (its `provider` names; MariaDB is `mysql`). One table, so
  * the REST filters, the RPC validator, the operation table and the policy engine agree.
@@ -20,6 +22,11 @@ export const RETURNING: ProviderFeature = {
   supports: (provider) => RETURNING_PROVIDERS.has(provider),
   refusal: (operation, provider) =>
     `"${operation}" is not available on ${provider}: the database has no RETURNING clause (use the operation without "AndReturn" and read the rows back)`,
+};
+
+/** The features the operation table's `requires` names (lib/metadata/prisma-operations.ts). */
+export const OPERATION_FEATURES: Readonly<Record<NonNullable<PrismaOperation['requires']>, ProviderFeature>> = {
+  returning: RETURNING,
 };
 
 export function supportsInsensitiveMode(provider: string): boolean {

@@ -1,9 +1,9 @@
 import type { RecordedAnswer } from '../data/idempotency/idempotency-records.js';
 import { errorBodyRenderer } from '../filters/send-api-error.js';
+import { CONDITIONAL_WRITES, TAGGED_WRITES } from '../lifecycle/interface-writes.js';
 import type { InterfaceBehaviour, WriteAnswer } from '../lifecycle/pipeline/exchange.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { ApiRequest } from '../shared/api-request.js';
-import { CONDITIONAL_WRITES, TAGGED_WRITES } from '../shared/http-caching.js';
 import { preferenceValue } from '../shared/prefer.js';
 import { JSON_API_ERROR_FORMAT } from './rest-errors.js';
 

@@ -3,6 +3,7 @@ import { Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/
 import type { InterfaceBehaviour } from '../lifecycle/pipeline/exchange.js';
 import { RequestServer } from '../lifecycle/request-server.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
+import { REST_OPERATIONS, type RestOperationName } from '../metadata/rest-operations.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { REST_COLLECTION_ROUTE } from '../options/interface-mounts.js';
@@ -46,92 +47,92 @@ export class RestController {
       negotiateAtomic(request);
       return this.atomic.run(request);
     };
-    const scope = { interface: 'rest' as const, operation: 'atomic' };
+    const scope = { interface: 'rest' as const, operation: REST_OPERATIONS.atomic.name };
     return this.server.serve(req, res, scope, run, ATOMIC_MEDIA_TYPE, this.behaviour);
   }
 
   @Get(':type/:id')
   fetch(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, 'fetch', p.type!, (api) => this.rest.fetch(api, p.type!, p.id!));
+    return this.send(req, res, REST_OPERATIONS.fetch.name, p.type!, (api) => this.rest.fetch(api, p.type!, p.id!));
   }
 
   @Get(REST_COLLECTION_ROUTE)
   list(@Req() req: any, @Res() res: PlatformResponse, @Param('type') type: string) {
-    return this.send(req, res, 'list', type, (api) => this.rest.list(api, type));
+    return this.send(req, res, REST_OPERATIONS.list.name, type, (api) => this.rest.list(api, type));
   }
 
   @Post(':type')
   create(@Req() req: any, @Res() res: PlatformResponse, @Param('type') type: string) {
-    return this.send(req, res, 'create', type, (api) => this.rest.create(api, type));
+    return this.send(req, res, REST_OPERATIONS.create.name, type, (api) => this.rest.create(api, type));
   }
 
   @Patch(':type/:id')
   patch(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, 'update', p.type!, (api) => this.rest.update(api, p.type!, p.id!));
+    return this.send(req, res, REST_OPERATIONS.update.name, p.type!, (api) => this.rest.update(api, p.type!, p.id!));
   }
 
   @Put(':type/:id')
   put(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, 'update', p.type!, (api) => this.rest.update(api, p.type!, p.id!));
+    return this.send(req, res, REST_OPERATIONS.update.name, p.type!, (api) => this.rest.update(api, p.type!, p.id!));
   }
 
   @Delete(':type/:id')
   delete(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, 'delete', p.type!, (api) => this.rest.delete(api, p.type!, p.id!));
+    return this.send(req, res, REST_OPERATIONS.delete.name, p.type!, (api) => this.rest.delete(api, p.type!, p.id!));
   }
 
   /** The only POST with three segments: no relationship or related route can be taken for it. */
   @Post(`:type/:id/${RESTORE_ROUTE}`)
   restore(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
     const run = (api: ApiRequest) => this.rest.restore(api, p.type!, p.id!);
-    return this.send(req, res, 'restore', p.type!, run, { takesDocument: false });
+    return this.send(req, res, REST_OPERATIONS.restore.name, p.type!, run, { takesDocument: false });
   }
 
   @Get(':type/:id/relationships/:relationship/:relatedId')
   fetchToOneRelationship(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, 'relationship', p.type!, (api) =>
+    return this.send(req, res, REST_OPERATIONS.relationship.name, p.type!, (api) =>
       this.rest.fetchRelationship(api, p.type!, p.id!, p.relationship!, p.relatedId),
     );
   }
 
   @Get(':type/:id/relationships/:relationship')
   fetchRelationship(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, 'relationship', p.type!, (api) =>
+    return this.send(req, res, REST_OPERATIONS.relationship.name, p.type!, (api) =>
       this.rest.fetchRelationship(api, p.type!, p.id!, p.relationship!),
     );
   }
 
   @Post(':type/:id/relationships/:relationship')
   addToRelationship(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, 'relationship.add', p.type!, (api) =>
+    return this.send(req, res, REST_OPERATIONS.relationshipAdd.name, p.type!, (api) =>
       this.rest.changeRelationship(api, 'add', p.type!, p.id!, p.relationship!),
     );
   }
 
   @Patch(':type/:id/relationships/:relationship')
   replaceRelationship(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, 'relationship.replace', p.type!, (api) =>
+    return this.send(req, res, REST_OPERATIONS.relationshipReplace.name, p.type!, (api) =>
       this.rest.changeRelationship(api, 'replace', p.type!, p.id!, p.relationship!),
     );
   }
 
   @Delete(':type/:id/relationships/:relationship')
   removeFromRelationship(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, 'relationship.remove', p.type!, (api) =>
+    return this.send(req, res, REST_OPERATIONS.relationshipRemove.name, p.type!, (api) =>
       this.rest.changeRelationship(api, 'remove', p.type!, p.id!, p.relationship!),
     );
   }
 
   @Get(':type/:id/:relationship/:relatedId')
   fetchToOneRelated(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, 'related', p.type!, (api) =>
+    return this.send(req, res, REST_OPERATIONS.related.name, p.type!, (api) =>
       this.rest.fetchRelated(api, p.type!, p.id!, p.relationship!, p.relatedId),
     );
   }
 
   @Get(':type/:id/:relationship')
   fetchRelated(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
-    return this.send(req, res, 'related', p.type!, (api) =>
+    return this.send(req, res, REST_OPERATIONS.related.name, p.type!, (api) =>
       this.rest.fetchRelated(api, p.type!, p.id!, p.relationship!),
     );
   }
@@ -143,7 +144,7 @@ export class RestController {
   private send(
     req: any,
     res: PlatformResponse,
-    operation: string,
+    operation: RestOperationName,
     type: string,
     run: (request: ApiRequest) => Promise<ApiResponse>,
     { takesDocument }: { takesDocument?: boolean } = {},

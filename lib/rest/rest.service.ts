@@ -9,6 +9,7 @@ import { conditionalWrite } from '../filters/conditional-write.js';
 import { idSelect } from '../metadata/id-select.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry, toTypeName } from '../metadata/model-registry.js';
+import type { PrismaOperationName } from '../metadata/prisma-operations.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { parentCheckedWhere } from '../policies/foreign-key-guards.js';
@@ -571,7 +572,7 @@ export class RestService {
   }
 
   /** The resource a URL names, if `operation` is allowed on its type. */
-  private target(type: string, id: string, operation: string): ResourceTarget {
+  private target(type: string, id: string, operation: PrismaOperationName): ResourceTarget {
     return resourceTarget(resourceModel(this.registry, type, operation), id, this.options.idDivider);
   }
 

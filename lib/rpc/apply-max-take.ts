@@ -1,7 +1,7 @@
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import type { ModelRegistry } from '../metadata/model-registry.js';
+import type { TakeRule } from '../metadata/prisma-operations.js';
 import { isPlainObject, type RpcArgs } from './parse-rpc-args.js';
-import type { TakeRule } from './rpc-operations.js';
 
 type Selection = Record<string, unknown>;
 

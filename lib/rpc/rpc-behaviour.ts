@@ -1,7 +1,7 @@
 import { errorBodyRenderer } from '../filters/send-api-error.js';
+import { CONDITIONAL_WRITES, TAGGED_WRITES } from '../lifecycle/interface-writes.js';
 import type { InterfaceBehaviour } from '../lifecycle/pipeline/exchange.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
-import { CONDITIONAL_WRITES, TAGGED_WRITES } from '../shared/http-caching.js';
 import { RPC_ERROR_FORMAT } from './rpc-errors.js';
 
 /** How RPC requests pass the request pipeline: a write's answer is never shaped by the request. */

@@ -1,11 +1,5 @@
-import { READ_OPERATIONS } from '../metadata/model-registry.js';
-import {
-  findRpcOperation,
-  isRpcOperationName,
-  missingOperationMessage,
-  readsArgsFromQuery,
-  RPC_OPERATIONS,
-} from './rpc-operations.js';
+import { operationNames, PRISMA_OPERATIONS, prismaOperation } from '../metadata/prisma-operations.js';
+import { findRpcOperation, isRpcOperationName, missingOperationMessage, readsArgsFromQuery } from './rpc-operations.js';
 
 describe('RPC operation table', () => {
   it('offers the thirteen operations of the specification with its methods', () => {
@@ -24,7 +18,7 @@ describe('RPC operation table', () => {
         'upsert',
         'delete',
         'deleteMany',
-      ].map((name) => [name, RPC_OPERATIONS.get(name)?.methods]),
+      ].map((name) => [name, prismaOperation(name)?.methods]),
     );
     expect(methods).toEqual({
       findMany: ['GET'],
@@ -44,7 +38,7 @@ describe('RPC operation table', () => {
   });
 
   it('answers 201 for the creating operations only', () => {
-    const created = [...RPC_OPERATIONS].filter(([, op]) => op.successStatus === 201).map(([name]) => name);
+    const created = PRISMA_OPERATIONS.filter((op) => op.successStatus === 201).map((op) => op.name);
     expect(created).toEqual(['create', 'createMany', 'createManyAndReturn']);
   });
 
@@ -95,9 +89,9 @@ describe('RPC operation table', () => {
   });
 
   it('takes withDeleted on the reads and hardDelete, and compares a restore with the deleted row', () => {
-    const taking = [...RPC_OPERATIONS].filter(([, op]) => op.withDeleted).map(([name]) => name);
+    const taking = PRISMA_OPERATIONS.filter((op) => op.withDeleted && !op.softDeleteOnly).map((op) => op.name);
     // Exactly the reads the `operations` option's readOnly keeps.
-    expect(taking).toEqual([...READ_OPERATIONS]);
+    expect(taking).toEqual([...operationNames((op) => op.access === 'read')]);
     expect(findRpcOperation('hardDelete', 'sqlite', true)?.withDeleted).toBe(true);
     expect(findRpcOperation('restore', 'sqlite', true)).toMatchObject({ writesDeletedRow: true });
     expect(findRpcOperation('restore', 'sqlite', true)?.withDeleted).toBeUndefined();

@@ -1,23 +1,10 @@
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import type { ModelRegistry } from '../metadata/model-registry.js';
+import { answersRows, operationNames } from '../metadata/prisma-operations.js';
 import { compileResultWriter, type RpcResultWriter } from './rpc-result-writer.js';
 
 /** Operations that answer with rows of their model (or null), shaped by `select`, `include` and `omit`. */
-const ROW_OPERATIONS: ReadonlySet<string> = new Set([
-  'findMany',
-  'findUnique',
-  'findUniqueOrThrow',
-  'findFirst',
-  'findFirstOrThrow',
-  'create',
-  'createManyAndReturn',
-  'upsert',
-  'update',
-  'updateManyAndReturn',
-  'delete',
-  'restore',
-  'hardDelete',
-]);
+export const ROW_OPERATIONS: ReadonlySet<string> = operationNames(answersRows);
 
 const SELECTION_KEYS = ['select', 'include', 'omit'] as const;
 

@@ -9,13 +9,13 @@ import { quoteInput } from '../errors/quote-input.js';
 import { conditionalWrite } from '../filters/conditional-write.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
+import type { OperationRow } from '../metadata/prisma-operations.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { policiesOf } from '../policies/with-policies.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { type ApiRequest, queryParameters } from '../shared/api-request.js';
 import type { ApiResponse } from '../shared/api-response.js';
-import { CONDITIONAL_WRITES } from '../shared/http-caching.js';
 import { isJsonMediaType } from '../shared/json-media-type.js';
 import { inChildSpan } from '../telemetry/child-span.js';
 import { SPANS } from '../telemetry/telemetry.constants.js';
@@ -23,13 +23,7 @@ import { applyMaxTake } from './apply-max-take.js';
 import type { ArgsOrigin } from './args/args.error.js';
 import { validateRpcArgs } from './args/validate-rpc-args.js';
 import { parseRpcArgs, type RpcArgs } from './parse-rpc-args.js';
-import {
-  findRpcOperation,
-  isRpcOperationName,
-  missingOperationMessage,
-  readsArgsFromQuery,
-  type RpcOperation,
-} from './rpc-operations.js';
+import { findRpcOperation, isRpcOperationName, missingOperationMessage, readsArgsFromQuery } from './rpc-operations.js';
 import { RpcResultWriters } from './rpc-result-writers.js';
 import { rpcSuperJSON } from './rpc-superjson.js';
 import { serializeRpcResult } from './serialize-rpc-result.js';
@@ -70,7 +64,7 @@ export class RpcService {
     const call = inChildSpan(SPANS.parse, () =>
       this.prepareCall(client, model, operationName, operation, parsed, origin),
     );
-    const conditional = CONDITIONAL_WRITES.rpc.has(operationName) && req.headers['if-match'] !== undefined;
+    const conditional = operation.ifMatch === true && req.headers['if-match'] !== undefined;
     const current = conditional ? this.currentRepresentation(client, model, parsed, origin) : undefined;
     // A restore's row is a deleted one: its tag is the one `findUnique` answers with `withDeleted=true`.
     const compared =
@@ -150,7 +144,7 @@ export class RpcService {
     client: PrismaClientLike,
     model: ModelMeta,
     operationName: string,
-    operation: RpcOperation,
+    operation: OperationRow,
     parsed: RpcArgs | undefined,
     origin: ArgsOrigin,
   ): (client: PrismaClientLike) => Promise<unknown> {
@@ -185,7 +179,7 @@ export class RpcService {
    * soft-deleted model's own operations (`restore`, `hardDelete`) exist where the `client`'s
    * delegate of the model has them.
    */
-  protected resolveOperation(model: ModelMeta, name: string, method?: string, client?: PrismaClientLike): RpcOperation {
+  protected resolveOperation(model: ModelMeta, name: string, method?: string, client?: PrismaClientLike): OperationRow {
     // An operation the options remove reads the same on every database; then what the database lacks.
     if (isRpcOperationName(name) && !this.registry.allowsOperation(model, name)) {
       throw new CrudApiError('unknown-operation', `Operation "${name}" is not available for this model.`);

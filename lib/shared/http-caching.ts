@@ -79,21 +79,3 @@ export function ifMatchHolds(value: string | readonly string[] | undefined, etag
   if (value === undefined) return true;
   return entityTagList(value).some((tag) => tag === '*' || tag === etag);
 }
-
-/**
- * The writes (by interface and operation) that `If-Match` applies to: REST single resources and
- * relationships, RPC writes of one row named by a unique `where`. Any other write refuses it.
- */
-export const CONDITIONAL_WRITES: Readonly<Record<'rest' | 'rpc', ReadonlySet<string>>> = {
-  rest: new Set(['update', 'delete', 'restore', 'relationship.add', 'relationship.replace', 'relationship.remove']),
-  rpc: new Set(['update', 'upsert', 'delete', 'restore', 'hardDelete']),
-};
-
-/**
- * The writes (by interface and operation) whose answer is the representation a read of what they
- * wrote answers, REST single resources and relationships, RPC writes of one row: they carry its `ETag`.
- */
-export const TAGGED_WRITES: Readonly<Record<'rest' | 'rpc', ReadonlySet<string>>> = {
-  rest: new Set(['create', 'update', 'restore', 'relationship.add', 'relationship.replace', 'relationship.remove']),
-  rpc: new Set(['create', 'update', 'upsert', 'restore']),
-};

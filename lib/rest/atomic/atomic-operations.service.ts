@@ -5,6 +5,7 @@ import { runInTransaction } from '../../data/run-in-transaction.js';
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import { ModelRegistry, toTypeName } from '../../metadata/model-registry.js';
+import type { PrismaOperationName } from '../../metadata/prisma-operations.js';
 import { CRUD_API_OPTIONS } from '../../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../../options/crud-api-options.interface.js';
 import type { PrismaClientLike } from '../../prisma/prisma-client-like.js';
@@ -151,7 +152,7 @@ export class AtomicOperationsService {
   }
 
   /** The model an identifier's `type` names, if the operation is allowed on it. */
-  private model(identifier: unknown, operation: string, pointer: string): ModelMeta {
+  private model(identifier: unknown, operation: PrismaOperationName, pointer: string): ModelMeta {
     const type = (identifier as Row | null)?.type;
     if (typeof type !== 'string') throw invalid('"type" is required and must be a string.', `${pointer}/type`);
     return resourceModel(this.registry, type, operation, `${pointer}/type`);

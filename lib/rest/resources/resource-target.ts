@@ -2,6 +2,7 @@ import { CrudApiError, type CrudApiErrorOptions } from '../../errors/crud-api.er
 import { quoteInput } from '../../errors/quote-input.js';
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { type ModelRegistry, toTypeName } from '../../metadata/model-registry.js';
+import type { PrismaOperationName } from '../../metadata/prisma-operations.js';
 import { type IdValues, parseResourceId } from '../resource-id.js';
 import { relationshipFields } from '../serialize/resource-members.js';
 
@@ -24,7 +25,7 @@ const at = (pointer: string | undefined): CrudApiErrorOptions => (pointer === un
 export function assertOperationAllowed(
   registry: ModelRegistry,
   model: ModelMeta,
-  operation: string,
+  operation: PrismaOperationName,
   pointer?: string,
 ): void {
   if (!registry.allowsOperation(model, operation)) {
@@ -37,7 +38,12 @@ export function assertOperationAllowed(
 }
 
 /** The exposed model of a resource type (404 otherwise), if `operation` is allowed on it (403 otherwise). */
-export function resourceModel(registry: ModelRegistry, type: string, operation: string, pointer?: string): ModelMeta {
+export function resourceModel(
+  registry: ModelRegistry,
+  type: string,
+  operation: PrismaOperationName,
+  pointer?: string,
+): ModelMeta {
   const model = registry.findByTypeName(type);
   if (!model) throw new CrudApiError('unknown-type', `Unknown resource type ${quoteInput(type)}.`, at(pointer));
   assertOperationAllowed(registry, model, operation, pointer);

@@ -1,4 +1,5 @@
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
+import type { ArgsGrammarName } from '../../metadata/prisma-operations.js';
 import { AGGREGATE_KEYS, aggregateSelection } from './aggregates.js';
 import { oneOrMany, type Rule } from './args-context.js';
 import { orderBy } from './order-by.js';
@@ -35,45 +36,37 @@ const AGGREGATES = Object.fromEntries(
 );
 
 const FIND_MANY = { where, ...SELECTION, ...PAGING, distinct: scalarFieldNames };
-/** One row named by a unique `where`, with its selection: a find, a delete, a soft-deleted model's restore. */
+/** One row named by a unique `where`, with its selection: a find, a delete (and soft delete's restore and hardDelete). */
 const ONE_ROW = { where: whereUnique, ...SELECTION };
 
 /**
- * The top-level arguments of every RPC operation, as in Prisma 7's generated `*Args` types (and as
- * `delete`'s for a soft-deleted model's `restore` and `hardDelete`).
+ * The top-level arguments of every grammar of the operation table (its `args` column), as in Prisma
+ * 7's generated `*Args` types: a soft-deleted model's `restore` and `hardDelete` take `delete`'s.
  */
-export const OPERATION_ARGS: ReadonlyMap<string, Readonly<Record<string, ArgRule>>> = new Map<
-  string,
-  Record<string, ArgRule>
->([
-  ['findMany', FIND_MANY],
-  ['findFirst', FIND_MANY],
-  ['findFirstOrThrow', FIND_MANY],
-  ['findUnique', ONE_ROW],
-  ['findUniqueOrThrow', ONE_ROW],
-  ['count', { where, ...PAGING, select: (model) => aggregateSelection(model, '_count') }],
-  ['aggregate', { where, ...PAGING, ...AGGREGATES }],
-  [
-    'groupBy',
-    {
-      by: scalarFieldNames,
-      where,
-      orderBy: (model) => (ctx, value, path) => orderBy(ctx, model, value, path, 'aggregation'),
-      having: (model) => (ctx, value, path) => whereInput(ctx, model, value, path, 'having'),
-      take: fixed(take),
-      skip: fixed(count),
-      ...AGGREGATES,
-    },
-  ],
-  ['create', { data: create, ...SELECTION }],
-  ['createMany', { data: createMany, skipDuplicates: fixed(boolean) }],
-  ['createManyAndReturn', { data: createMany, skipDuplicates: fixed(boolean), ...SELECTION }],
-  ['update', { where: whereUnique, data: update, ...SELECTION }],
-  ['updateMany', { where, data: updateMany, limit: fixed(count) }],
-  ['updateManyAndReturn', { where, data: updateMany, limit: fixed(count), ...SELECTION }],
-  ['upsert', { where: whereUnique, create, update, ...SELECTION }],
-  ['delete', ONE_ROW],
-  ['deleteMany', { where, limit: fixed(count) }],
-  ['restore', ONE_ROW],
-  ['hardDelete', ONE_ROW],
-]);
+export const OPERATION_ARGS: Readonly<Record<ArgsGrammarName, Readonly<Record<string, ArgRule>>>> = {
+  findMany: FIND_MANY,
+  findFirst: FIND_MANY,
+  findFirstOrThrow: FIND_MANY,
+  findUnique: ONE_ROW,
+  findUniqueOrThrow: ONE_ROW,
+  count: { where, ...PAGING, select: (model) => aggregateSelection(model, '_count') },
+  aggregate: { where, ...PAGING, ...AGGREGATES },
+  groupBy: {
+    by: scalarFieldNames,
+    where,
+    orderBy: (model) => (ctx, value, path) => orderBy(ctx, model, value, path, 'aggregation'),
+    having: (model) => (ctx, value, path) => whereInput(ctx, model, value, path, 'having'),
+    take: fixed(take),
+    skip: fixed(count),
+    ...AGGREGATES,
+  },
+  create: { data: create, ...SELECTION },
+  createMany: { data: createMany, skipDuplicates: fixed(boolean) },
+  createManyAndReturn: { data: createMany, skipDuplicates: fixed(boolean), ...SELECTION },
+  update: { where: whereUnique, data: update, ...SELECTION },
+  updateMany: { where, data: updateMany, limit: fixed(count) },
+  updateManyAndReturn: { where, data: updateMany, limit: fixed(count), ...SELECTION },
+  upsert: { where: whereUnique, create, update, ...SELECTION },
+  delete: ONE_ROW,
+  deleteMany: { where, limit: fixed(count) },
+};

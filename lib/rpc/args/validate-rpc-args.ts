@@ -1,5 +1,6 @@
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import type { ModelRegistry } from '../../metadata/model-registry.js';
+import { prismaOperation } from '../../metadata/prisma-operations.js';
 import type { CrudApiLimits } from '../../options/crud-api-options.interface.js';
 import type { ModelFieldModes } from '../../rules/field-modes.js';
 import { throwInvalidValues } from '../../rules/invalid-value.js';
@@ -50,8 +51,9 @@ export function validateRpcArgs(
   };
   if (args === undefined) return undefined;
   assertArgumentLimits(args, limits, (path, problem) => fail(ctx, path, problem));
-  const rules = OPERATION_ARGS.get(operation);
-  if (!rules) fail(ctx, undefined, `unknown operation "${operation}"`);
+  const grammar = prismaOperation(operation)?.args;
+  if (!grammar) fail(ctx, undefined, `unknown operation "${operation}"`);
+  const rules = OPERATION_ARGS[grammar];
   const valid = mapMembers(ctx, args, undefined, (key, value, path) => {
     const rule = Object.hasOwn(rules, key) ? rules[key] : undefined;
     return rule ? rule(model)(ctx, value, path) : UNKNOWN;
