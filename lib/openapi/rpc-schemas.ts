@@ -1,5 +1,6 @@
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { AGGREGATE_KEYS } from '../rpc/args/aggregates.js';
+import { SCALAR_CODECS } from '../scalars/scalar-codecs.js';
 import type { DocumentedFields } from './documented-fields.js';
 import { type JsonSchema, nullable, ref } from './openapi.types.js';
 import { fieldValueSchema, scalarSchema } from './wire-schemas.js';
@@ -188,9 +189,7 @@ function listReadArgs(fields: DocumentedFields, model: ModelMeta): Record<string
     orderBy: { anyOf: [ref(names.orderBy), { type: 'array', items: ref(names.orderBy) }] },
     cursor: ref(names.whereUnique),
     take: {
-      type: 'integer',
-      minimum: -(2 ** 31),
-      maximum: 2 ** 31 - 1,
+      ...SCALAR_CODECS.Int.schema.request,
       description: 'Rows to read; negative reads backwards from the cursor.',
     },
     skip: { type: 'integer', minimum: 0 },
