@@ -1,6 +1,6 @@
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { AGGREGATE_KEYS } from '../rpc/args/aggregates.js';
-import { SCALAR_CODECS } from '../scalars/scalar-codecs.js';
+import { isNumericField, isOrderedType, SCALAR_CODECS } from '../scalars/scalar-codecs.js';
 import type { DocumentedFields } from './documented-fields.js';
 import { type JsonSchema, nullable, ref } from './openapi.types.js';
 import { fieldValueSchema, scalarSchema } from './wire-schemas.js';
@@ -20,7 +20,6 @@ export const rpcNames = (model: ModelMeta) => ({
 });
 
 const SORT_ORDER: JsonSchema = { enum: ['asc', 'desc'] };
-const COMPARABLE_TYPES = new Set(['Int', 'Float', 'Decimal', 'BigInt', 'DateTime', 'String']);
 const NESTED_WRITE =
   'A nested write, as Prisma takes it: create, createMany, connect, connectOrCreate, set, disconnect, delete, update, updateMany, deleteMany, upsert.';
 
@@ -81,8 +80,7 @@ function scalarFilter(field: FieldMeta, fields: DocumentedFields): JsonSchema {
     in: { type: 'array', items: value },
     notIn: { type: 'array', items: value },
   };
-  if (field.kind === 'scalar' && COMPARABLE_TYPES.has(field.type))
-    for (const key of ['lt', 'lte', 'gt', 'gte']) operators[key] = value;
+  if (isOrderedType(field)) for (const key of ['lt', 'lte', 'gt', 'gte']) operators[key] = value;
   if (field.kind === 'scalar' && field.type === 'String') {
     for (const key of ['contains', 'startsWith', 'endsWith'])
       operators[key] = { type: 'string', description: 'Matched literally (no wildcards).' };
@@ -309,7 +307,7 @@ function dataSchema(fields: DocumentedFields, model: ModelMeta, kind: 'create' |
     }
     const operators: Record<string, JsonSchema> = { set: value };
     if (field.isList) operators.push = { anyOf: [value, scalarSchema(field, enums, 'request')] };
-    else if (['Int', 'Float', 'Decimal', 'BigInt'].includes(field.type))
+    else if (isNumericField(field))
       for (const key of ARITHMETIC) operators[key] = scalarSchema(field, enums, 'request');
     properties[field.name] = { anyOf: [value, { type: 'object', additionalProperties: false, properties: operators }] };
   }

@@ -200,6 +200,27 @@ export const SCALAR_CODECS: Readonly<Record<ScalarType, ScalarCodec>> = {
   },
 };
 
+const NUMERIC_TYPES: ReadonlySet<string> = new Set<ScalarType>(['Int', 'Float', 'Decimal', 'BigInt']);
+const ORDERED_TYPES: ReadonlySet<string> = new Set<string>([...NUMERIC_TYPES, 'DateTime', 'String']);
+
+/** Whether a field holds one number: `_sum`/`_avg` and the arithmetic update operators take it. */
+export function isNumericField(field: Pick<FieldMeta, 'kind' | 'type' | 'isList'>): boolean {
+  return field.kind === 'scalar' && !field.isList && NUMERIC_TYPES.has(field.type);
+}
+
+/** Whether a field's values are ordered: the `lt`/`lte`/`gt`/`gte` filters take it. */
+export function isOrderedType(field: Pick<FieldMeta, 'kind' | 'type'>): boolean {
+  return field.kind === 'scalar' && ORDERED_TYPES.has(field.type);
+}
+
+/** Types a database cannot order by. */
+const UNSORTABLE_TYPES: ReadonlySet<string> = new Set<ScalarType>(['Json', 'Bytes']);
+
+/** Whether a (non-relation, non-list) field's type can be sorted by. */
+export function isSortableType(type: string): boolean {
+  return !UNSORTABLE_TYPES.has(type);
+}
+
 function enumCodec(values: readonly string[]): ScalarCodec {
   const parse = (v: unknown) => (typeof v === 'string' && values.includes(v) ? v : INVALID);
   const schema = { type: 'string', enum: [...values] };

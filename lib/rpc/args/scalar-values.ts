@@ -45,8 +45,3 @@ export function scalarValue(
   if (parsed !== INVALID) return { value: parsed };
   return { problem: `expected ${typed?.only ? 'bytes (a superjson Bytes value)' : codec.expected}` };
 }
-
-/** Numeric types: the ones `_sum`/`_avg` and the arithmetic update operators take. */
-export function isNumericField(field: FieldMeta): boolean {
-  return field.kind === 'scalar' && !field.isList && ['Int', 'Float', 'Decimal', 'BigInt'].includes(field.type);
-}
