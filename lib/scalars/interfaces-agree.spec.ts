@@ -5,6 +5,7 @@ import { CrudApiError } from '../errors/crud-api.error.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import { DEFAULT_LIMITS } from '../options/crud-api.constants.js';
+import { attributeValue } from '../rest/attribute-codec.js';
 import { buildFilterWhere } from '../rest/query/parse-filter.js';
 import { parseQuery } from '../rest/query/parse-query.js';
 import { VisibleFields } from '../rest/visible-fields.js';
@@ -145,9 +146,13 @@ describe('scalar values: REST and RPC agree', () => {
     });
   });
 
-  it('authorId (Int): RPC write data and where take the same JSON numbers', () => {
-    property(jsonNumber, (value) => {
-      expect(rpcWhere('authorId', value)).toEqual(rpcData('authorId', value));
+  it('authorId (Int, set through a relationship on REST): a REST attribute value and RPC write data and where take the same JSON values', () => {
+    const authorId = post.fields.authorId!;
+    property(fc.oneof(jsonNumber, numberText), (value) => {
+      const decoded = attributeValue(authorId, value, registry.meta.enums);
+      const rest = 'value' in decoded ? decoded.value : REFUSED;
+      expect(rpcData('authorId', value)).toEqual(rest);
+      expect(rpcWhere('authorId', value)).toEqual(rest);
     });
   });
 
