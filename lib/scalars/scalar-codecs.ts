@@ -34,10 +34,12 @@ const INTEGER_TEXT = /^-?\d+$/;
 const INT64_DIGITS = 19;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** Whether a value is an Int (a 32-bit integer number). */
 export function isInt32(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= INT32.min && (value as number) <= INT32.max;
 }
 
+/** Whether a bigint is within a BigInt (64 bits). */
 export function isInt64(value: bigint): boolean {
   return value >= INT64.min && value <= INT64.max;
 }
@@ -50,7 +52,7 @@ function readFloat(value: unknown): Parsed {
   return typeof value === 'number' && Number.isFinite(value) ? value : INVALID;
 }
 
-function parseBigInt(value: unknown): Parsed {
+function readBigInt(value: unknown): Parsed {
   if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : INVALID;
   if (typeof value !== 'string' || !INTEGER_TEXT.test(value)) return INVALID;
   if (value.replace(/^-?0*/, '').length > INT64_DIGITS) return INVALID;
@@ -59,16 +61,16 @@ function parseBigInt(value: unknown): Parsed {
 }
 
 /** Prisma takes a Decimal's exact text; a JSON number is as exact as its shortest text. */
-function parseDecimal(value: unknown): Parsed {
+function readDecimal(value: unknown): Parsed {
   if (typeof value === 'number') return isDecimalNumber(value) ? String(value) : INVALID;
   return typeof value === 'string' && isDecimalText(value) ? value : INVALID;
 }
 
-function parseDateTime(value: unknown): Parsed {
+function readDateTime(value: unknown): Parsed {
   return (typeof value === 'string' && parseIsoDateTime(value)) || INVALID;
 }
 
-function parseBytes(value: unknown): Parsed {
+function readBytes(value: unknown): Parsed {
   if (typeof value !== 'string' || value.length % 4 !== 0 || !BASE64.test(value)) return INVALID;
   return new Uint8Array(Buffer.from(value, 'base64'));
 }
@@ -86,7 +88,7 @@ function isJsonValue(value: unknown): boolean {
   return Object.values(value).every(isJsonValue);
 }
 
-function parseJsonText(text: string): Parsed {
+function readJsonText(text: string): Parsed {
   try {
     return JSON.parse(text);
   } catch {
@@ -137,8 +139,8 @@ export const SCALAR_CODECS: Readonly<Record<ScalarType, ScalarCodec>> = {
     schema: { response: { type: 'number' }, request: { type: 'number' } },
   },
   Decimal: {
-    fromJson: parseDecimal,
-    fromText: parseDecimal,
+    fromJson: readDecimal,
+    fromText: readDecimal,
     format: String,
     expected: 'a decimal below 1e35 in magnitude (a number, or its text)',
     schema: {
@@ -156,8 +158,8 @@ export const SCALAR_CODECS: Readonly<Record<ScalarType, ScalarCodec>> = {
     },
   },
   BigInt: {
-    fromJson: parseBigInt,
-    fromText: parseBigInt,
+    fromJson: readBigInt,
+    fromText: readBigInt,
     format: String,
     expected: 'a 64-bit integer (a safe integer, or an integer text)',
     schema: {
@@ -170,8 +172,8 @@ export const SCALAR_CODECS: Readonly<Record<ScalarType, ScalarCodec>> = {
     },
   },
   DateTime: {
-    fromJson: parseDateTime,
-    fromText: parseDateTime,
+    fromJson: readDateTime,
+    fromText: readDateTime,
     format: (v) => (v instanceof Date ? toIsoString(v) : v),
     expected: 'an RFC 3339 date-time with its offset (Z or ±hh:mm), year 0000 to 9999',
     schema: {
@@ -185,15 +187,15 @@ export const SCALAR_CODECS: Readonly<Record<ScalarType, ScalarCodec>> = {
     },
   },
   Bytes: {
-    fromJson: parseBytes,
-    fromText: parseBytes,
+    fromJson: readBytes,
+    fromText: readBytes,
     format: (v) => Buffer.from(v as Uint8Array).toString('base64'),
     expected: 'a Base64 string',
     schema: { response: BYTES_SCHEMA, request: BYTES_SCHEMA },
   },
   Json: {
     fromJson: (v) => (isJsonValue(v) ? v : INVALID),
-    fromText: parseJsonText,
+    fromText: readJsonText,
     format: VERBATIM,
     expected: 'a JSON value',
     schema: { response: JSON_SCHEMA, request: JSON_SCHEMA },
