@@ -5,6 +5,7 @@ const LAYERS = [
   'shared',
   'telemetry',
   'metadata',
+  'scalars',
   'prisma',
   'rules',
   'policies',

@@ -2,14 +2,13 @@ import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { CrudApiLimits } from '../options/crud-api-options.interface.js';
 import { FILTER_OPERATORS, operatorApplies } from '../rest/query/filter-operators.js';
+import { isSortableType } from '../scalars/scalar-codecs.js';
 import type { DocumentedFields } from './documented-fields.js';
 import { type JsonSchema, ref } from './openapi.types.js';
 import { restNames } from './rest-schemas.js';
 
 /** Beyond this many valid paths, `include`/`sort` are described in words instead of enumerated. */
 const MAX_ENUMERATED_PATHS = 200;
-/** Types a database cannot order by (as `parse-sort.ts`). */
-const UNSORTABLE_TYPES = new Set(['Json', 'Bytes']);
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -40,7 +39,7 @@ function sortPaths(fields: DocumentedFields, model: ModelMeta, depth: number): s
   const walk = (current: ModelMeta, prefix: string, left: number): boolean => {
     for (const field of fields.all(current)) {
       if (field.isList) continue;
-      if (!field.relation && !UNSORTABLE_TYPES.has(field.type)) paths.push(`${prefix}${field.name}`);
+      if (!field.relation && isSortableType(field.type)) paths.push(`${prefix}${field.name}`);
       else if (field.relation && left > 1 && !walk(fields.related(field), `${prefix}${field.name}.`, left - 1))
         return false;
       if (paths.length > MAX_ENUMERATED_PATHS) return false;

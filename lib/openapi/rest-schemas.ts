@@ -1,5 +1,6 @@
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
+import { INTEGER_PATTERN } from '../scalars/scalar-codecs.js';
 import type { DocumentedFields } from './documented-fields.js';
 import { type JsonSchema, nullable, ref } from './openapi.types.js';
 import { fieldValueSchema } from './wire-schemas.js';
@@ -80,7 +81,11 @@ export function resourceIdSchema(model: ModelMeta, idDivider: string): JsonSchem
   if (model.idFields.length > 1)
     return { type: 'string', description: `The id fields ${model.idFields.join(', ')} joined by "${idDivider}".` };
   const type = model.fields[model.idFields[0]!]?.type;
-  return type === 'Int' ? { type: 'integer' } : type === 'BigInt' ? { type: 'string', pattern: '^-?\\d+$' } : STRING;
+  return type === 'Int'
+    ? { type: 'integer' }
+    : type === 'BigInt'
+      ? { type: 'string', pattern: INTEGER_PATTERN }
+      : STRING;
 }
 
 /** What create requires as attributes: non-optional plain fields without a default (foreign keys may come as relationships), required virtual fields. */

@@ -6,6 +6,7 @@ import {
   type ResultKind,
 } from '../metadata/prisma-operations.js';
 import { AGGREGATE_KEYS } from '../rpc/args/aggregates.js';
+import { isNumericField, isOrderedType, SCALAR_CODECS } from '../scalars/scalar-codecs.js';
 import type { DocumentedFields } from './documented-fields.js';
 import { type JsonSchema, nullable, ref } from './openapi.types.js';
 import { fieldValueSchema, scalarSchema } from './wire-schemas.js';
@@ -25,7 +26,6 @@ export const rpcNames = (model: ModelMeta) => ({
 });
 
 const SORT_ORDER: JsonSchema = { enum: ['asc', 'desc'] };
-const COMPARABLE_TYPES = new Set(['Int', 'Float', 'Decimal', 'BigInt', 'DateTime', 'String']);
 const NESTED_WRITE =
   'A nested write, as Prisma takes it: create, createMany, connect, connectOrCreate, set, disconnect, delete, update, updateMany, deleteMany, upsert.';
 
@@ -86,8 +86,7 @@ function scalarFilter(field: FieldMeta, fields: DocumentedFields): JsonSchema {
     in: { type: 'array', items: value },
     notIn: { type: 'array', items: value },
   };
-  if (field.kind === 'scalar' && COMPARABLE_TYPES.has(field.type))
-    for (const key of ['lt', 'lte', 'gt', 'gte']) operators[key] = value;
+  if (isOrderedType(field)) for (const key of ['lt', 'lte', 'gt', 'gte']) operators[key] = value;
   if (field.kind === 'scalar' && field.type === 'String') {
     for (const key of ['contains', 'startsWith', 'endsWith'])
       operators[key] = { type: 'string', description: 'Matched literally (no wildcards).' };
@@ -194,9 +193,7 @@ function listReadArgs(fields: DocumentedFields, model: ModelMeta): Record<string
     orderBy: { anyOf: [ref(names.orderBy), { type: 'array', items: ref(names.orderBy) }] },
     cursor: ref(names.whereUnique),
     take: {
-      type: 'integer',
-      minimum: -(2 ** 31),
-      maximum: 2 ** 31 - 1,
+      ...SCALAR_CODECS.Int.schema.request,
       description: 'Rows to read; negative reads backwards from the cursor.',
     },
     skip: { type: 'integer', minimum: 0 },
@@ -316,7 +313,7 @@ function dataSchema(fields: DocumentedFields, model: ModelMeta, kind: 'create' |
     }
     const operators: Record<string, JsonSchema> = { set: value };
     if (field.isList) operators.push = { anyOf: [value, scalarSchema(field, enums, 'request')] };
-    else if (['Int', 'Float', 'Decimal', 'BigInt'].includes(field.type))
+    else if (isNumericField(field))
       for (const key of ARITHMETIC) operators[key] = scalarSchema(field, enums, 'request');
     properties[field.name] = { anyOf: [value, { type: 'object', additionalProperties: false, properties: operators }] };
   }

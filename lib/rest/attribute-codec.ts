@@ -1,122 +1,11 @@
 import { CrudApiError } from '../errors/crud-api.error.js';
 import type { FieldMeta } from '../metadata/model-meta.types.js';
-import { decimalNumberInRange, decimalTextInRange } from '../shared/decimal-range.js';
-import { parseIsoDateTime, toIsoString } from '../shared/iso-date.js';
+import { codecOf, INVALID, type ScalarCodec, VERBATIM } from '../scalars/scalar-codecs.js';
 
-/** Returned by a converter for a value its type cannot take. */
-const INVALID = Symbol('invalid');
-type Converted = unknown | typeof INVALID;
-
-const INTEGER = /^-?\d+$/;
-const DECIMAL = /^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/**
- * The ranges of Prisma's Int (32-bit) and BigInt (64-bit) on every database: SQLite would store a
- * larger value where PostgreSQL fails, so the API refuses it on all of them alike.
- */
-const INT_RANGE = [-(2 ** 31), 2 ** 31 - 1] as const;
-const BIGINT_RANGE = [-(2n ** 63n), 2n ** 63n - 1n] as const;
-
-function toDate(value: unknown): Converted {
-  return (typeof value === 'string' && parseIsoDateTime(value)) || INVALID;
-}
-
-function toInt(value: unknown): Converted {
-  return typeof value === 'number' && Number.isInteger(value) && value >= INT_RANGE[0] && value <= INT_RANGE[1]
-    ? value
-    : INVALID;
-}
-
-function toFloat(value: unknown): Converted {
-  return typeof value === 'number' && Number.isFinite(value) ? value : INVALID;
-}
-
-/** Longest text of a 64-bit integer (`-9223372036854775808`): longer ones are not converted at all. */
-const MAX_BIGINT_TEXT = 20;
-
-function toBigInt(value: unknown): Converted {
-  const isText = typeof value === 'string' && value.length <= MAX_BIGINT_TEXT && INTEGER.test(value);
-  const integer =
-    typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : isText ? BigInt(value) : undefined;
-  return integer !== undefined && integer >= BIGINT_RANGE[0] && integer <= BIGINT_RANGE[1] ? integer : INVALID;
-}
-
-function toDecimalString(value: unknown): Converted {
-  if (typeof value === 'number' && decimalNumberInRange(value)) return String(value);
-  return typeof value === 'string' && DECIMAL.test(value) && decimalTextInRange(value) ? value : INVALID;
-}
-
-function toBytes(value: unknown): Converted {
-  if (typeof value !== 'string' || value.length % 4 !== 0 || !BASE64.test(value)) return INVALID;
-  return new Uint8Array(Buffer.from(value, 'base64'));
-}
-
-interface ScalarCodec {
-  /** JSON:API attribute value of a stored value. */
-  encode(value: unknown): unknown;
-  /** Prisma value of a JSON body value. */
-  fromJson(value: unknown): Converted;
-  /** Prisma value of a query string value. */
-  fromText(text: string): Converted;
-}
-
-const identity = (value: unknown) => value;
-
-/** Per scalar type: how it looks on the wire (DateTime ISO, Decimal/BigInt strings, Bytes Base64). */
-const SCALAR_CODECS: Readonly<Record<string, ScalarCodec>> = {
-  String: {
-    encode: identity,
-    fromJson: (v) => (typeof v === 'string' ? v : INVALID),
-    fromText: (t) => t,
-  },
-  Int: { encode: identity, fromJson: toInt, fromText: (t) => (INTEGER.test(t) ? toInt(Number(t)) : INVALID) },
-  Float: { encode: identity, fromJson: toFloat, fromText: (t) => (DECIMAL.test(t) ? toFloat(Number(t)) : INVALID) },
-  Decimal: { encode: (v) => String(v), fromJson: toDecimalString, fromText: toDecimalString },
-  BigInt: { encode: (v) => String(v), fromJson: toBigInt, fromText: toBigInt },
-  Boolean: {
-    encode: identity,
-    fromJson: (v) => (typeof v === 'boolean' ? v : INVALID),
-    fromText: (t) => (t === 'true' ? true : t === 'false' ? false : INVALID),
-  },
-  DateTime: { encode: (v) => (v instanceof Date ? toIsoString(v) : v), fromJson: toDate, fromText: toDate },
-  Bytes: { encode: (v) => Buffer.from(v as Uint8Array).toString('base64'), fromJson: toBytes, fromText: toBytes },
-  Json: {
-    encode: identity,
-    fromJson: identity,
-    fromText: (t) => {
-      try {
-        return JSON.parse(t);
-      } catch {
-        return INVALID;
-      }
-    },
-  },
-};
-
-function enumCodec(values: readonly string[]): ScalarCodec {
-  const check = (v: unknown) => (typeof v === 'string' && values.includes(v) ? v : INVALID);
-  return { encode: identity, fromJson: check, fromText: check };
-}
-
-function codecOf(field: FieldMeta, enums: Readonly<Record<string, readonly string[]>>): ScalarCodec {
-  if (field.kind === 'enum') return enumCodec(enums[field.type] ?? []);
-  const codec = SCALAR_CODECS[field.type];
-  if (!codec) throw new CrudApiError('internal-error', `No codec for field type ${field.type}.`);
-  return codec;
-}
-
-function expected(field: FieldMeta, enums: Readonly<Record<string, readonly string[]>>): string {
-  if (field.kind === 'enum') return `one of ${(enums[field.type] ?? []).join(', ')}`;
-  const forms: Record<string, string> = {
-    DateTime: 'an ISO 8601 date-time string with a year from 0000 to 9999',
-    Decimal: 'a decimal number or string below 1e35 in magnitude',
-    BigInt: 'a signed 64-bit integer or integer string',
-    Bytes: 'a Base64 string',
-    Int: 'a signed 32-bit integer',
-    Float: 'a finite number',
-  };
-  return forms[field.type] ?? `a ${field.type.toLowerCase()}`;
+function codec(field: FieldMeta, enums: Readonly<Record<string, readonly string[]>>): ScalarCodec {
+  const found = codecOf(field, enums);
+  if (!found) throw new CrudApiError('internal-error', `No codec for field type ${field.type}.`);
+  return found;
 }
 
 /** Writes a stored value of one field as its attribute value. */
@@ -127,19 +16,16 @@ export type AttributeEncoder = (value: unknown) => unknown;
  * attribute of every resource. Enum, String, number, Boolean and Json values are written as they are.
  */
 export function attributeEncoder(field: FieldMeta): AttributeEncoder {
-  if (field.kind === 'enum') return identity;
-  const codec = SCALAR_CODECS[field.type];
-  if (!codec) throw new CrudApiError('internal-error', `No codec for field type ${field.type}.`);
-  const encode = codec.encode;
-  if (encode === identity) return identity;
+  const { format } = codec(field, {});
+  if (format === VERBATIM) return VERBATIM;
   if (field.isList)
-    return (value) => (value == null ? null : Array.isArray(value) ? value.map((item) => encode(item)) : encode(value));
-  return (value) => (value == null ? null : encode(value));
+    return (value) => (value == null ? null : Array.isArray(value) ? value.map((item) => format(item)) : format(value));
+  return (value) => (value == null ? null : format(value));
 }
 
 /** Whether an encoder writes values as they are stored. */
 export function encodesVerbatim(encoder: AttributeEncoder): boolean {
-  return encoder === identity;
+  return encoder === VERBATIM;
 }
 
 /** An attribute value decoded: its Prisma value, or why it does not fit the field. */
@@ -156,11 +42,11 @@ export function attributeValue(
     const nullable = field.isOptional && !field.isList && field.type !== 'Json';
     return nullable ? { value: null } : { problem: `"${field.name}" cannot be null.` };
   }
-  const codec = codecOf(field, enums);
+  const { fromJson, expected } = codec(field, enums);
   if (field.isList && !Array.isArray(value)) return { problem: `"${field.name}" must be an array.` };
   const items = field.isList ? (value as unknown[]) : [value];
-  const converted = items.map((item) => codec.fromJson(item));
-  if (converted.includes(INVALID)) return { problem: `"${field.name}" must be ${expected(field, enums)}.` };
+  const converted = items.map(fromJson);
+  if (converted.includes(INVALID)) return { problem: `"${field.name}" must be ${expected}.` };
   return { value: field.isList ? converted : converted[0] };
 }
 
@@ -183,9 +69,10 @@ export function parseQueryValue(
   enums: Readonly<Record<string, readonly string[]>>,
   parameter: string,
 ): unknown {
-  const converted = codecOf(field, enums).fromText(text);
+  const { fromText, expected } = codec(field, enums);
+  const converted = fromText(text);
   if (converted === INVALID)
-    throw new CrudApiError('invalid-query-parameter', `"${field.name}" must be ${expected(field, enums)}.`, {
+    throw new CrudApiError('invalid-query-parameter', `"${field.name}" must be ${expected}.`, {
       source: { parameter },
     });
   return converted;

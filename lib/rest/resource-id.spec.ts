@@ -11,9 +11,12 @@ describe('resource ids', () => {
     expect(tryParseResourceId(Like, '3:4', ':')).toEqual({ userId: 3, postId: 4 });
   });
 
-  it.each([['abc'], ['1.5'], ['99999999999999999999'], [''], ['1e3']])('rejects the malformed integer id %p', (raw) => {
-    expect(tryParseResourceId(Post, raw, '_')).toBeUndefined();
-  });
+  it.each([['abc'], ['1.5'], ['99999999999999999999'], [''], ['1e3'], ['2147483648'], ['+1']])(
+    'rejects the malformed or out-of-range (32-bit) integer id %p',
+    (raw) => {
+      expect(tryParseResourceId(Post, raw, '_')).toBeUndefined();
+    },
+  );
 
   it('rejects compound ids with the wrong number of parts', () => {
     expect(tryParseResourceId(Like, '3', '_')).toBeUndefined();

@@ -1,22 +1,18 @@
 import { CrudApiError } from '../errors/crud-api.error.js';
 import { quoteInput } from '../errors/quote-input.js';
-import type { ModelMeta } from '../metadata/model-meta.types.js';
+import type { ModelMeta, ScalarType } from '../metadata/model-meta.types.js';
+import { INVALID, SCALAR_CODECS } from '../scalars/scalar-codecs.js';
 
 /** The values of a model's id fields, by field name. */
 export type IdValues = Record<string, unknown>;
 
-const INTEGER = /^-?\d+$/;
+/** The types an id may have. */
+const ID_TYPES: ReadonlySet<string> = new Set<ScalarType>(['Int', 'BigInt', 'String']);
 
-/** One id part from the URL, converted to its field's type; undefined when it cannot be one. */
+/** One id part from the URL, read as a filter value of its field's type; undefined when it cannot be one. */
 function parseIdPart(type: string, raw: string): unknown {
-  if (type === 'Int') {
-    if (!INTEGER.test(raw)) return undefined;
-    const value = Number(raw);
-    return Number.isSafeInteger(value) ? value : undefined;
-  }
-  if (type === 'BigInt') return INTEGER.test(raw) ? BigInt(raw) : undefined;
-  if (type === 'String') return raw;
-  return undefined;
+  const parsed = ID_TYPES.has(type) ? SCALAR_CODECS[type as ScalarType].fromText(raw) : INVALID;
+  return parsed === INVALID ? undefined : parsed;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { SuperJSONResult } from 'superjson';
 
-import { toIsoString } from '../shared/iso-date.js';
+import { toIsoString } from '../scalars/date-time.js';
 import { isDecimalLike } from './rpc-superjson.js';
 
 /**

@@ -3,6 +3,7 @@ import { quoteInput } from '../../errors/quote-input.js';
 import type { FieldMeta } from '../../metadata/model-meta.types.js';
 import { literalLike, literalLikeRefusal } from '../../prisma/literal-like.js';
 import { FULL_TEXT_PROVIDERS, supportsInsensitiveMode, toFullTextQuery } from '../../prisma/provider-capabilities.js';
+import { isOrderedType } from '../../scalars/scalar-codecs.js';
 
 /** Which fields an operator applies to. */
 export type OperatorTarget = 'scalar' | 'nullable' | 'comparable' | 'string' | 'list';
@@ -103,7 +104,6 @@ export const FILTER_OPERATORS: ReadonlyMap<string, FilterOperator> = new Map<str
   ['$isEmpty', { target: 'list', value: 'boolean', join: 'OR', condition: (v) => ({ isEmpty: v }) }],
 ]);
 
-const COMPARABLE_TYPES = new Set(['Int', 'Float', 'Decimal', 'BigInt', 'DateTime', 'String']);
 /** Types Prisma cannot match with `in`/`notIn`. */
 const NO_SET_MATCH_TYPES = new Set(['Json', 'Bytes']);
 
@@ -113,7 +113,7 @@ export function operatorApplies(operator: FilterOperator, field: FieldMeta): boo
   if (field.isList) return false;
   if (operator.target === 'nullable') return field.isOptional;
   if (operator.target === 'string') return field.kind === 'scalar' && field.type === 'String';
-  if (operator.target === 'comparable') return field.kind === 'scalar' && COMPARABLE_TYPES.has(field.type);
+  if (operator.target === 'comparable') return isOrderedType(field);
   return true;
 }
 

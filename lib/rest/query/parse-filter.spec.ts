@@ -22,8 +22,8 @@ describe('buildFilterWhere', () => {
   it('turns equality into equals or in, coerced to the field type', () => {
     expect(where(sqliteMeta, 'filter[rating]=1.5')).toEqual({ rating: { equals: 1.5 } });
     expect(where(sqliteMeta, 'filter[views]=1,2')).toEqual({ views: { in: [1n, 2n] } });
-    expect(where(sqliteMeta, 'filter[publishedAt$gte]=2024-01-01')).toEqual({
-      publishedAt: { gte: new Date('2024-01-01') },
+    expect(where(sqliteMeta, 'filter[publishedAt$gte]=2024-01-01T00:00:00Z')).toEqual({
+      publishedAt: { gte: new Date('2024-01-01T00:00:00Z') },
     });
   });
 

@@ -1,12 +1,10 @@
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import { quoteInput } from '../../errors/quote-input.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
+import { isSortableType } from '../../scalars/scalar-codecs.js';
 import type { VisibleFields } from '../visible-fields.js';
 
 type OrderBy = Record<string, unknown>;
-
-/** Types a database cannot order by. */
-const UNSORTABLE_TYPES = new Set(['Json', 'Bytes']);
 
 function bad(message: string): CrudApiError {
   return new CrudApiError('invalid-query-parameter', message, { source: { parameter: 'sort' } });
@@ -24,7 +22,7 @@ function sortKey(fields: VisibleFields, model: ModelMeta, path: readonly string[
       if (isLast || field.isList)
         throw bad(`Cannot sort by relationship ${shown}; sort by a field of a to-one relationship (${name}.field).`);
       current = fields.registry.findByModelName(field.type)!;
-    } else if (!isLast || field.isList || UNSORTABLE_TYPES.has(field.type)) {
+    } else if (!isLast || field.isList || !isSortableType(field.type)) {
       throw bad(`Cannot sort by ${shown}.`);
     }
     return name;

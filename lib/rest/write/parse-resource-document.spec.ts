@@ -131,7 +131,7 @@ describe('parseResourceDocument: field modes', () => {
     // The write rules report a value of the wrong type with the write's other issues.
     const left = create('user', { attributes: { inviteCode: '7', password: 1 } })().data;
     expect(left.inviteCode).toEqual(
-      new InvalidValue('"inviteCode" must be a signed 32-bit integer.', 'invalid-type', {
+      new InvalidValue('"inviteCode" must be an integer between -2147483648 and 2147483647.', 'invalid-type', {
         pointer: '/data/attributes/inviteCode',
       }),
     );

@@ -1,7 +1,7 @@
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
+import { isNumericField } from '../../scalars/scalar-codecs.js';
 import { mapMembers, type Rule, UNKNOWN, visibleField } from './args-context.js';
 import { boolean } from './paging.js';
-import { isNumericField } from './scalar-values.js';
 
 const canCount = (field: FieldMeta) => !field.relation;
 const canCompare = (field: FieldMeta) => !field.relation && !field.isList && field.type !== 'Json';

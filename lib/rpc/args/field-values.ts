@@ -1,7 +1,7 @@
 import type { FieldMeta } from '../../metadata/model-meta.types.js';
 import type { ArgPath } from './arg-path.js';
 import { type ArgsContext, fail, manyOf, type Value } from './args-context.js';
-import { scalarValueProblem } from './scalar-values.js';
+import { scalarValue } from './scalar-values.js';
 
 /** One value of a scalar or enum field (a list field's item); `null` only where `nullable`. */
 export function fieldValue(
@@ -15,9 +15,8 @@ export function fieldValue(
     if (nullable) return null;
     fail(ctx, path, `"${field.name}" cannot be null here`);
   }
-  const problem = scalarValueProblem(field, value, ctx.registry.meta.enums);
-  if (problem) fail(ctx, path, problem);
-  return value;
+  const parsed = scalarValue(field, value, ctx.registry.meta.enums);
+  return 'problem' in parsed ? fail(ctx, path, parsed.problem) : parsed.value;
 }
 
 /** An array of values of the field's type. */

@@ -1,6 +1,7 @@
 import { quoteInput } from '../../errors/quote-input.js';
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { supportsFullTextSearch } from '../../prisma/provider-capabilities.js';
+import { isNumericField } from '../../scalars/scalar-codecs.js';
 import type { ArgPath } from './arg-path.js';
 import {
   type ArgsContext,
@@ -14,7 +15,6 @@ import {
   type Value,
   visibleField,
 } from './args-context.js';
-import { isNumericField } from './scalar-values.js';
 
 /** `orderBy` of reads (fields, relations, `_relevance`) or of groupBy (fields and aggregates). */
 export type OrderByKind = 'relation' | 'aggregation';

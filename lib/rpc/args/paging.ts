@@ -1,8 +1,8 @@
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
+import { isInt32 } from '../../scalars/scalar-codecs.js';
 import type { ArgPath } from './arg-path.js';
 import { type ArgsContext, fail, type Rule, type Value } from './args-context.js';
 import { fieldNames, isScalarField } from './order-by.js';
-import { isInt32 } from './scalar-values.js';
 import { whereUniqueInput } from './where.js';
 
 /** `take`: an Int (negative reads backwards from the cursor). */

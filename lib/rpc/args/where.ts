@@ -1,6 +1,7 @@
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { literalLike, literalLikeRefusal } from '../../prisma/literal-like.js';
 import { supportsFullTextSearch, supportsInsensitiveMode } from '../../prisma/provider-capabilities.js';
+import { isOrderedType } from '../../scalars/scalar-codecs.js';
 import type { ArgPath } from './arg-path.js';
 import {
   type ArgsContext,
@@ -20,7 +21,6 @@ import { fieldValue, fieldValues } from './field-values.js';
 /** Which `where` grammar: a model's full one, the scalar-only one of nested `deleteMany`/`updateMany`, or `having`. */
 export type WhereKind = 'full' | 'scalar' | 'having';
 
-const COMPARABLE_TYPES = new Set(['Int', 'Float', 'Decimal', 'BigInt', 'DateTime', 'String']);
 const LIKE_OPERATORS = new Set(['contains', 'startsWith', 'endsWith']);
 const JSON_STRING_OPERATORS = new Set(['string_contains', 'string_starts_with', 'string_ends_with']);
 const JSON_VALUE_OPERATORS = new Set([
@@ -68,9 +68,7 @@ function filterOperator(
     case 'lte':
     case 'gt':
     case 'gte':
-      return field.kind === 'scalar' && COMPARABLE_TYPES.has(field.type)
-        ? fieldValue(ctx, field, value, path)
-        : UNKNOWN;
+      return isOrderedType(field) ? fieldValue(ctx, field, value, path) : UNKNOWN;
     case 'not':
       return isRecord(value)
         ? scalarFilter(ctx, field, value, path, false)

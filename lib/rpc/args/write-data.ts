@@ -1,5 +1,6 @@
 import type { FieldMeta, ModelMeta } from '../../metadata/model-meta.types.js';
 import { InvalidValue } from '../../rules/invalid-value.js';
+import { isNumericField } from '../../scalars/scalar-codecs.js';
 import { argKeys, type ArgPath } from './arg-path.js';
 import { ArgsError } from './args.error.js';
 import {
@@ -18,7 +19,6 @@ import {
 } from './args-context.js';
 import { fieldValue, storedValue } from './field-values.js';
 import { boolean } from './paging.js';
-import { isNumericField } from './scalar-values.js';
 import { whereInput, whereUniqueInput } from './where.js';
 
 /**

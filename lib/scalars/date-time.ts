@@ -45,11 +45,13 @@ export function toIsoString(date: Date): string {
 }
 
 /**
- * `2024-01-02`, `2024-01-02T03:04`, `2024-01-02T03:04:05.678+01:00`: an RFC 3339 date or date-time,
- * the zone optional (UTC when absent, so the answer never depends on the server's zone).
+ * `2024-01-02T03:04:05Z`, `2024-01-02T03:04:05.678+01:00`: an RFC 3339 date-time, its offset
+ * required (a text without one names no instant, and Prisma refuses it), `T` and `Z` upper case.
  */
-const ISO_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):?(\d{2}))?)?$/i;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|([+-])(\d{2}):(\d{2}))$/;
+
+/** The grammar of a DateTime text, for the OpenAPI documents. */
+export const DATE_TIME_PATTERN = DATE_TIME.source;
 
 /** The years every supported database stores (PostgreSQL and MySQL go further, SQLite anywhere). */
 const MIN_YEAR = 0;
@@ -61,16 +63,22 @@ function daysInMonth(year: number, month: number): number {
   return date.getUTCDate();
 }
 
+/** Whether a date is valid and its UTC year within 0-9999. */
+export function dateInRange(date: Date): boolean {
+  const year = date.getUTCFullYear();
+  return year >= MIN_YEAR && year <= MAX_YEAR;
+}
+
 /**
- * The instant an ISO 8601 text names, or undefined: a calendar date that exists (no 30 February),
- * a time of day within 00:00:00-23:59:59, a zone within ±23:59, and a UTC year within 0-9999.
- * `Date.parse` accepts far more (`'1'` is 2001, `2024-02-30` is 1 March), which a client could not
- * have meant.
+ * The instant an RFC 3339 date-time names, or undefined: a calendar date that exists (no 30
+ * February), a time of day within 00:00:00-23:59:59, an offset within ±23:59, and a UTC year within
+ * 0-9999. Fractions beyond milliseconds are cut, as Prisma does. `Date.parse` accepts far more
+ * (`'1'` is 2001, `2024-02-30` is 1 March), which a client could not have meant.
  */
 export function parseIsoDateTime(text: string): Date | undefined {
-  const match = ISO_DATE_TIME.exec(text);
+  const match = DATE_TIME.exec(text);
   if (!match) return undefined;
-  const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '', zone, sign, zh = '0', zm = '0'] = match;
+  const [, y, mo, d, h, mi, s, fraction = '', , sign, zh = '0', zm = '0'] = match;
   const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as [
     number,
     number,
@@ -81,10 +89,9 @@ export function parseIsoDateTime(text: string): Date | undefined {
   ];
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 59 || Number(zh) > 23 || Number(zm) > 59) return undefined;
-  const offsetMinutes = zone && sign ? (sign === '-' ? -1 : 1) * (Number(zh) * 60 + Number(zm)) : 0;
+  const offsetMinutes = (sign === '-' ? -1 : 1) * (Number(zh) * 60 + Number(zm));
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute - offsetMinutes, second, Number(fraction.padEnd(3, '0').slice(0, 3)));
-  const utcYear = date.getUTCFullYear();
-  return utcYear >= MIN_YEAR && utcYear <= MAX_YEAR ? date : undefined;
+  return dateInRange(date) ? date : undefined;
 }
