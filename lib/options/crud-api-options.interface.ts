@@ -8,7 +8,7 @@ import type { ChangeListener, CrudApiRules } from '../rules/rules.types.js';
 import type { PlatformRequest } from '../shared/api-request.js';
 import type { RouteVersion } from '../shared/nest-route-paths.js';
 import type { ServerErrorListener } from '../telemetry/server-error-report.js';
-import type { COUNT_STRATEGIES } from './crud-api.constants.js';
+import type { COUNT_STRATEGIES, TRANSACTION_ISOLATION_LEVELS } from './crud-api.constants.js';
 
 /** The options of one module instance (what `forRootAsync`'s factory returns). */
 export interface CrudApiOptions {
@@ -172,8 +172,7 @@ export interface CrudApiShutdown {
 }
 
 /** The isolation levels Prisma accepts; which ones work depends on the database (SQLite: Serializable). */
-export type TransactionIsolationLevel =
-  'ReadUncommitted' | 'ReadCommitted' | 'RepeatableRead' | 'Snapshot' | 'Serializable';
+export type TransactionIsolationLevel = (typeof TRANSACTION_ISOLATION_LEVELS)[number];
 
 /** A class `forRootAsync({ useClass })` instantiates (or `useExisting` names) to get the options. */
 export interface CrudApiOptionsFactory {

@@ -1,7 +1,7 @@
 import { modelMeta as sqliteModelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
 import { decoratorProblems, mountProblems, resolveCrudApiOptions } from '../../lib/module/resolve-options.js';
-import { DEFAULT_LIMITS, DEFAULT_SHUTDOWN, DEFAULT_TRANSACTIONS } from '../../lib/options/crud-api.constants.js';
 import type { CrudApiOptions } from '../../lib/options/crud-api-options.interface.js';
+import { DEFAULT_LIMITS, DEFAULT_SHUTDOWN, DEFAULT_TRANSACTIONS } from '../../lib/options/option-table.js';
 
 const modelMeta = { provider: 'sqlite', models: {}, enums: {} } as unknown as CrudApiOptions['modelMeta'];
 const MOUNT = { restPath: 'api/rest', rpcPath: 'api/rpc' };
