@@ -10,10 +10,35 @@ import type { RouteVersion } from '../shared/nest-route-paths.js';
 import type { ServerErrorListener } from '../telemetry/server-error-report.js';
 import type { COUNT_STRATEGIES, TRANSACTION_ISOLATION_LEVELS } from './crud-api.constants.js';
 
-/** The options of one module instance (what `forRootAsync`'s factory returns). */
+/**
+ * The options of one module instance (what `forRootAsync`'s factory returns): the core options
+ * first, then the advanced ones. `OPTION_TABLE` states how each is validated and its default.
+ */
 export interface CrudApiOptions {
+  // Core options: what most applications set (docs/options.md#core-options).
   /** Base URL of the REST API, used to build every JSON:API link (`https://api.example.com/api/rest`). */
   endpoint: string;
+  /** The Prisma client serving every request (give this or `getPrisma`). */
+  prisma?: PrismaClientLike;
+  /** The Prisma client for one request, e.g. one extended with the caller's identity; called once per request. */
+  getPrisma?: (request: PlatformRequest) => PrismaClientLike | Promise<PrismaClientLike>;
+  /** The `modelMeta` export of the module written by `nestjs-crud-api-generator`. */
+  modelMeta: DataModelMeta;
+  /**
+   * Access policies per Prisma model name, enforced on both interfaces (docs/access-control.md).
+   * Without this option every row and field is accessible.
+   */
+  // Any context type: the application's rules are typed with its own.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  policies?: CrudApiPolicies<any>;
+  /**
+   * The application's write rules per Prisma model name: field modes, hooks, validation
+   * (docs/rules.md). Applied on every write path of both interfaces, with the policies.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  rules?: CrudApiRules<any>;
+
+  // Advanced options: each has a default that fits most applications (docs/options.md#advanced-options).
   /** Default and maximum page size of REST collections; `Infinity` disables pagination. Default 100. */
   pageSize?: number;
   /**
@@ -21,12 +46,6 @@ export interface CrudApiOptions {
    * planner statistics where safe (else exact), `none` omits it. A request's `Prefer: count=…` overrides it.
    */
   count?: CountStrategy;
-  /** The `modelMeta` export of the module written by `nestjs-crud-api-generator`. */
-  modelMeta: DataModelMeta;
-  /** The Prisma client serving every request (give this or `getPrisma`). */
-  prisma?: PrismaClientLike;
-  /** The Prisma client for one request, e.g. one extended with the caller's identity; called once per request. */
-  getPrisma?: (request: PlatformRequest) => PrismaClientLike | Promise<PrismaClientLike>;
   /** Separator between the parts of a compound id in REST URLs and documents. Default `_`. */
   idDivider?: string;
   /** Models exposed on both interfaces, by Prisma name or URL name. Default: all. */
@@ -41,19 +60,6 @@ export interface CrudApiOptions {
   maxTake?: number;
   /** Request-shape limits; each answers 400 beyond it. */
   limits?: CrudApiLimits;
-  /**
-   * Access policies per Prisma model name, enforced on both interfaces (docs/access-control.md).
-   * Without this option every row and field is accessible.
-   */
-  // Any context type: the application's rules are typed with its own.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  policies?: CrudApiPolicies<any>;
-  /**
-   * The application's write rules per Prisma model name: field modes, hooks, validation
-   * (docs/rules.md). Applied on every write path of both interfaces, with the policies.
-   */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  rules?: CrudApiRules<any>;
   /** Listeners of committed changes: one event per changed row, after the commit (docs/rules.md). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   onChange?: ChangeListener<any> | ChangeListener<any>[];
@@ -171,7 +177,7 @@ export interface CrudApiShutdown {
   gracePeriod?: number;
 }
 
-/** The isolation levels Prisma accepts; which ones work depends on the database (SQLite: Serializable). */
+/** One of `TRANSACTION_ISOLATION_LEVELS`. */
 export type TransactionIsolationLevel = (typeof TRANSACTION_ISOLATION_LEVELS)[number];
 
 /** A class `forRootAsync({ useClass })` instantiates (or `useExisting` names) to get the options. */

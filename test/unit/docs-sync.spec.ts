@@ -73,6 +73,9 @@ function tableDefaults(table: SomeOptionTable, parent = ''): [string, string][] 
 const OPTIONS = Object.fromEntries(tableDefaults(OPTION_TABLE));
 const pick = (names: string[]) => Object.fromEntries(names.map((name) => [name, OPTIONS[name]]));
 const isLimit = (name: string) => name.startsWith('limits.');
+const CORE = Object.entries(OPTION_TABLE)
+  .flatMap(([name, spec]) => ('core' in spec ? [name] : []))
+  .sort();
 
 describe('docs/options.md', () => {
   const doc = read('docs/options.md');
@@ -85,9 +88,17 @@ describe('docs/options.md', () => {
   });
 
   it('lists the core options under Core options, and the others under Advanced options', () => {
-    const coreNames = Object.entries(OPTION_TABLE).flatMap(([name, spec]) => ('core' in spec ? [name] : []));
-    expect(Object.keys(core).sort()).toEqual(coreNames.sort());
-    expect(Object.keys(advanced).filter((name) => coreNames.includes(name))).toEqual([]);
+    expect(Object.keys(core).sort()).toEqual(CORE);
+    expect(Object.keys(advanced).filter((name) => CORE.includes(name))).toEqual([]);
+  });
+});
+
+describe('README.md', () => {
+  it('lists the core options in its Options section', () => {
+    const names = tableRows(section(read('README.md'), '## Options')).flatMap(([cell]) =>
+      [...cell.matchAll(/`(\w+)`/g)].map((match) => match[1]),
+    );
+    expect(names.sort()).toEqual(CORE);
   });
 });
 
