@@ -60,7 +60,7 @@ const LIMITS = {
   maxArgumentNodes: { rules: positiveInt(), default: 2000 },
   maxSelectionDepth: { rules: positiveInt(), default: 4 },
   maxJsonDepth: { rules: positiveInt(), default: 32 },
-} as const satisfies OptionTable<CrudApiLimits>;
+} satisfies OptionTable<CrudApiLimits>;
 
 /** Room for an order and its lines in one request, while bounding how long one request holds its locks. */
 const TRANSACTIONS = {
@@ -75,12 +75,12 @@ const TRANSACTIONS = {
     ),
     documented: "the database's",
   },
-} as const satisfies OptionTable<CrudApiTransactions>;
+} satisfies OptionTable<CrudApiTransactions>;
 
 /** Room for a slow transaction (the default `transactions` bounds add up to 7 s), well within Kubernetes' 30 s. */
 const SHUTDOWN = {
   gracePeriod: { rules: nonNegativeInt(), default: 10_000 },
-} as const satisfies OptionTable<CrudApiShutdown>;
+} satisfies OptionTable<CrudApiShutdown>;
 
 const CACHING = {
   cacheControl: {
@@ -125,7 +125,7 @@ const WEBHOOK = {
   },
   secret: { rules: [IsString(), IsNotEmpty()], documented: 'required' },
   models: { rules: optional(IsArray(), IsString({ each: true })), documented: 'every model' },
-} as const satisfies OptionTable<WebhookTarget>;
+} satisfies OptionTable<WebhookTarget>;
 
 // The worker and the writers live below this folder: the outbox's defaults are theirs.
 const OUTBOX = {
@@ -141,7 +141,7 @@ const OUTBOX = {
   timeout: { rules: positiveInt(), default: OUTBOX_DEFAULTS.timeout },
   retention: { rules: positiveInt(), default: OUTBOX_DEFAULTS.retention },
   onDelivered: { rules: optional(isFunction('onDelivered', '(models) => void')) },
-} as const satisfies OptionTable<CrudApiOutbox>;
+} satisfies OptionTable<CrudApiOutbox>;
 
 // The live queries live below this folder: their defaults are theirs.
 const LIVE = {
@@ -172,7 +172,7 @@ const LIVE = {
     ),
     documented: 'this instance only',
   },
-} as const satisfies OptionTable<CrudApiLive>;
+} satisfies OptionTable<CrudApiLive>;
 
 /**
  * Every option of `CrudApiOptions` and its sub-options: the start-up validation and the defaults
