@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import ts from 'typescript';
+
 import { ERROR_CODES } from '../../lib/errors/error-codes.js';
 import { defaultsOf, type OptionSpec, type SomeOptionTable } from '../../lib/options/option-spec.js';
 import { OPTION_TABLE } from '../../lib/options/option-table.js';
@@ -62,15 +64,17 @@ const documented = (spec: OptionSpec): string =>
   spec.documented ??
   ('default' in spec ? render(spec.default) : spec.options ? render(defaultsOf(spec.options)) : 'none');
 
-/** Every option and sub-option of a table by dotted name, with its default as the docs state it. */
-function tableDefaults(table: SomeOptionTable, parent = ''): [string, string][] {
+/** Every option and sub-option of a table by dotted name. */
+function flatten(table: SomeOptionTable, parent = ''): [string, OptionSpec][] {
   return Object.entries(table).flatMap(([name, spec]) => [
-    [`${parent}${name}`, documented(spec)],
-    ...(spec.options ? tableDefaults(spec.options, `${parent}${name}.`) : []),
+    [`${parent}${name}`, spec],
+    ...(spec.options ? flatten(spec.options, `${parent}${name}.`) : []),
   ]);
 }
 
-const OPTIONS = Object.fromEntries(tableDefaults(OPTION_TABLE));
+const SPECS = flatten(OPTION_TABLE);
+/** Each option's default as the docs state it. */
+const OPTIONS = Object.fromEntries(SPECS.map(([name, spec]) => [name, documented(spec)]));
 const pick = (names: string[]) => Object.fromEntries(names.map((name) => [name, OPTIONS[name]]));
 const isLimit = (name: string) => name.startsWith('limits.');
 const CORE = Object.entries(OPTION_TABLE)
@@ -120,5 +124,39 @@ describe('docs/errors-and-limits.md', () => {
     ]);
     expect(Object.fromEntries(rows)).toStrictEqual(Object.fromEntries(catalogue));
     expect(rows).toHaveLength(catalogue.length);
+  });
+});
+
+describe('the doc comments of the options (lib/options/crud-api-options.interface.ts)', () => {
+  const FILE = 'lib/options/crud-api-options.interface.ts';
+  // The option each interface of the file describes the members of.
+  const PREFIXES: Record<string, string> = {
+    CrudApiOptions: '',
+    CrudApiLimits: 'limits.',
+    CrudApiTransactions: 'transactions.',
+    CrudApiShutdown: 'shutdown.',
+    CrudApiCaching: 'caching.',
+    CrudApiIdempotency: 'idempotency.',
+  };
+
+  /** The `@defaultValue` of each member of the file's interfaces, by dotted option name, parentheses left out. */
+  function defaultValueTags(): Record<string, string> {
+    const source = ts.createSourceFile(FILE, read(FILE), ts.ScriptTarget.Latest, true);
+    return Object.fromEntries(
+      source.statements.filter(ts.isInterfaceDeclaration).flatMap((declaration) =>
+        declaration.members.flatMap((member) => {
+          const tag = ts.getJSDocTags(member).find(({ tagName }) => tagName.text === 'defaultValue');
+          const text = tag && plain(ts.getTextOfJSDocComment(tag.comment) ?? '').replace(/\s*\(.*\)$/, '');
+          return text ? [[`${PREFIXES[declaration.name.text]}${member.name!.getText(source)}`, text]] : [];
+        }),
+      ),
+    );
+  }
+
+  it('state the default of every option with one, as the docs do', () => {
+    const tags = defaultValueTags();
+    const inFile = (name: string) => Object.values(PREFIXES).includes(name.replace(/[^.]*$/, ''));
+    const defaulted = SPECS.flatMap(([name, spec]) => ('default' in spec && inFile(name) ? [name] : []));
+    expect(tags).toStrictEqual(pick([...new Set([...defaulted, ...Object.keys(tags)])]));
   });
 });
