@@ -17,7 +17,14 @@ import { idempotencyModelProblems } from '../data/idempotency/idempotency-record
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import type { CrudApiOpenApiOptions, OpenApiServer } from '../openapi/openapi.types.js';
 import type { CrudApiOptions, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
-import { defaultsOf, optional, type OptionTable, type SomeOptionTable, withDefaults } from '../options/option-spec.js';
+import {
+  defaultsOf,
+  optional,
+  type OptionTable,
+  type SomeOptionTable,
+  validationCandidate,
+  withDefaults,
+} from '../options/option-spec.js';
 import {
   DEFAULT_CACHING,
   DEFAULT_IDEMPOTENCY,
@@ -50,30 +57,6 @@ const EXTRAS_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 const TOP_DEFAULTS = defaultsOf(OPTION_TABLE);
-
-/** A class-validator schema class per option table, its properties decorated with the table's rules. */
-const schemas = new WeakMap<SomeOptionTable, new () => object>();
-
-function schemaOf(table: SomeOptionTable): new () => object {
-  let schema = schemas.get(table);
-  if (!schema) {
-    schema = class {};
-    for (const [name, spec] of Object.entries(table))
-      for (const rule of spec.rules) rule(schema.prototype as object, name);
-    schemas.set(table, schema);
-  }
-  return schema;
-}
-
-/** The options as instances of their tables' schema classes, as class-validator's nested validation needs. */
-function candidate(table: SomeOptionTable, value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((item) => candidate(table, item));
-  if (typeof value !== 'object' || value === null) return value;
-  const instance = Object.assign(new (schemaOf(table))(), value) as Record<string, unknown>;
-  for (const [name, spec] of Object.entries(table))
-    if (spec.options) instance[name] = candidate(spec.options, instance[name]);
-  return instance;
-}
 
 /** One message per problem, nested options named by their path (`limits.maxFilters`). */
 function describeProblems(errors: readonly ValidationError[], parent = ''): string[] {
@@ -144,7 +127,7 @@ const OPENAPI_OPTIONS = {
 /** Every problem class-validator finds in options checked against their table, named by path. */
 function tableProblems(table: SomeOptionTable, options: object, parent = ''): string[] {
   return describeProblems(
-    validateSync(candidate(table, options) as object, {
+    validateSync(validationCandidate(table, options), {
       forbidUnknownValues: false,
       whitelist: true,
       forbidNonWhitelisted: true,

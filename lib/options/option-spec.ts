@@ -53,3 +53,31 @@ export function withDefaults<T extends object, D extends object>(
   const present = Object.entries(given ?? {}).filter(([, value]) => value !== undefined);
   return { ...defaults, ...Object.fromEntries(present) } as WithDefaults<T, D>;
 }
+
+/** A class-validator schema class per option table, its properties decorated with the table's rules. */
+const schemas = new WeakMap<SomeOptionTable, new () => object>();
+
+function schemaOf(table: SomeOptionTable): new () => object {
+  let schema = schemas.get(table);
+  if (!schema) {
+    schema = class {};
+    for (const [name, spec] of Object.entries(table))
+      for (const rule of spec.rules) rule(schema.prototype as object, name);
+    schemas.set(table, schema);
+  }
+  return schema;
+}
+
+/** Options as instances of their tables' schema classes, as class-validator's nested validation needs. */
+function candidate(table: SomeOptionTable, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => candidate(table, item));
+  if (typeof value !== 'object' || value === null) return value;
+  const instance = Object.assign(new (schemaOf(table))(), value) as Record<string, unknown>;
+  for (const [name, spec] of Object.entries(table))
+    if (spec.options) instance[name] = candidate(spec.options, instance[name]);
+  return instance;
+}
+
+/** What class-validator's `validateSync` checks options against their table with. */
+export const validationCandidate = (table: SomeOptionTable, options: object): object =>
+  candidate(table, options) as object;
