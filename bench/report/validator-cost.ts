@@ -1,6 +1,6 @@
 import type { DataModelMeta } from '../../lib/metadata/model-meta.types.js';
 import { ModelRegistry } from '../../lib/metadata/model-registry.js';
-import { DEFAULT_LIMITS } from '../../lib/options/crud-api.constants.js';
+import { DEFAULT_LIMITS } from '../../lib/options/option-table.js';
 import { validateRpcArgs } from '../../lib/rpc/args/validate-rpc-args.js';
 import type { Scenario } from '../scenarios.js';
 import { markdownTable } from './bench-report.js';

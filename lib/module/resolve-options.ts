@@ -2,20 +2,10 @@ import {
   Allow,
   IsArray,
   IsBoolean,
-  IsDefined,
-  IsIn,
-  IsInstance,
-  IsInt,
   IsNotEmpty,
-  IsNumber,
-  IsObject,
-  IsOptional,
   IsString,
-  IsUrl,
   Matches,
-  Min,
   ValidateBy,
-  ValidateIf,
   ValidateNested,
   validateSync,
   type ValidationError,
@@ -25,22 +15,26 @@ import { type CrudApiOutbox, OUTBOX_DEFAULTS, type OutboxSettings } from '../cha
 import { outboxModelProblems } from '../changes/outbox-model.js';
 import { idempotencyModelProblems } from '../data/idempotency/idempotency-records.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
+import type { CrudApiOpenApiOptions, OpenApiServer } from '../openapi/openapi.types.js';
+import type { CrudApiOptions, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import {
-  COUNT_STRATEGIES,
-  DEFAULT_BODY_LIMIT,
+  defaultsOf,
+  optional,
+  type OptionTable,
+  type SomeOptionTable,
+  validationCandidate,
+  withDefaults,
+} from '../options/option-spec.js';
+import {
   DEFAULT_CACHING,
-  DEFAULT_COUNT,
-  DEFAULT_ID_DIVIDER,
-  DEFAULT_IDEMPOTENCY_RETENTION,
+  DEFAULT_IDEMPOTENCY,
   DEFAULT_LIMITS,
-  DEFAULT_PAGE_SIZE,
   DEFAULT_SHUTDOWN,
   DEFAULT_TRANSACTIONS,
-} from '../options/crud-api.constants.js';
-import type { CoalesceReads, CrudApiOptions, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+  OPTION_TABLE,
+} from '../options/option-table.js';
 import { validatePolicies } from '../policies/policy-set.js';
 import { validateRules } from '../rules/field-modes.js';
-import type { PlatformRequest } from '../shared/api-request.js';
 import type { CrudApiModuleExtras } from './crud-api-module-options.interface.js';
 import { modelNameProblems } from './model-name-problems.js';
 import { securityProblems } from './security-problems.js';
@@ -62,235 +56,7 @@ const EXTRAS_KEYS: ReadonlySet<string> = new Set([
   'openapi',
 ]);
 
-class CrudApiLimitsSchema {
-  @IsOptional() @IsInt() @Min(1) maxIncludeDepth?: number;
-  @IsOptional() @IsInt() @Min(1) maxIncludePaths?: number;
-  @IsOptional() @IsInt() @Min(1) maxFilters?: number;
-  @IsOptional() @IsInt() @Min(1) maxFilterValueLength?: number;
-  @IsOptional() @IsInt() @Min(1) maxFilterDepth?: number;
-  @IsOptional() @IsInt() @Min(1) maxArgumentDepth?: number;
-  @IsOptional() @IsInt() @Min(1) maxArgumentNodes?: number;
-  @IsOptional() @IsInt() @Min(1) maxSelectionDepth?: number;
-  @IsOptional() @IsInt() @Min(1) maxJsonDepth?: number;
-}
-
-const ISOLATION_LEVELS = ['ReadUncommitted', 'ReadCommitted', 'RepeatableRead', 'Snapshot', 'Serializable'];
-
-class CrudApiTransactionsSchema {
-  @IsOptional() @IsInt() @Min(1) maxOperations?: number;
-  @IsOptional() @IsInt() @Min(1) timeout?: number;
-  @IsOptional() @IsInt() @Min(1) maxWait?: number;
-  @IsOptional()
-  @IsIn(ISOLATION_LEVELS, { message: `isolationLevel must be one of ${ISOLATION_LEVELS.join(', ')}` })
-  isolationLevel?: string;
-}
-
-class CrudApiShutdownSchema {
-  @IsOptional() @IsInt() @Min(0) gracePeriod?: number;
-}
-
-/** An HTTP field name (RFC 9110 §5.1: a token). */
-const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-class CrudApiCachingSchema {
-  @IsOptional()
-  @IsString()
-  @Matches(/^[\t\x20-\x7e]*[^\s][\t\x20-\x7e]*$/, { message: 'cacheControl must be a Cache-Control field value' })
-  cacheControl?: string;
-
-  @IsOptional()
-  @IsArray()
-  @Matches(FIELD_NAME, { each: true, message: 'vary must list header names' })
-  vary?: string[];
-
-  @IsOptional() @IsIn(['read', 'changes']) revalidate?: string;
-  @IsOptional() @IsInt() @Min(0) trustFor?: number;
-}
-
-/** `typeof`, not `instanceof Function`: a function from another realm (a test framework's mock) is one too. */
-const isFunction = (name: string, shape: string) =>
-  ValidateBy({
-    name: 'isFunction',
-    validator: {
-      validate: (value) => typeof value === 'function',
-      defaultMessage: () => `${name} must be a function ${shape}`,
-    },
-  });
-
-class CrudApiIdempotencySchema {
-  @IsString() @IsNotEmpty() model!: string;
-  @IsOptional() @IsInt() @Min(1) retention?: number;
-  @IsOptional() @isFunction('scope', '(request) => string') scope?: unknown;
-}
-
-class WebhookTargetSchema {
-  @IsString() @IsNotEmpty() name!: string;
-  @IsUrl(
-    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
-    { message: 'url must be an http(s) URL' },
-  )
-  url!: string;
-  @IsString() @IsNotEmpty() secret!: string;
-  @IsOptional() @IsArray() @IsString({ each: true }) models?: string[];
-}
-
-class CrudApiOutboxSchema {
-  @IsString() @IsNotEmpty() model!: string;
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) webhooks?: WebhookTargetSchema[];
-  @IsOptional() @IsBoolean() worker?: boolean;
-  @IsOptional() @IsInt() @Min(1) pollInterval?: number;
-  @IsOptional() @IsInt() @Min(1) batchSize?: number;
-  @IsOptional() @IsInt() @Min(1) maxAttempts?: number;
-  @IsOptional() @IsInt() @Min(0) backoffBase?: number;
-  @IsOptional() @IsInt() @Min(0) backoffCap?: number;
-  @IsOptional() @IsInt() @Min(1) lease?: number;
-  @IsOptional() @IsInt() @Min(1) timeout?: number;
-  @IsOptional() @IsInt() @Min(1) retention?: number;
-  @IsOptional() @isFunction('onDelivered', '(models) => void') onDelivered?: unknown;
-}
-
-class CrudApiLiveSchema {
-  @IsOptional() @IsInt() @Min(0) debounce?: number;
-  @IsOptional() @IsInt() @Min(1) heartbeat?: number;
-  @IsOptional() @IsInt() @Min(0) retry?: number;
-  @IsOptional() @IsInt() @Min(1) maxPerConnection?: number;
-  @IsOptional() @IsInt() @Min(1) maxPerCaller?: number;
-  @IsOptional() @isFunction('caller', '(request) => string') caller?: unknown;
-  @IsOptional() @IsInt() @Min(1) maxRerunsPerSecond?: number;
-  @IsOptional() @IsInt() @Min(1) maxBufferedBytes?: number;
-  @IsOptional()
-  @ValidateBy({
-    name: 'isChangeTransport',
-    validator: {
-      validate: (value) =>
-        ['start', 'publish', 'close'].every(
-          (method) => typeof (value as Record<string, unknown>)?.[method] === 'function',
-        ),
-      defaultMessage: () => 'transport must be a ChangeTransport { start, publish, close }',
-    },
-  })
-  transport?: unknown;
-}
-
-/** class-validator schema of `CrudApiModuleOptions`. */
-class CrudApiOptionsSchema {
-  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'endpoint must be an absolute URL' })
-  endpoint!: string;
-
-  @IsOptional()
-  @IsNumber({ allowInfinity: true, allowNaN: false }, { message: 'pageSize must be a number or Infinity' })
-  @Min(1)
-  pageSize?: number;
-
-  @IsOptional()
-  @IsIn(COUNT_STRATEGIES, { message: `count must be one of ${COUNT_STRATEGIES.join(', ')}` })
-  count?: string;
-
-  @IsObject({ message: 'modelMeta must be the object written by nestjs-crud-api-generator' })
-  modelMeta!: object;
-
-  @ValidateIf((options: CrudApiOptionsSchema) => options.getPrisma === undefined)
-  @IsDefined({ message: 'prisma is required unless getPrisma is given' })
-  @IsObject()
-  prisma?: object;
-
-  @IsOptional()
-  @IsInstance(Function, { message: 'getPrisma must be a function (request) => PrismaClient' })
-  getPrisma?: unknown;
-
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  idDivider?: string;
-
-  @IsOptional()
-  @IsArray()
-  @IsString({ each: true })
-  models?: string[];
-
-  @IsOptional()
-  @ValidateIf((options: CrudApiOptionsSchema) => typeof options.bodyLimit !== 'number')
-  @Matches(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, { message: 'bodyLimit must be a byte count or a size like "1mb"' })
-  bodyLimit?: number | string;
-
-  @IsOptional()
-  @IsObject()
-  operations?: object;
-
-  @IsOptional()
-  @IsObject()
-  prismaErrorMap?: object;
-
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  maxTake?: number;
-
-  @IsOptional()
-  @ValidateNested()
-  limits?: CrudApiLimitsSchema;
-
-  @IsOptional()
-  @IsObject({ message: 'policies must be an object of rules per model name' })
-  policies?: object;
-
-  @IsOptional()
-  @IsObject({ message: 'rules must be an object of rules per model name' })
-  rules?: object;
-
-  @IsOptional()
-  @ValidateBy({
-    name: 'isChangeListeners',
-    validator: {
-      validate: (value) => [value].flat().every((listener) => typeof listener === 'function'),
-      defaultMessage: () => 'onChange must be a function (event) => void or an array of them',
-    },
-  })
-  onChange?: unknown;
-
-  @IsOptional()
-  @IsIn(['allow', 'deny'], { message: 'defaultPolicy must be "allow" or "deny"' })
-  defaultPolicy?: string;
-
-  @IsOptional()
-  @IsInstance(Function, { message: 'context must be a function (request) => context' })
-  context?: unknown;
-
-  @IsOptional()
-  @ValidateNested()
-  transactions?: CrudApiTransactionsSchema;
-
-  @IsOptional()
-  @isFunction('onServerError', '(error, info) => void')
-  onServerError?: unknown;
-  @ValidateNested()
-  shutdown?: CrudApiShutdownSchema;
-
-  @IsOptional()
-  @ValidateIf((_object, value) => value !== false)
-  @IsObject({ message: 'caching must be false or { cacheControl?, vary?, revalidate?, trustFor? }' })
-  @ValidateNested()
-  caching?: CrudApiCachingSchema | false;
-
-  @IsOptional()
-  @IsIn(['request', 'context', false], { message: "coalesceReads must be 'request', 'context' or false" })
-  coalesceReads?: CoalesceReads;
-
-  @IsOptional()
-  @IsObject({ message: 'idempotency must be { model, retention?, scope? }' })
-  @ValidateNested()
-  idempotency?: CrudApiIdempotencySchema;
-
-  @IsOptional()
-  @IsObject({ message: 'outbox must be { model, webhooks?, ... }' })
-  @ValidateNested()
-  outbox?: CrudApiOutboxSchema;
-
-  @IsOptional()
-  @IsObject({ message: 'live must be { debounce?, heartbeat?, retry?, maxPerConnection?, ... }' })
-  @ValidateNested()
-  live?: CrudApiLiveSchema;
-}
+const TOP_DEFAULTS = defaultsOf(OPTION_TABLE);
 
 /** One message per problem, nested options named by their path (`limits.maxFilters`). */
 function describeProblems(errors: readonly ValidationError[], parent = ''): string[] {
@@ -331,28 +97,43 @@ export function decoratorProblems(extras: Pick<CrudApiModuleExtras, 'restDecorat
     .map((key) => `"${key}": ${DECORATORS_MESSAGE}`);
 }
 
-class OpenApiServerSchema {
-  @IsString() @IsNotEmpty() url!: string;
-  @IsOptional() @IsString() description?: string;
-}
+const OPENAPI_SERVER_OPTIONS = {
+  url: { rules: [IsString(), IsNotEmpty()] },
+  description: { rules: optional(IsString()) },
+} satisfies OptionTable<OpenApiServer>;
 
-class CrudApiOpenApiSchema {
-  @IsOptional()
-  @Matches(MOUNT_PATH, { message: 'must be a path like "api/docs" (no leading or trailing slash)' })
-  path?: string;
-  @IsOptional() @IsString() @IsNotEmpty() title?: string;
-  @IsOptional() @IsString() @IsNotEmpty() version?: string;
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) servers?: OpenApiServerSchema[];
-  @IsOptional() @IsBoolean() ui?: boolean;
-  @IsOptional()
-  @ValidateBy({
-    name: 'isDecoratorList',
-    validator: { validate: isDecoratorList, defaultMessage: () => DECORATORS_MESSAGE },
-  })
-  decorators?: unknown;
+// Its defaults are the OpenAPI documents' (`DEFAULT_OPENAPI_OPTIONS`), applied when they are built.
+const OPENAPI_OPTIONS = {
+  path: {
+    rules: optional(Matches(MOUNT_PATH, { message: 'must be a path like "api/docs" (no leading or trailing slash)' })),
+  },
+  title: { rules: optional(IsString(), IsNotEmpty()) },
+  version: { rules: optional(IsString(), IsNotEmpty()) },
+  servers: { rules: optional(IsArray(), ValidateNested({ each: true })), options: OPENAPI_SERVER_OPTIONS },
+  ui: { rules: optional(IsBoolean()) },
+  decorators: {
+    rules: optional(
+      ValidateBy({
+        name: 'isDecoratorList',
+        validator: { validate: isDecoratorList, defaultMessage: () => DECORATORS_MESSAGE },
+      }),
+    ),
+  },
   // Checked by `securityProblems`, which names the scheme at fault.
-  @Allow() securitySchemes?: unknown;
-  @Allow() security?: unknown;
+  securitySchemes: { rules: [Allow()] },
+  security: { rules: [Allow()] },
+} satisfies OptionTable<CrudApiOpenApiOptions>;
+
+/** Every problem class-validator finds in options checked against their table, named by path. */
+function tableProblems(table: SomeOptionTable, options: object, parent = ''): string[] {
+  return describeProblems(
+    validateSync(validationCandidate(table, options), {
+      forbidUnknownValues: false,
+      whitelist: true,
+      forbidNonWhitelisted: true,
+    }),
+    parent,
+  );
 }
 
 /** Problems of the `openapi` extra (checked when the module is declared: its path shapes routes). */
@@ -362,19 +143,8 @@ export function openApiProblems(openapi: unknown): string[] {
     return [
       '"openapi": must be true, false or { path, title, version, servers, ui, decorators, securitySchemes, security }',
     ];
-  const { servers, ...rest } = openapi as { servers?: unknown; securitySchemes?: unknown; security?: unknown };
-  const candidate = Object.assign(new CrudApiOpenApiSchema(), rest, {
-    servers: Array.isArray(servers)
-      ? servers.map((server) => Object.assign(new OpenApiServerSchema(), server))
-      : servers,
-  });
-  return [
-    ...describeProblems(
-      validateSync(candidate, { forbidUnknownValues: false, whitelist: true, forbidNonWhitelisted: true }),
-      'openapi.',
-    ),
-    ...securityProblems(rest.securitySchemes, rest.security),
-  ];
+  const { securitySchemes, security } = openapi as { securitySchemes?: unknown; security?: unknown };
+  return [...tableProblems(OPENAPI_OPTIONS, openapi, 'openapi.'), ...securityProblems(securitySchemes, security)];
 }
 
 /** Throws one start-up error naming every problem, if there is any. */
@@ -387,23 +157,7 @@ export function failOnProblems(problems: readonly string[]): void {
  * fail too) and applies the defaults; throws an error naming every bad option.
  */
 export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMount): ResolvedCrudApiOptions {
-  const candidate = Object.assign(new CrudApiOptionsSchema(), options, {
-    limits: options.limits && Object.assign(new CrudApiLimitsSchema(), options.limits),
-    transactions: options.transactions && Object.assign(new CrudApiTransactionsSchema(), options.transactions),
-    shutdown: options.shutdown && Object.assign(new CrudApiShutdownSchema(), options.shutdown),
-    caching:
-      options.caching && typeof options.caching === 'object'
-        ? Object.assign(new CrudApiCachingSchema(), options.caching)
-        : options.caching,
-    idempotency: options.idempotency && Object.assign(new CrudApiIdempotencySchema(), options.idempotency),
-    outbox: options.outbox && outboxCandidate(options.outbox),
-    live: options.live && Object.assign(new CrudApiLiveSchema(), options.live),
-  });
-  failOnProblems(
-    describeProblems(
-      validateSync(candidate, { forbidUnknownValues: false, whitelist: true, forbidNonWhitelisted: true }),
-    ),
-  );
+  failOnProblems(tableProblems(OPTION_TABLE, options));
   const idempotencyModel = options.idempotency && options.modelMeta.models[options.idempotency.model];
   if (options.idempotency) failOnProblems(idempotencyModelProblems(idempotencyModel, options.idempotency.model));
   const outboxModel = options.outbox && options.modelMeta.models[options.outbox.model];
@@ -421,34 +175,19 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
   if (options.policies) validatePolicies(options.policies, modelMeta);
   if (options.rules) validateRules(options.rules, modelMeta.models);
   return {
-    ...options,
+    ...withDefaults(TOP_DEFAULTS, options),
     ...mount,
     modelMeta,
-    pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
-    count: options.count ?? DEFAULT_COUNT,
-    idDivider: options.idDivider ?? DEFAULT_ID_DIVIDER,
-    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
-    transactions: { ...DEFAULT_TRANSACTIONS, ...options.transactions },
-    shutdown: { ...DEFAULT_SHUTDOWN, ...options.shutdown },
-    caching: options.caching === false ? false : { ...DEFAULT_CACHING, ...options.caching },
-    coalesceReads: options.coalesceReads ?? 'request',
+    limits: withDefaults(DEFAULT_LIMITS, options.limits),
+    transactions: withDefaults(DEFAULT_TRANSACTIONS, options.transactions),
+    shutdown: withDefaults(DEFAULT_SHUTDOWN, options.shutdown),
+    caching: options.caching !== false && withDefaults(DEFAULT_CACHING, options.caching),
     idempotency: idempotencyModel && {
-      retention: options.idempotency!.retention ?? DEFAULT_IDEMPOTENCY_RETENTION,
-      scope: options.idempotency!.scope ?? userScope,
+      ...withDefaults(DEFAULT_IDEMPOTENCY, options.idempotency),
       model: idempotencyModel,
     },
     outbox: outboxModel && outboxSettings(options.outbox!, outboxModel),
   };
-}
-
-function outboxCandidate(outbox: CrudApiOutbox): CrudApiOutboxSchema {
-  const { webhooks } = outbox;
-  return Object.assign(new CrudApiOutboxSchema(), outbox, {
-    webhooks: Array.isArray(webhooks)
-      ? webhooks.map((target) => Object.assign(new WebhookTargetSchema(), target))
-      : webhooks,
-  });
 }
 
 /** What is wrong with the `outbox` option beyond its shape: its model, its webhooks' names and models, the client of its worker. */
@@ -474,9 +213,6 @@ function outboxSettings(outbox: CrudApiOutbox, model: DataModelMeta['models'][st
   const { model: _name, ...settings } = outbox;
   return { ...OUTBOX_DEFAULTS, ...settings, webhooks: [...(outbox.webhooks ?? [])], model };
 }
-
-/** Passport-style guards put the caller in `request.user`. */
-const userScope = (request: PlatformRequest): string => JSON.stringify(request.user ?? null);
 
 function withoutModel(meta: DataModelMeta, name: string): DataModelMeta {
   const { [name]: _removed, ...models } = meta.models;

@@ -14,8 +14,8 @@ import { buildModelMeta } from '../generator/build-model-meta.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
 import type { CrudApiModuleOptions } from '../module/crud-api-module-options.interface.js';
-import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
+import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../options/option-table.js';
 import type { CrudApiRules } from '../rules/rules.types.js';
 import {
   DEFAULT_OPENAPI_OPTIONS,

@@ -8,39 +8,22 @@ import type { ChangeListener, CrudApiRules } from '../rules/rules.types.js';
 import type { PlatformRequest } from '../shared/api-request.js';
 import type { RouteVersion } from '../shared/nest-route-paths.js';
 import type { ServerErrorListener } from '../telemetry/server-error-report.js';
-import type { COUNT_STRATEGIES } from './crud-api.constants.js';
+import type { COUNT_STRATEGIES, TRANSACTION_ISOLATION_LEVELS } from './crud-api.constants.js';
 
-/** The options of one module instance (what `forRootAsync`'s factory returns). */
+/**
+ * The options of one module instance (what `forRootAsync`'s factory returns): the core options
+ * first, then the advanced ones. `OPTION_TABLE` states how each is validated and its default.
+ */
 export interface CrudApiOptions {
+  // Core options: what most applications set (docs/options.md#core-options).
   /** Base URL of the REST API, used to build every JSON:API link (`https://api.example.com/api/rest`). */
   endpoint: string;
-  /** Default and maximum page size of REST collections; `Infinity` disables pagination. Default 100. */
-  pageSize?: number;
-  /**
-   * How REST offset pages find `meta.total`: `exact` counts (default), `estimated` reads PostgreSQL's
-   * planner statistics where safe (else exact), `none` omits it. A request's `Prefer: count=…` overrides it.
-   */
-  count?: CountStrategy;
-  /** The `modelMeta` export of the module written by `nestjs-crud-api-generator`. */
-  modelMeta: DataModelMeta;
   /** The Prisma client serving every request (give this or `getPrisma`). */
   prisma?: PrismaClientLike;
   /** The Prisma client for one request, e.g. one extended with the caller's identity; called once per request. */
   getPrisma?: (request: PlatformRequest) => PrismaClientLike | Promise<PrismaClientLike>;
-  /** Separator between the parts of a compound id in REST URLs and documents. Default `_`. */
-  idDivider?: string;
-  /** Models exposed on both interfaces, by Prisma name or URL name. Default: all. */
-  models?: string[];
-  /** Largest accepted request body, as a byte count or a string such as `'1mb'`. Default `'1mb'`. */
-  bodyLimit?: number | string;
-  /** Per model (Prisma or URL name): make it read-only or drop single Prisma operations (`deleteMany`). */
-  operations?: CrudApiOperations;
-  /** Prisma error codes mapped to HTTP, merged over the defaults (`DEFAULT_PRISMA_ERROR_MAP`). */
-  prismaErrorMap?: Record<string, PrismaErrorMapping>;
-  /** Largest RPC `take` (in absolute value); a larger or missing `take` on findMany is capped. Default: unlimited. */
-  maxTake?: number;
-  /** Request-shape limits; each answers 400 beyond it. */
-  limits?: CrudApiLimits;
+  /** The `modelMeta` export of the module written by `nestjs-crud-api-generator`. */
+  modelMeta: DataModelMeta;
   /**
    * Access policies per Prisma model name, enforced on both interfaces (docs/access-control.md).
    * Without this option every row and field is accessible.
@@ -54,12 +37,57 @@ export interface CrudApiOptions {
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   rules?: CrudApiRules<any>;
+
+  // Advanced options: each has a default that fits most applications (docs/options.md#advanced-options).
+  /**
+   * Default and maximum page size of REST collections; `Infinity` disables pagination.
+   * @defaultValue 100
+   */
+  pageSize?: number;
+  /**
+   * How REST offset pages find `meta.total`: `exact` counts, `estimated` reads PostgreSQL's
+   * planner statistics where safe (else exact), `none` omits it. A request's `Prefer: count=…` overrides it.
+   * @defaultValue `'exact'`
+   */
+  count?: CountStrategy;
+  /**
+   * Separator between the parts of a compound id in REST URLs and documents.
+   * @defaultValue `'_'`
+   */
+  idDivider?: string;
+  /**
+   * Models exposed on both interfaces, by Prisma name or URL name.
+   * @defaultValue all
+   */
+  models?: string[];
+  /**
+   * Largest accepted request body, as a byte count or a string such as `'512kb'`.
+   * @defaultValue `'1mb'`
+   */
+  bodyLimit?: number | string;
+  /** Per model (Prisma or URL name): make it read-only or drop single Prisma operations (`deleteMany`). */
+  operations?: CrudApiOperations;
+  /** Prisma error codes mapped to HTTP, merged over the defaults (`DEFAULT_PRISMA_ERROR_MAP`). */
+  prismaErrorMap?: Record<string, PrismaErrorMapping>;
+  /**
+   * Largest RPC `take` (in absolute value); a larger or missing `take` on findMany is capped.
+   * @defaultValue unlimited
+   */
+  maxTake?: number;
+  /** Request-shape limits; each answers 400 beyond it. */
+  limits?: CrudApiLimits;
   /** Listeners of committed changes: one event per changed row, after the commit (docs/rules.md). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   onChange?: ChangeListener<any> | ChangeListener<any>[];
-  /** Decides models and actions without rules when `policies` is given. Default `'deny'`. */
+  /**
+   * Decides models and actions without rules when `policies` is given.
+   * @defaultValue `'deny'`
+   */
   defaultPolicy?: DefaultPolicy;
-  /** The context the policies see for one request. Default `{ user: request.user }`. */
+  /**
+   * The context the policies see for one request.
+   * @defaultValue `{ user: request.user }`
+   */
   context?: (request: PlatformRequest) => PolicyContext | Promise<PolicyContext>;
   /** Multi-operation requests: RPC `$transaction/sequential` and JSON:API Atomic Operations. */
   transactions?: CrudApiTransactions;
@@ -80,11 +108,12 @@ export interface CrudApiOptions {
   /**
    * GETs that arrive together and would get the same answer share one read
    * (docs/http.md#coalesced-reads); each is read after it arrived, as it would be alone. Which
-   * GETs are the same: `'request'` (default) the same interface, URL, headers (but those unique
+   * GETs are the same: `'request'` the same interface, URL, headers (but those unique
    * to each request, such as `X-Request-Id` and `traceparent`), client address, Prisma client
    * and policy context; `'context'` the same interface, URL, `Accept`, `Content-Type`, `Prefer`,
    * `caching.vary` headers, Prisma client and policy context, whoever sent them. `false`: every
    * GET reads.
+   * @defaultValue `'request'`
    */
   coalesceReads?: CoalesceReads;
   /**
@@ -116,11 +145,15 @@ export interface CrudApiIdempotency {
    * module's own: neither interface exposes it, and policies and rules cannot name it.
    */
   model: string;
-  /** How long a key's answer is kept, in milliseconds. Default 86400000 (24 hours). */
+  /**
+   * How long a key's answer is kept, in milliseconds.
+   * @defaultValue 86400000 (24 hours)
+   */
   retention?: number;
   /**
-   * The caller a key belongs to: the same key from two callers names two requests. Default
-   * `request.user` as JSON (what Passport-style guards set), one scope for callers without it.
+   * The caller a key belongs to: the same key from two callers names two requests. By default
+   * callers without `request.user` share one scope.
+   * @defaultValue `request.user` as JSON (what Passport-style guards set)
    */
   scope?: (request: PlatformRequest) => string | Promise<string>;
 }
@@ -128,37 +161,55 @@ export interface CrudApiIdempotency {
 /** HTTP caching of the instance's GET answers (docs/http.md). */
 export interface CrudApiCaching {
   /**
-   * `Cache-Control` of successful GET answers (and their 304s). Default `private, no-cache`: answers
-   * are per caller, and a cache revalidates (a 304 when unchanged) before reusing one. An
+   * `Cache-Control` of successful GET answers (and their 304s). The default says that answers
+   * are per caller, and that a cache revalidates (a 304 when unchanged) before reusing one. An
    * application's own `Cache-Control` on the response wins.
+   * @defaultValue `'private, no-cache'`
    */
   cacheControl?: string;
   /**
    * Request headers the answers depend on besides `Accept` and `Prefer` (REST), which are always
-   * named: the ones the application's authentication or `context` reads. Default `['Authorization']`.
+   * named: the ones the application's authentication or `context` reads.
+   * @defaultValue `['Authorization']`
    */
   vary?: string[];
   /**
    * How a conditional GET (`If-None-Match`) is revalidated (docs/http.md#revalidation-from-changes).
-   * `'read'` (default): the read runs and its answer's tag is compared. `'changes'` (needs `live`):
+   * `'read'`: the read runs and its answer's tag is compared. `'changes'` (needs `live`):
    * the module remembers the tag a revalidated answer had, with the models its read reached, and
    * answers `304` without reading the database while it has heard of no commit to any of them
    * (the commits live queries hear of) and the tag is younger than `trustFor`.
+   * @defaultValue `'read'`
    */
   revalidate?: 'read' | 'changes';
-  /** With `revalidate: 'changes'`, longest a remembered tag answers without a read, in milliseconds. Default 60000. */
+  /**
+   * With `revalidate: 'changes'`, longest a remembered tag answers without a read, in milliseconds.
+   * @defaultValue 60000
+   */
   trustFor?: number;
 }
 
 /** How the multi-operation requests run; each request is one interactive transaction. */
 export interface CrudApiTransactions {
-  /** Most operations in one request. Default 20. */
+  /**
+   * Most operations in one request.
+   * @defaultValue 20
+   */
   maxOperations?: number;
-  /** Longest a transaction may run, in milliseconds, before it is rolled back. Default 5000 (Prisma's). */
+  /**
+   * Longest a transaction may run, in milliseconds, before it is rolled back.
+   * @defaultValue 5000 (Prisma's)
+   */
   timeout?: number;
-  /** Longest wait for a connection to start the transaction, in milliseconds. Default 2000 (Prisma's). */
+  /**
+   * Longest wait for a connection to start the transaction, in milliseconds.
+   * @defaultValue 2000 (Prisma's)
+   */
   maxWait?: number;
-  /** Isolation level, as Prisma names it (`Serializable`...); the database's default when absent. */
+  /**
+   * Isolation level, as Prisma names it (`Serializable`...).
+   * @defaultValue the database's
+   */
   isolationLevel?: TransactionIsolationLevel;
 }
 
@@ -166,14 +217,14 @@ export interface CrudApiTransactions {
 export interface CrudApiShutdown {
   /**
    * Longest wait, in milliseconds, for the requests in flight on the instance's routes to end
-   * before the application's own shutdown hooks run (which may disconnect Prisma). Default 10000.
+   * before the application's own shutdown hooks run (which may disconnect Prisma).
+   * @defaultValue 10000
    */
   gracePeriod?: number;
 }
 
-/** The isolation levels Prisma accepts; which ones work depends on the database (SQLite: Serializable). */
-export type TransactionIsolationLevel =
-  'ReadUncommitted' | 'ReadCommitted' | 'RepeatableRead' | 'Snapshot' | 'Serializable';
+/** One of `TRANSACTION_ISOLATION_LEVELS`. */
+export type TransactionIsolationLevel = (typeof TRANSACTION_ISOLATION_LEVELS)[number];
 
 /** A class `forRootAsync({ useClass })` instantiates (or `useExisting` names) to get the options. */
 export interface CrudApiOptionsFactory {
@@ -184,23 +235,50 @@ export interface CrudApiOptionsFactory {
 export type CrudApiOperations = Record<string, ModelOperationsOption>;
 
 export interface CrudApiLimits {
-  /** Deepest include path (`a.b.c` is 3). Default 3. */
+  /**
+   * Deepest include path (`a.b.c` is 3).
+   * @defaultValue 3
+   */
   maxIncludeDepth?: number;
-  /** Most include paths in one request. Default 10. */
+  /**
+   * Most include paths in one request.
+   * @defaultValue 10
+   */
   maxIncludePaths?: number;
-  /** Most `filter[...]` parameters in one request. Default 20. */
+  /**
+   * Most `filter[...]` parameters in one request.
+   * @defaultValue 20
+   */
   maxFilters?: number;
-  /** Longest filter value, in characters. Default 1000. */
+  /**
+   * Longest filter value, in characters.
+   * @defaultValue 1000
+   */
   maxFilterValueLength?: number;
-  /** Longest REST filter selector chain (`filter[author][posts][title]` is 3). Default 4. */
+  /**
+   * Longest REST filter selector chain (`filter[author][posts][title]` is 3).
+   * @defaultValue 4
+   */
   maxFilterDepth?: number;
-  /** Deepest nesting of RPC arguments (objects and arrays, Json values included). Default 24. */
+  /**
+   * Deepest nesting of RPC arguments (objects and arrays, Json values included).
+   * @defaultValue 24
+   */
   maxArgumentDepth?: number;
-  /** Most values (object members and array items, counted recursively) in one RPC call's arguments. Default 2000. */
+  /**
+   * Most values (object members and array items, counted recursively) in one RPC call's arguments.
+   * @defaultValue 2000
+   */
   maxArgumentNodes?: number;
-  /** Deepest RPC `include`/`select` nesting through relations (`include: { posts: { include: { author: true } } }` is 2). Default 4. */
+  /**
+   * Deepest RPC `include`/`select` nesting through relations (`include: { posts: { include: { author: true } } }` is 2).
+   * @defaultValue 4
+   */
   maxSelectionDepth?: number;
-  /** Deepest nesting of a JSON request body on either interface (Json attribute values included). Default 32. */
+  /**
+   * Deepest nesting of a JSON request body on either interface (Json attribute values included).
+   * @defaultValue 32
+   */
   maxJsonDepth?: number;
 }
 

@@ -2,7 +2,7 @@ import type { SuperJSON } from 'superjson';
 
 import { CrudApiError } from '../errors/crud-api.error.js';
 import type { ErrorCode } from '../errors/error-codes.js';
-import { DEFAULT_LIMITS } from '../options/crud-api.constants.js';
+import { DEFAULT_LIMITS } from '../options/option-table.js';
 import { argsError, type ArgsOrigin } from './args/args.error.js';
 import { type ArgumentLimits, assertArgumentLimits } from './args/argument-limits.js';
 import { readsArgsFromQuery } from './rpc-operations.js';

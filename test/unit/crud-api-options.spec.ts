@@ -1,7 +1,14 @@
 import { modelMeta as sqliteModelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
 import { decoratorProblems, mountProblems, resolveCrudApiOptions } from '../../lib/module/resolve-options.js';
-import { DEFAULT_LIMITS, DEFAULT_SHUTDOWN, DEFAULT_TRANSACTIONS } from '../../lib/options/crud-api.constants.js';
 import type { CrudApiOptions } from '../../lib/options/crud-api-options.interface.js';
+import { defaultsOf } from '../../lib/options/option-spec.js';
+import {
+  DEFAULT_CACHING,
+  DEFAULT_LIMITS,
+  DEFAULT_SHUTDOWN,
+  DEFAULT_TRANSACTIONS,
+  OPTION_TABLE,
+} from '../../lib/options/option-table.js';
 
 const modelMeta = { provider: 'sqlite', models: {}, enums: {} } as unknown as CrudApiOptions['modelMeta'];
 const MOUNT = { restPath: 'api/rest', rpcPath: 'api/rpc' };
@@ -17,6 +24,22 @@ describe('resolveCrudApiOptions', () => {
       idDivider: '_',
       bodyLimit: '1mb',
     });
+  });
+
+  it('applies every default of the option table', () => {
+    expect(resolve(valid)).toMatchObject({
+      ...defaultsOf(OPTION_TABLE),
+      limits: DEFAULT_LIMITS,
+      transactions: DEFAULT_TRANSACTIONS,
+      shutdown: DEFAULT_SHUTDOWN,
+      caching: DEFAULT_CACHING,
+    });
+  });
+
+  it('takes an option or sub-option given as undefined as left out', () => {
+    const resolved = resolve({ ...valid, pageSize: undefined, limits: { maxFilters: undefined } });
+    expect(resolved.pageSize).toBe(100);
+    expect(resolved.limits).toEqual(DEFAULT_LIMITS);
   });
 
   it('accepts Infinity as page size and getPrisma instead of prisma', () => {
@@ -126,6 +149,8 @@ describe('resolveCrudApiOptions', () => {
     [{ caching: { revalidate: 'changes' } }, /"caching.revalidate": 'changes' needs the `live` option/],
     [{ coalesceReads: true }, /"coalesceReads": coalesceReads must be 'request', 'context' or false/],
     [{ coalesceReads: 'always' }, /"coalesceReads"/],
+    [{ limits: 5 }, /"limits": nested property limits must be either object or array/],
+    [{ transactions: true }, /"transactions"/],
   ])('rejects %j', (override, message) => {
     expect(() => resolve({ ...valid, ...override })).toThrow(message);
   });

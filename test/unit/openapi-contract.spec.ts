@@ -2,8 +2,8 @@ import { modelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
 import { ModelRegistry } from '../../lib/metadata/model-registry.js';
 import { DEFAULT_OPENAPI_OPTIONS } from '../../lib/openapi/openapi.types.js';
 import { buildOpenApiDocuments } from '../../lib/openapi/openapi-documents.js';
-import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../../lib/options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../../lib/options/crud-api-options.interface.js';
+import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../../lib/options/option-table.js';
 import { type Exchange, OpenApiContract } from '../support/openapi-contract.js';
 
 const options = {

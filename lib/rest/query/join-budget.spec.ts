@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
+import { DEFAULT_LIMITS } from '../../options/option-table.js';
 import { assertJoinBudget, countJoins } from './join-budget.js';
 import { parseQuery } from './parse-query.js';
 

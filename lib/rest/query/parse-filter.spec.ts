@@ -1,7 +1,7 @@
 import { modelMeta as postgresMeta } from '../../../fixtures/generated/postgresql/crud-api/index.js';
 import { modelMeta as sqliteMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
-import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
+import { DEFAULT_LIMITS } from '../../options/option-table.js';
 import { VisibleFields } from '../visible-fields.js';
 import { FILTER_OPERATORS } from './filter-operators.js';
 import { buildFilterWhere } from './parse-filter.js';

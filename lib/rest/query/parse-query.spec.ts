@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
+import { DEFAULT_LIMITS } from '../../options/option-table.js';
 import { readParameterName } from './parameter-name.js';
 import { parseQuery } from './parse-query.js';
 

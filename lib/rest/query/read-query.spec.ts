@@ -1,7 +1,7 @@
 import { modelMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
-import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../../options/crud-api-options.interface.js';
+import { DEFAULT_LIMITS } from '../../options/option-table.js';
 import type { PolicyInspector } from '../../policies/with-policies.js';
 import { NO_FIELD_MODES } from '../../rules/field-modes.js';
 import { VisibleFields } from '../visible-fields.js';

@@ -6,7 +6,7 @@ import { FIELD_MODE_RULES, fieldModeInspector } from '../../../test/support/fiel
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import type { DataModelMeta, FieldMeta } from '../../metadata/model-meta.types.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
-import { DEFAULT_LIMITS } from '../../options/crud-api.constants.js';
+import { DEFAULT_LIMITS } from '../../options/option-table.js';
 import type { PolicyInspector } from '../../policies/with-policies.js';
 import { InvalidValue } from '../../rules/invalid-value.js';
 import { type RpcArgsValidation, validateRpcArgs } from './validate-rpc-args.js';
