@@ -75,6 +75,8 @@ const WITH_DELETED_ROWS = `${WITH_DELETED_PARAMETER}=${SOFT_DELETE_FLAG}`;
  * customize them: the resource operations (`createResource`, `updateResource`, `deleteResource`,
  * `updateRelationship`) are what single-resource routes, relationship routes and atomic
  * operations all call, so an override applies to each of them.
+ *
+ * @remarks For subclasses: pass the subclass as the `restService` extra of `forRoot`/`forRootAsync`.
  */
 @Injectable()
 export class RestService {
