@@ -58,14 +58,14 @@ const captures = (scope: Pick<OperationScope, 'listeners' | 'beforeCommit'>): bo
   scope.listeners !== undefined || scope.beforeCommit !== undefined;
 
 /** Whether no access policy judges the rows an operation touches and no listener is told of them. */
-export const unjudged = (scope: OperationScope): boolean => !scope.set.hasPolicies && !captures(scope);
+export const noPoliciesOrCapture = (scope: OperationScope): boolean => !scope.set.hasPolicies && !captures(scope);
 
 /**
- * Whether an operation enforces write rules at most: unjudged, and reaching no soft-deleted model
- * (whose live rows only it may touch), so nothing has to be read after the write.
+ * Whether an operation enforces write rules at most: no policies nor captured changes, and reaching
+ * no soft-deleted model (whose live rows only it may touch), so nothing has to be read after the write.
  */
 const rulesAlone = (scope: OperationScope, model: ModelMeta, args: Args): boolean =>
-  unjudged(scope) && !scope.set.reachesSoftDeleted(model, args);
+  noPoliciesOrCapture(scope) && !scope.set.reachesSoftDeleted(model, args);
 
 /**
  * An interactive transaction in which an unreadable result does not undo the write: the
@@ -582,21 +582,22 @@ async function deleteMany(scope: OperationScope, model: ModelMeta, args: Args): 
   });
 }
 
-const reader =
+/** The policy client's read operation of that name: it reads only the rows the read policy allows. */
+const readOperation =
   (operation: string): Operation =>
   (scope, model, args) =>
     read(scope, model, operation, args ?? {});
 
 /** Every model operation a policy client offers; anything else on a delegate is not reachable. */
 export const POLICY_OPERATIONS: Readonly<Record<string, Operation>> = {
-  findMany: reader('findMany'),
-  findFirst: reader('findFirst'),
-  findFirstOrThrow: reader('findFirstOrThrow'),
-  findUnique: reader('findUnique'),
-  findUniqueOrThrow: reader('findUniqueOrThrow'),
-  count: reader('count'),
-  aggregate: reader('aggregate'),
-  groupBy: reader('groupBy'),
+  findMany: readOperation('findMany'),
+  findFirst: readOperation('findFirst'),
+  findFirstOrThrow: readOperation('findFirstOrThrow'),
+  findUnique: readOperation('findUnique'),
+  findUniqueOrThrow: readOperation('findUniqueOrThrow'),
+  count: readOperation('count'),
+  aggregate: readOperation('aggregate'),
+  groupBy: readOperation('groupBy'),
   create: (scope, model, args) => create(scope, model, args ?? {}),
   createMany: (scope, model, args) => createMany(scope, model, args ?? {}, false),
   createManyAndReturn: (scope, model, args) => createMany(scope, model, args ?? {}, true),

@@ -11,12 +11,12 @@ import { prototypeKey } from './policy.error.js';
 import type { PolicyContext, PolicyInspector, TransactionBounds } from './policy.types.js';
 import {
   type CommitHook,
+  noPoliciesOrCapture,
   type Operation,
   type OperationScope,
   POLICY_OPERATIONS,
   runTransaction,
   SOFT_DELETE_OPERATIONS,
-  unjudged,
 } from './policy-operations.js';
 import { type PolicyConfig, PolicySet, validatePolicies } from './policy-set.js';
 
@@ -161,7 +161,7 @@ function policyClient(scope: OperationScope): PrismaClientLike {
 function passesThrough(scope: OperationScope, model: ModelMeta, args: unknown): boolean {
   const { set } = scope;
   const rules = set.writeRules;
-  if (!rules || !unjudged(scope) || set.reachesSoftDeleted(model, args)) return false;
+  if (!rules || !noPoliciesOrCapture(scope) || set.reachesSoftDeleted(model, args)) return false;
   return !reachesRules(rules, model, args, (name) => set.model(name));
 }
 

@@ -184,7 +184,7 @@ export class RestService {
     const requested = await this.context(req);
     const query = this.query(req, requested.client, target.model, { collection: false, kind: 'delete' });
     if (query.hardDelete) this.assertHardDeletable(requested.client, target);
-    const context = { ...requested, client: this.reader(requested.client, query) };
+    const context = { ...requested, client: this.applyWithDeleted(requested.client, query) };
     const path = `${type}/${id}`;
     const mode: DeleteMode = query.hardDelete ? 'hardDelete' : 'delete';
     return this.conditionally(context, this.resourceRepresentation(req, target, path, query), async (written) => {
@@ -343,7 +343,7 @@ export class RestService {
   ): Promise<ApiResponse> {
     const related = this.relatedModel(field);
     const query = this.query(req, requested, related, { collection: field.isList, kind: 'read' });
-    const client = this.reader(requested, query);
+    const client = this.applyWithDeleted(requested, query);
     if (query.include.size) {
       throw new CrudApiError(
         'invalid-query-parameter',
@@ -559,7 +559,7 @@ export class RestService {
     const search = withDeleted ? WITH_DELETED_ROWS : '';
     return async (tx) => {
       const plain = this.query({ ...req, query: search }, tx, target.model, READ_ONE);
-      const client = this.reader(tx, plain);
+      const client = this.applyWithDeleted(tx, plain);
       const row = await findResource(this.registry, client, target, this.selection(client, target.model, plain));
       return this.resourceResponse(target.model, row, plain, path).body;
     };
@@ -607,11 +607,11 @@ export class RestService {
   ): Promise<{ client: PrismaClientLike; query: ReadQuery }> {
     const requested = await this.clients.forRequest(req);
     const query = this.query(req, requested, model, { collection, kind: 'read' });
-    return { client: this.reader(requested, query), query };
+    return { client: this.applyWithDeleted(requested, query), query };
   }
 
   /** The client to run on: with `withDeleted=true`, the one that also reads the deleted rows the caller may read. */
-  private reader(client: PrismaClientLike, { withDeleted }: SoftDeleteParameters): PrismaClientLike {
+  private applyWithDeleted(client: PrismaClientLike, { withDeleted }: SoftDeleteParameters): PrismaClientLike {
     return withDeleted ? deletedRowsClient(client) : client;
   }
 
