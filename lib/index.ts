@@ -64,11 +64,11 @@ export { DEFAULT_PRISMA_ERROR_MAP } from './filters/prisma-error-map.js';
 
 /** Access policies and write rules on any Prisma client, e.g. in hand-written endpoints. */
 export { withDeletedRows, withPolicies, type WithPoliciesOptions } from './policies/with-policies.js';
-/** Work on a transaction's changes before it commits (`withPolicies`' `beforeCommit`). */
-export type { CommitHook } from './policies/policy-operations.js';
 /** The `reason` values of policy rejections. */
 export { POLICY_REASONS } from './policies/policy.error.js';
 export type {
+  /** Work on a transaction's changes before it commits (`withPolicies`' `beforeCommit`). */
+  CommitHook,
   CrudApiPolicies,
   DefaultPolicy,
   FieldRule,

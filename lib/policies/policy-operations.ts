@@ -14,7 +14,7 @@ import {
 } from '../rules/apply-write-rules.js';
 import { deliverChanges } from '../rules/change-delivery.js';
 import { throwInvalidValues } from '../rules/invalid-value.js';
-import type { ChangeEvent, ChangeListener } from '../rules/rules.types.js';
+import type { ChangeListener } from '../rules/rules.types.js';
 import { ChangeCapture, type RowHolder } from './change-capture.js';
 import { checkWriteData, type DataNode } from './check-write-data.js';
 import { checkClientIds } from './client-ids.js';
@@ -22,7 +22,7 @@ import { finishRead } from './finish-read.js';
 import { bulkWriteWhere } from './foreign-key-guards.js';
 import { expandUnique, planRead } from './plan-read.js';
 import { isResultNotReadable, policyViolation, resultNotReadable } from './policy.error.js';
-import type { PolicyAction, TransactionBounds } from './policy.types.js';
+import type { CommitHook, PolicyAction, TransactionBounds } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
 import { andUniqueWhere, andWhere, anyOfIds, idWhere, noRows } from './rule-where.js';
 import { markDeleted, restoreDeleted } from './soft-delete.js';
@@ -43,9 +43,6 @@ export interface OperationScope {
   /** Prisma's options (`maxWait`, `timeout`) for the transactions the scope opens. */
   transactionOptions?: TransactionBounds;
 }
-
-/** Called in a transaction once its changes are read, before it commits: its failure rolls the transaction back. */
-export type CommitHook = (tx: PrismaClientLike, events: readonly ChangeEvent[]) => Promise<void>;
 
 type Args = Record<string, any>;
 type Row = Record<string, any>;
