@@ -1,4 +1,6 @@
-// The public surface: what an application imports. Everything else is internal and may change.
+// The public surface, checked against etc/*.api.md (`npm run api:check`). Two audiences: applications
+// (options, functions, errors) and subclasses of the services (the section "For subclasses" at the end).
+// Everything else is internal and may change.
 
 /** The module: `CrudApiModule.forRoot(options)` or `CrudApiModule.forRootAsync({ useFactory | useClass | useExisting })`. */
 export { CrudApiModule } from './crud-api.module.js';
@@ -14,8 +16,6 @@ export type {
   CrudApiOperations,
   /** The `prismaErrorMap` option's entries, and the default map's. */
   PrismaErrorMapping,
-  /** The options of one instance with every default applied (injected as `CRUD_API_OPTIONS`). */
-  ResolvedCrudApiOptions,
   /** The `shutdown` option. */
   CrudApiShutdown,
   /** The `coalesceReads` option. */
@@ -36,29 +36,9 @@ export type { ServerErrorInfo, ServerErrorListener } from './telemetry/server-er
 /** The platform's request (Express or Fastify) handed to `getPrisma` and `context`. */
 export type { PlatformRequest } from './shared/api-request.js';
 
-/** Injection token of one instance's `ResolvedCrudApiOptions`, for service subclasses. */
-export { CRUD_API_OPTIONS } from './options/crud-api.constants.js';
-
-/** The REST operations: subclass it and pass the subclass as the `restService` extra. */
-export { type DeleteMode, RestService, type RelationshipChange } from './rest/rest.service.js';
-/** What `RestService`'s resource operations (`createResource`...) take: override them to extend every REST write path. */
-export type { ResourceContext } from './rest/resources/resource-context.js';
-export type { ResourceTarget } from './rest/resources/resource-target.js';
-export type { Selection } from './rest/serialize/build-selection.js';
-export type { ResourceWrite } from './rest/write/parse-resource-document.js';
-export type { RelationshipWrite } from './rest/write/relationship-data.js';
-/** The RPC operations: subclass it and pass the subclass as the `rpcService` extra. */
-export { RpcService } from './rpc/rpc.service.js';
-/** What the services receive: the request described independently of the platform. */
-export type { ApiRequest } from './shared/api-request.js';
-/** What the services return: `{ status, headers, body }`. */
-export type { ApiResponse } from './shared/api-response.js';
-/** The exposed models of one instance (a dependency of the services). */
-export { ModelRegistry } from './metadata/model-registry.js';
-/** The Prisma client of each request (a dependency of the services). */
-export { PrismaClientResolver } from './data/prisma-client.resolver.js';
-
+/** The `live` option. */
 export type { CrudApiLive } from './changes/live.types.js';
+/** Live queries of an instance: `committed(models)` after the application's own writes (docs/live.md). */
 export { LiveQueries } from './changes/live-queries.js';
 /** What the module needs of a Prisma client. */
 export type { PrismaClientLike } from './prisma/prisma-client-like.js';
@@ -84,13 +64,11 @@ export { DEFAULT_PRISMA_ERROR_MAP } from './filters/prisma-error-map.js';
 
 /** Access policies and write rules on any Prisma client, e.g. in hand-written endpoints. */
 export { withDeletedRows, withPolicies, type WithPoliciesOptions } from './policies/with-policies.js';
-/** Work on a transaction's changes before it commits (`withPolicies`' `beforeCommit`). */
-export type { CommitHook } from './policies/policy-operations.js';
-/** The policy applied to models and actions without rules (`'deny'`). */
-export { DEFAULT_POLICY } from './policies/policy-set.js';
 /** The `reason` values of policy rejections. */
 export { POLICY_REASONS } from './policies/policy.error.js';
 export type {
+  /** Work on a transaction's changes before it commits (`withPolicies`' `beforeCommit`). */
+  CommitHook,
   CrudApiPolicies,
   DefaultPolicy,
   FieldRule,
@@ -153,3 +131,28 @@ export type {
 } from './changes/change-transport.types.js';
 export { postgresChangeTransport } from './changes/postgres-change-transport.js';
 export { redisChangeTransport } from './changes/redis-change-transport.js';
+
+// For subclasses: what a `restService`/`rpcService` extra's class overrides, receives and injects.
+
+/** Injection token of one instance's `ResolvedCrudApiOptions`, for service subclasses. */
+export { CRUD_API_OPTIONS } from './options/crud-api.constants.js';
+/** The options of one instance with every default applied (injected as `CRUD_API_OPTIONS`). */
+export type { ResolvedCrudApiOptions } from './options/crud-api-options.interface.js';
+/** The REST operations: subclass it and pass the subclass as the `restService` extra. */
+export { type DeleteMode, RestService, type RelationshipChange } from './rest/rest.service.js';
+/** What `RestService`'s resource operations (`createResource`...) take: override them to extend every REST write path. */
+export type { ResourceContext } from './rest/resources/resource-context.js';
+export type { ResourceTarget } from './rest/resources/resource-target.js';
+export type { Selection } from './rest/serialize/build-selection.js';
+export type { ResourceWrite } from './rest/write/parse-resource-document.js';
+export type { RelationshipWrite } from './rest/write/relationship-data.js';
+/** The RPC operations: subclass it and pass the subclass as the `rpcService` extra. */
+export { RpcService } from './rpc/rpc.service.js';
+/** What the services receive: the request described independently of the platform. */
+export type { ApiRequest } from './shared/api-request.js';
+/** What the services return: `{ status, headers, body }`. */
+export type { ApiResponse } from './shared/api-response.js';
+/** The exposed models of one instance (a dependency of the services). */
+export { ModelRegistry } from './metadata/model-registry.js';
+/** The Prisma client of each request (a dependency of the services). */
+export { PrismaClientResolver } from './data/prisma-client.resolver.js';

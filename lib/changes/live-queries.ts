@@ -276,7 +276,10 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
         this.schedule(1000 - (Date.now() % 1000));
         return;
       }
-      void this.rerun(group);
+      // A re-run answers its own failures on the streams: what still escapes is a fault, logged.
+      void this.rerun(group).catch((error: unknown) =>
+        logger.error(`Live queries: a re-run failed: ${String(error)}`, (error as Error | undefined)?.stack),
+      );
     }
   }
 

@@ -23,7 +23,7 @@ export interface CrudApiLive {
    * remote address without one.
    */
   // The platform's request: the application's guards decide what is on it.
-
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   caller?: (request: any) => string;
   /**
    * Most re-runs per second on this instance: beyond it, re-runs wait for the next second (a

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
-import type { CommitHook } from '../policies/policy-operations.js';
+import type { CommitHook } from '../policies/policy.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ChangeEvent } from '../rules/rules.types.js';
 

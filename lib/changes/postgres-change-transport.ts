@@ -117,7 +117,9 @@ class PostgresChangeTransport extends ConnectionTransport {
     this.client = undefined;
     this.unwatch();
     this.onError(error);
+    // Closing a connection that failed can only fail as it did: that failure was just reported.
     void client.end().catch(() => undefined);
+    // Each attempt's failure goes to onError inside: the loop itself does not reject.
     void this.reconnect();
   }
 

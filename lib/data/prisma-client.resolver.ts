@@ -50,6 +50,8 @@ const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ use
  * request's context. Change events also go to the application's `@nestjs/event-emitter`, when it
  * has one and something listens to them, and to the outbox, in the write's transaction, with the
  * `outbox` option.
+ *
+ * @remarks Exported for subclasses of `RestService`/`RpcService`, which receive it in their constructor.
  */
 @Injectable()
 export class PrismaClientResolver implements OnApplicationBootstrap {

@@ -9,6 +9,8 @@ export function toTypeName(modelName: string): string {
 /**
  * The exposed models, looked up by their URL name. Built once at start-up; lookups go through
  * `Map`s so a name such as `__proto__` or `constructor` can never reach an object prototype.
+ *
+ * @remarks Exported for subclasses of `RestService`/`RpcService`, which receive it in their constructor.
  */
 export class ModelRegistry {
   private readonly byTypeName: ReadonlyMap<string, ModelMeta>;

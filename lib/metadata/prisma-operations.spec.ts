@@ -6,7 +6,7 @@ import type { RowOperationName, RuledOperationName } from '../client/rules-data.
 import { CONDITIONAL_WRITES, TAGGED_WRITES } from '../lifecycle/interface-writes.js';
 import { DocumentedFields } from '../openapi/documented-fields.js';
 import { buildRpcDocument, type RpcDocumentOptions } from '../openapi/rpc-document.js';
-import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../options/crud-api.constants.js';
+import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS } from '../options/option-table.js';
 import { POLICY_OPERATIONS } from '../policies/policy-operations.js';
 import { OPERATION_FEATURES } from '../prisma/provider-capabilities.js';
 import { OPERATION_ARGS } from '../rpc/args/operation-args.js';

@@ -15,7 +15,7 @@ import {
 } from '../rules/apply-write-rules.js';
 import { deliverChanges } from '../rules/change-delivery.js';
 import { throwInvalidValues } from '../rules/invalid-value.js';
-import type { ChangeEvent, ChangeListener } from '../rules/rules.types.js';
+import type { ChangeListener } from '../rules/rules.types.js';
 import { ChangeCapture, type RowHolder } from './change-capture.js';
 import { checkWriteData, type DataNode } from './check-write-data.js';
 import { checkClientIds } from './client-ids.js';
@@ -23,7 +23,7 @@ import { finishRead } from './finish-read.js';
 import { bulkWriteWhere } from './foreign-key-guards.js';
 import { expandUnique, planRead } from './plan-read.js';
 import { isResultNotReadable, policyViolation, resultNotReadable } from './policy.error.js';
-import type { PolicyAction, TransactionBounds } from './policy.types.js';
+import type { CommitHook, PolicyAction, TransactionBounds } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
 import { andUniqueWhere, andWhere, anyOfIds, idWhere, noRows } from './rule-where.js';
 import { markDeleted, restoreDeleted } from './soft-delete.js';
@@ -45,9 +45,6 @@ export interface OperationScope {
   transactionOptions?: TransactionBounds;
 }
 
-/** Called in a transaction once its changes are read, before it commits: its failure rolls the transaction back. */
-export type CommitHook = (tx: PrismaClientLike, events: readonly ChangeEvent[]) => Promise<void>;
-
 type Args = Record<string, any>;
 type Row = Record<string, any>;
 export type Operation = (scope: OperationScope, model: ModelMeta, args: Args) => Promise<unknown>;
@@ -59,14 +56,14 @@ const captures = (scope: Pick<OperationScope, 'listeners' | 'beforeCommit'>): bo
   scope.listeners !== undefined || scope.beforeCommit !== undefined;
 
 /** Whether no access policy judges the rows an operation touches and no listener is told of them. */
-export const unjudged = (scope: OperationScope): boolean => !scope.set.hasPolicies && !captures(scope);
+export const noPoliciesOrCapture = (scope: OperationScope): boolean => !scope.set.hasPolicies && !captures(scope);
 
 /**
- * Whether an operation enforces write rules at most: unjudged, and reaching no soft-deleted model
- * (whose live rows only it may touch), so nothing has to be read after the write.
+ * Whether an operation enforces write rules at most: no policies nor captured changes, and reaching
+ * no soft-deleted model (whose live rows only it may touch), so nothing has to be read after the write.
  */
 const rulesAlone = (scope: OperationScope, model: ModelMeta, args: Args): boolean =>
-  unjudged(scope) && !scope.set.reachesSoftDeleted(model, args);
+  noPoliciesOrCapture(scope) && !scope.set.reachesSoftDeleted(model, args);
 
 /**
  * An interactive transaction in which an unreadable result does not undo the write: the
@@ -583,14 +580,15 @@ async function deleteMany(scope: OperationScope, model: ModelMeta, args: Args): 
   });
 }
 
-const reader =
+/** The policy client's read operation of that name: it reads only the rows the read policy allows. */
+const readOperation =
   (operation: string): Operation =>
   (scope, model, args) =>
     read(scope, model, operation, args ?? {});
 
 /** Every read of the operation table, planned and finished by the same `read`. */
 const READS = Object.fromEntries(
-  [...operationNames((operation) => operation.access === 'read')].map((name) => [name, reader(name)]),
+  [...operationNames((operation) => operation.access === 'read')].map((name) => [name, readOperation(name)]),
 ) as Record<ReadOperationName, Operation>;
 
 /**

@@ -1,4 +1,6 @@
+import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ModelFieldModes } from '../rules/field-modes.js';
+import type { ChangeEvent } from '../rules/rules.types.js';
 
 /**
  * Access-policy rules, written in TypeScript by the application. A rule is a boolean, a Prisma
@@ -110,3 +112,6 @@ export interface PolicyInspector {
    */
   readonly reportsInvalidValues?: boolean;
 }
+
+/** Called in a transaction once its changes are read, before it commits: its failure rolls the transaction back. */
+export type CommitHook = (tx: PrismaClientLike, events: readonly ChangeEvent[]) => Promise<void>;

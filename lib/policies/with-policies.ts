@@ -9,14 +9,13 @@ import { findPrototypeKey } from '../shared/prototype-keys.js';
 import { inChildSpan } from '../telemetry/child-span.js';
 import { SPANS } from '../telemetry/telemetry.constants.js';
 import { prototypeKey } from './policy.error.js';
-import type { PolicyContext, PolicyInspector, TransactionBounds } from './policy.types.js';
+import type { CommitHook, PolicyContext, PolicyInspector, TransactionBounds } from './policy.types.js';
 import {
-  type CommitHook,
+  noPoliciesOrCapture,
   type Operation,
   type OperationScope,
   POLICY_OPERATIONS,
   runTransaction,
-  unjudged,
 } from './policy-operations.js';
 import { type PolicyConfig, PolicySet, validatePolicies } from './policy-set.js';
 
@@ -40,6 +39,7 @@ export interface WithPoliciesOptions extends PolicyConfig {
   /** Who is asking, as the rules see it (the module builds it with the `context` option). */
   context: PolicyContext;
   /** Listeners of committed changes (one event per changed row, delivered after the commit). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- listeners typed with the application's context
   onChange?: ChangeListener<any> | ChangeListener<any>[];
   /**
    * Called in each transaction with its changes (one event per changed row) just before it commits;
@@ -161,7 +161,7 @@ function policyClient(scope: OperationScope): PrismaClientLike {
 function passesThrough(scope: OperationScope, model: ModelMeta, args: unknown): boolean {
   const { set } = scope;
   const rules = set.writeRules;
-  if (!rules || !unjudged(scope) || set.reachesSoftDeleted(model, args)) return false;
+  if (!rules || !noPoliciesOrCapture(scope) || set.reachesSoftDeleted(model, args)) return false;
   return !reachesRules(rules, model, args, (name) => set.model(name));
 }
 
@@ -193,7 +193,7 @@ class PolicyDelegate {
 
 /** Defines a model operation on the delegates that `offered` says have it. */
 function defineOperation(name: string, operation: Operation, offered: (state: DelegateState) => boolean): void {
-  const run = async function (this: PolicyDelegate, args?: Record<string, any>): Promise<unknown> {
+  const run = async function (this: PolicyDelegate, args?: Record<string, unknown>): Promise<unknown> {
     const { scope, model, base } = this[STATE];
     const prototypePath = findPrototypeKey(args);
     if (prototypePath) throw prototypeKey(prototypePath);

@@ -76,6 +76,8 @@ const WITH_DELETED_ROWS = `${WITH_DELETED_PARAMETER}=${SOFT_DELETE_FLAG}`;
  * customize them: the resource operations (`createResource`, `updateResource`, `deleteResource`,
  * `updateRelationship`) are what single-resource routes, relationship routes and atomic
  * operations all call, so an override applies to each of them.
+ *
+ * @remarks For subclasses: pass the subclass as the `restService` extra of `forRoot`/`forRootAsync`.
  */
 @Injectable()
 export class RestService {
@@ -183,7 +185,7 @@ export class RestService {
     const requested = await this.context(req);
     const query = this.query(req, requested.client, target.model, { collection: false, kind: 'delete' });
     if (query.hardDelete) this.assertHardDeletable(requested.client, target);
-    const context = { ...requested, client: this.reader(requested.client, query) };
+    const context = { ...requested, client: this.applyWithDeleted(requested.client, query) };
     const path = `${type}/${id}`;
     const mode: DeleteMode = query.hardDelete ? 'hardDelete' : 'delete';
     return this.conditionally(context, this.resourceRepresentation(req, target, path, query), async (written) => {
@@ -342,7 +344,7 @@ export class RestService {
   ): Promise<ApiResponse> {
     const related = this.relatedModel(field);
     const query = this.query(req, requested, related, { collection: field.isList, kind: 'read' });
-    const client = this.reader(requested, query);
+    const client = this.applyWithDeleted(requested, query);
     if (query.include.size) {
       throw new CrudApiError(
         'invalid-query-parameter',
@@ -558,7 +560,7 @@ export class RestService {
     const search = withDeleted ? WITH_DELETED_ROWS : '';
     return async (tx) => {
       const plain = this.query({ ...req, query: search }, tx, target.model, READ_ONE);
-      const client = this.reader(tx, plain);
+      const client = this.applyWithDeleted(tx, plain);
       const row = await findResource(this.registry, client, target, this.selection(client, target.model, plain));
       return this.resourceResponse(target.model, row, plain, path).body;
     };
@@ -606,11 +608,11 @@ export class RestService {
   ): Promise<{ client: PrismaClientLike; query: ReadQuery }> {
     const requested = await this.clients.forRequest(req);
     const query = this.query(req, requested, model, { collection, kind: 'read' });
-    return { client: this.reader(requested, query), query };
+    return { client: this.applyWithDeleted(requested, query), query };
   }
 
   /** The client to run on: with `withDeleted=true`, the one that also reads the deleted rows the caller may read. */
-  private reader(client: PrismaClientLike, { withDeleted }: SoftDeleteParameters): PrismaClientLike {
+  private applyWithDeleted(client: PrismaClientLike, { withDeleted }: SoftDeleteParameters): PrismaClientLike {
     return withDeleted ? deletedRowsClient(client) : client;
   }
 

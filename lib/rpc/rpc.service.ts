@@ -31,7 +31,11 @@ import { parseTransactionBody, type TransactionStep } from './transaction/parse-
 import { SEQUENTIAL, TRANSACTION_SEGMENT } from './transaction/transaction-route.js';
 import { readsDeletedRows } from './with-deleted.js';
 
-/** Runs one Prisma operation per request. Replace it with a provider of your own to customize it. */
+/**
+ * Runs one Prisma operation per request. Replace it with a provider of your own to customize it.
+ *
+ * @remarks For subclasses: pass the subclass as the `rpcService` extra of `forRoot`/`forRootAsync`.
+ */
 @Injectable()
 export class RpcService {
   /** Result writers compiled per model and selection shape. */

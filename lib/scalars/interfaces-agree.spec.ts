@@ -4,7 +4,7 @@ import { modelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
 import { CrudApiError } from '../errors/crud-api.error.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
-import { DEFAULT_LIMITS } from '../options/crud-api.constants.js';
+import { DEFAULT_LIMITS } from '../options/option-table.js';
 import { attributeValue } from '../rest/attribute-codec.js';
 import { buildFilterWhere } from '../rest/query/parse-filter.js';
 import { parseQuery } from '../rest/query/parse-query.js';

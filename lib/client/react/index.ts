@@ -2,4 +2,3 @@
 export { liveRestQuery, type LiveRestQueryOptions, useLiveRestQuery } from './live-rest-query.js';
 export { createRpcHooks, type RpcHooksOptions, type RpcMutationOptions, type RpcQueryOptions } from './rpc-hooks.js';
 export { RPC_QUERY_KEY, rpcQueryKey, type RpcQueryKey, type RpcQueryKeyArgs } from './query-key.js';
-export { modelsInArgs, mutatedModels } from './touched-models.js';

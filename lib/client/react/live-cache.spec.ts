@@ -89,6 +89,26 @@ describe('keepQueryLive', () => {
     release();
     query.unsubscribe();
   });
+
+  it('reads the query again when its source fails instead of ending, and the next holder opens it again', async () => {
+    const queryClient = new QueryClient();
+    const query = observed(queryClient);
+    query.answer('first');
+    await eventually(() => expect(queryClient.getQueryData(KEY)).toBe('first'));
+    let opened = 0;
+    const failing: LiveSource<string> = async () => {
+      opened++;
+      throw new Error('a fault of the source');
+    };
+    const release = keepQueryLive(queryClient, KEY, failing);
+    await eventually(() => expect(query.reads()).toBe(2));
+    await eventually(() => {
+      keepQueryLive(queryClient, KEY, failing)();
+      expect(opened).toBe(2);
+    });
+    release();
+    query.unsubscribe();
+  });
 });
 
 describe('liveRestQuery', () => {

@@ -44,11 +44,14 @@ function openSubscription<T>(queryClient: QueryClient, queryKey: QueryKey, open:
     onReconnect: () => void queryClient.invalidateQueries(filters),
     // Once the source ended the query is read again, and reports the error the server answers.
     onError: (_error, willRetry) => void (willRetry || queryClient.invalidateQueries(filters)),
-  }).finally(() => {
-    const byHash = subscriptionsOf(queryClient);
-    const hash = hashKey(queryKey);
-    if (byHash.get(hash) === subscription) byHash.delete(hash);
-  });
+  })
+    // A source that failed instead of ending is treated as one that ended.
+    .catch(() => void queryClient.invalidateQueries(filters))
+    .finally(() => {
+      const byHash = subscriptionsOf(queryClient);
+      const hash = hashKey(queryKey);
+      if (byHash.get(hash) === subscription) byHash.delete(hash);
+    });
   return subscription;
 }
 
