@@ -16,7 +16,7 @@ import {
 import { testPlatform } from '../support/test-app.js';
 import { createTestDatabase, testProviders } from '../support/test-database.js';
 
-const GRACE_PERIOD = 10_000;
+const GRACE_PERIOD = 4000;
 /** What the application's exit takes after the drain: its other hooks, closing the server. */
 const EXIT_MS = 3000;
 const JSON_API = 'application/vnd.api+json';

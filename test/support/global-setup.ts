@@ -1,3 +1,8 @@
+import { rmSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
 import { Redis } from 'ioredis';
 import mariadb from 'mariadb';
 import pg from 'pg';
@@ -13,6 +18,12 @@ export const DEFAULT_TEST_MYSQL_URL = 'mysql://root@127.0.0.1:3306/test';
 /** The environment variable that holds the URL of the Redis server (the Redis change transport's suites). */
 export const REDIS_URL_VARIABLE = 'TEST_REDIS_URL';
 export const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379';
+
+/** Set to 1, no server is used (`npm run test:fast`): SQLite only, the Redis suites left out. */
+export const ONLY_SQLITE_VARIABLE = 'TEST_SQLITE_ONLY';
+
+/** The folder where the suites keep what they make once per run (the sample schema's DDL), removed as the run ends. */
+export const RUN_CACHE_VARIABLE = 'CRUD_API_TEST_CACHE';
 
 interface ServerDatabase {
   name: string;
@@ -68,10 +79,19 @@ const SERVERS: ServerDatabase[] = [
 /**
  * Decides once which servers the suites run on: the URL in the environment, or a server
  * answering at the default address. With REQUIRE_POSTGRES=1, REQUIRE_MARIADB=1 or REQUIRE_REDIS=1
- * (CI) an unreachable server fails the run instead of leaving its suites out.
+ * (CI) an unreachable server fails the run instead of leaving its suites out; with
+ * TEST_SQLITE_ONLY=1 no server is used.
  */
 export default async function globalSetup(): Promise<void> {
+  const cache = await mkdtemp(path.join(os.tmpdir(), 'crud-api-test-'));
+  process.env[RUN_CACHE_VARIABLE] = cache;
+  process.once('exit', () => rmSync(cache, { recursive: true, force: true }));
+  const only = process.env[ONLY_SQLITE_VARIABLE] === '1';
   for (const server of SERVERS) {
+    if (only) {
+      delete process.env[server.variable];
+      continue;
+    }
     const url = process.env[server.variable] ?? server.defaultUrl;
     try {
       await server.ping(url);

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
 import pg from 'pg';
 
 import { createSampleDatabase, type SampleDatabase } from '../../fixtures/blog/database/create-prisma-client.js';
-import type { DatabaseProvider } from '../../fixtures/blog/database/database-url.js';
-import { pushSchemaIfEmpty, withMysql } from '../../fixtures/blog/database/prepare-database.js';
-import { SERVER_URL_VARIABLES } from './global-setup.js';
+import { type DatabaseProvider, providerOf } from '../../fixtures/blog/database/database-url.js';
+import { pushSchemaIfEmpty, sampleDdl, withMysql } from '../../fixtures/blog/database/prepare-database.js';
+import { RUN_CACHE_VARIABLE, SERVER_URL_VARIABLES } from './global-setup.js';
 
 /**
  * The databases every e2e suite runs on: SQLite always, PostgreSQL and MySQL/MariaDB when global
@@ -34,6 +35,7 @@ export async function createTestDatabase(provider: DatabaseProvider): Promise<Te
   const name = `crud_api_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   if (provider === 'sqlite') {
     const file = path.join(os.tmpdir(), `${name}.db`);
+    await copyFile(await sqliteTemplate(), file);
     return open(`file:${file}`, () => rm(file, { force: true }));
   }
   const adminUrl = process.env[SERVER_URL_VARIABLES[provider]]!;
@@ -46,8 +48,38 @@ export async function createTestDatabase(provider: DatabaseProvider): Promise<Te
   return open(url.toString(), () => admin(adminUrl, drop));
 }
 
+/**
+ * A file made once for the whole run (`RUN_CACHE_VARIABLE`, set by global setup): every test file
+ * is a fresh module registry, where the schema engine's WebAssembly would compile again (a third
+ * of a second) for its first database. Written whole by a rename, so that workers share it safely.
+ */
+async function runCache(name: string, make: (file: string) => Promise<void>): Promise<string> {
+  const folder = process.env[RUN_CACHE_VARIABLE] ?? path.join(os.tmpdir(), `crud-api-test-${process.pid}`);
+  await mkdir(folder, { recursive: true });
+  const file = path.join(folder, name);
+  if (!existsSync(file)) {
+    const partial = `${file}.${randomUUID()}`;
+    await make(partial);
+    await rename(partial, file);
+  }
+  return file;
+}
+
+/** The sample schema's DDL, rendered once per run. */
+async function cachedDdl(provider: DatabaseProvider, url: string): Promise<string> {
+  const file = await runCache(`${provider}.sql`, async (partial) => writeFile(partial, await sampleDdl(provider, url)));
+  return readFile(file, 'utf8');
+}
+
+/** An SQLite file holding the empty sample schema: each test database is a copy. */
+const sqliteTemplate = (): Promise<string> =>
+  runCache('sqlite.db', async (partial) => {
+    await pushSchemaIfEmpty(`file:${partial}`, await cachedDdl('sqlite', `file:${partial}`));
+  });
+
 async function open(url: string, remove: () => Promise<unknown>): Promise<TestDatabase> {
-  await pushSchemaIfEmpty(url);
+  const provider = providerOf(url);
+  if (provider !== 'sqlite') await pushSchemaIfEmpty(url, await cachedDdl(provider, url));
   const database = createSampleDatabase(url, { emitQueryEvents: true });
   const queries: string[] = [];
   const queryParams: string[] = [];
