@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 // NestJS 12 ships ES modules only: Jest runs in ESM mode (NODE_OPTIONS=--experimental-vm-modules)
 // and @swc/jest compiles TypeScript with the decorator metadata Nest's DI reads.
 const project = {
@@ -22,46 +24,13 @@ const project = {
 };
 
 /**
- * The end-to-end suites the HTTP platform can change, which run on Fastify as well: what crosses
+ * The end-to-end suites the HTTP platform can change (test/platform-suites.json), which run on Fastify as well: what crosses
  * the adapter (bodies and their encodings, headers, status lines, event streams, routing and long
  * path parameters, Nest's guards, pipes, prefixes and versions, keep-alive and shutdown). The
  * other suites go from a parsed request to Prisma through code no platform reaches (policies,
  * rules, soft delete, planning, transactions): they run once, on Express.
  */
-export const PLATFORM_SUITES = [
-  'body-encoding',
-  'body-parsing',
-  'browser-habits',
-  'change-events-http',
-  'coalesced-reads',
-  'conditional-writes',
-  'error-reporting',
-  'errors-http',
-  'errors-prisma',
-  'graceful-shutdown',
-  'health',
-  'http-caching',
-  'idempotency',
-  'integration-nest',
-  'live-client',
-  'live-queries',
-  'module',
-  'nest-citizen',
-  'nest-routing',
-  'openapi',
-  'rest-atomic',
-  'rest-hostile',
-  'rest-hostile-fuzz',
-  'rest-negotiation',
-  'rest-read',
-  'rest-write',
-  'route-decorators',
-  'rpc-errors',
-  'rpc-hostile-input',
-  'rpc-operations',
-  'rpc-serialization',
-  'telemetry',
-];
+const PLATFORM_SUITES = JSON.parse(readFileSync('test/platform-suites.json', 'utf8'));
 
 // The adapter matrix: every suite on Express; the platform's suites again on Fastify.
 // `createTestApp` (test/support/test-app.ts) reads the platform from the CRUD_API_PLATFORM global.
