@@ -5,6 +5,7 @@ import fc from 'fast-check';
 
 import type { DatabaseProvider } from '../../fixtures/blog/database/database-url.js';
 import { type PrismaModulePlace, startShutdownApp } from '../shutdown-app/shutdown-app-process.js';
+import { itOn } from '../support/it-on.js';
 import {
   acknowledgedNames,
   expectAnswered,
@@ -191,9 +192,14 @@ describe.each(testProviders().filter((provider) => provider !== 'mysql'))('grace
     60_000,
   );
 
-  it('answers every request of keep-alive clients, drain after drain, never resetting one', async () => {
-    for (const timing of fc.sample(drainTimings, { seed: SEED, numRuns: 3 })) {
-      await drainKeepAliveClients(provider, slowMs, timing);
-    }
-  }, 180_000);
+  // How connections are held and closed is the platform's and the module's, not the database's.
+  itOn(provider, ['sqlite'], 'keep-alive connections do not depend on the database')(
+    'answers every request of keep-alive clients, drain after drain, never resetting one',
+    async () => {
+      for (const timing of fc.sample(drainTimings, { seed: SEED, numRuns: 3 })) {
+        await drainKeepAliveClients(provider, slowMs, timing);
+      }
+    },
+    180_000,
+  );
 });

@@ -43,7 +43,7 @@ class HealthController {
   @Get()
   @HealthCheck()
   check(@Query('client') client?: string, @Query('timeout') timeout = '500') {
-    const options = { timeout: Number(timeout), connectTimeout: 5000, prisma: clients[client ?? ''] };
+    const options = { timeout: Number(timeout), connectTimeout: 2000, prisma: clients[client ?? ''] };
     return this.health.check([() => this.crudApi.check('database', options)]);
   }
 }

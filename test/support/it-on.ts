@@ -5,8 +5,8 @@ import type { DatabaseProvider } from '../../fixtures/blog/database/database-url
  * the reason in its name, so that no test is silently absent from a database's run.
  */
 export function itOn(provider: DatabaseProvider, providers: readonly DatabaseProvider[], reason: string) {
-  return (name: string, fn: () => Promise<void>): void => {
-    if (providers.includes(provider)) it(name, fn);
+  return (name: string, fn: () => Promise<void>, timeout?: number): void => {
+    if (providers.includes(provider)) it(name, fn, timeout);
     else it.skip(`${name} [skipped on ${provider}: ${reason}]`, fn);
   };
 }

@@ -1,3 +1,5 @@
+import util from 'node:util';
+
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
@@ -7,8 +9,15 @@ import { type Exchange, OpenApiContract } from './openapi-contract.js';
 
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
 
-/** Contracts by the documents' text: apps with the same schema and options share compiled validators. */
-const contracts = new Map<string, OpenApiContract>();
+/**
+ * Contracts by the documents' text: apps with the same schema and options share compiled
+ * validators, across the test files a Jest worker runs. Jest gives each file its own module
+ * registry, where compiling the validators again costs a second or two; Node's built-in modules are
+ * the same object in every file, so the map lives on one of them.
+ */
+const contracts: Map<string, OpenApiContract> = ((util as unknown as Record<symbol, Map<string, OpenApiContract>>)[
+  Symbol.for('crud-api.test.openapi-contracts')
+] ??= new Map());
 
 /** Each app's contract, looked up once (`http()` is called for every request). */
 const appContracts = new WeakMap<INestApplication, OpenApiContract | undefined>();
