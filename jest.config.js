@@ -52,6 +52,7 @@ export default {
     },
   ],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  testSequencer: '<rootDir>/test/support/slow-first-sequencer.js',
   // Jest's default leaves a core idle (one worker on two cores): the suites wait on databases and
   // child processes much of their time, so one worker per core keeps both busy.
   maxWorkers: '100%',

@@ -1,0 +1,15 @@
+// Jest orders the suites by their durations in its cache, and a fresh checkout's (CI) by file size,
+// which would start the suites that take longest for what they set up (the Nest 11 application's
+// install and build, child processes, a browser) last, ending the run with one worker busy.
+import Sequencer from '@jest/test-sequencer';
+
+const FIRST = ['/test/nest11/', '/graceful-shutdown.', '/test/browser/', '/test/operations/'];
+
+export default class SlowFirstSequencer extends Sequencer {
+  sort(tests) {
+    const rank = (test) => FIRST.findIndex((part) => test.path.includes(part));
+    const sorted = super.sort(tests);
+    const first = sorted.filter((test) => rank(test) >= 0).sort((a, b) => rank(a) - rank(b));
+    return [...first, ...sorted.filter((test) => rank(test) < 0)];
+  }
+}
