@@ -7,35 +7,53 @@ import type { ChangeTransport } from './change-transport.js';
 export interface CrudApiLive {
   /**
    * Wait after a commit before re-running the queries it may have changed, in milliseconds: the
-   * commits of that time share one re-run. Default 25.
+   * commits of that time share one re-run.
+   * @defaultValue 25
    */
   debounce?: number;
-  /** Interval of the comments that keep idle streams open through proxies, in milliseconds. Default 15000. */
+  /**
+   * Interval of the comments that keep idle streams open through proxies, in milliseconds.
+   * @defaultValue 15000
+   */
   heartbeat?: number;
-  /** The reconnection delay the stream advises clients (`retry:`), in milliseconds. Default 1000. */
+  /**
+   * The reconnection delay the stream advises clients (`retry:`), in milliseconds.
+   * @defaultValue 1000
+   */
   retry?: number;
-  /** Most live queries open on one connection (HTTP/2 multiplexes them). Default 16. */
+  /**
+   * Most live queries open on one connection (HTTP/2 multiplexes them).
+   * @defaultValue 16
+   */
   maxPerConnection?: number;
-  /** Most live queries open for one caller (`caller`), on every connection. Default 64. */
+  /**
+   * Most live queries open for one caller (`caller`), on every connection.
+   * @defaultValue 64
+   */
   maxPerCaller?: number;
   /**
-   * Who a request's caller is, for `maxPerCaller`. Default: its `Authorization` header, or its
-   * remote address without one.
+   * Who a request's caller is, for `maxPerCaller`.
+   * @defaultValue the Authorization header, else the remote address
    */
   // The platform's request: the application's guards decide what is on it.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   caller?: (request: any) => string;
   /**
    * Most re-runs per second on this instance: beyond it, re-runs wait for the next second (a
-   * re-run always answers the latest state, so waiting loses no change). Default 200.
+   * re-run always answers the latest state, so waiting loses no change).
+   * @defaultValue 200
    */
   maxRerunsPerSecond?: number;
   /**
    * Most bytes a stream may hold unsent for a slow client: beyond it the stream is closed (the
-   * client reconnects and resumes with `Last-Event-ID`). Default 1 MiB.
+   * client reconnects and resumes with `Last-Event-ID`).
+   * @defaultValue 1048576 (1 MiB)
    */
   maxBufferedBytes?: number;
-  /** Carries change notices to the application's other instances (docs/live.md#across-instances). */
+  /**
+   * Carries change notices to the application's other instances (docs/live.md#across-instances).
+   * @defaultValue this instance only
+   */
   transport?: ChangeTransport;
 }
 

@@ -11,7 +11,10 @@ export interface WebhookTarget {
    * Standard Webhooks libraries take it, or any other text (its UTF-8 bytes).
    */
   secret: string;
-  /** Only changes of these Prisma models; every model when absent. */
+  /**
+   * Only changes of these Prisma models.
+   * @defaultValue every model
+   */
   models?: string[];
 }
 
@@ -26,28 +29,56 @@ export interface CrudApiOutbox {
    * own: neither interface exposes it, and policies and rules cannot name it.
    */
   model: string;
-  /** Where the changes go. Without webhooks the rows are written and marked delivered. */
+  /**
+   * Where the changes go. Without webhooks the rows are written and marked delivered.
+   * @defaultValue none
+   */
   webhooks?: WebhookTarget[];
-  /** Whether this instance runs a delivery worker (instances share the work). Default true. */
+  /**
+   * Whether this instance runs a delivery worker (instances share the work).
+   * @defaultValue true
+   */
   worker?: boolean;
-  /** How often an idle worker looks for due changes, in milliseconds. Default 1000. */
+  /**
+   * How often an idle worker looks for due changes, in milliseconds.
+   * @defaultValue 1000
+   */
   pollInterval?: number;
-  /** Most changes a worker claims at once. Default 50. */
+  /**
+   * Most changes a worker claims at once.
+   * @defaultValue 50
+   */
   batchSize?: number;
-  /** Attempts before a change is given up (status `dead`). Default 10. */
+  /**
+   * Attempts before a change is given up (status `dead`).
+   * @defaultValue 10
+   */
   maxAttempts?: number;
-  /** Wait before the first retry, in milliseconds; it doubles with each attempt, with jitter. Default 1000. */
+  /**
+   * Wait before the first retry, in milliseconds; it doubles with each attempt, with jitter.
+   * @defaultValue 1000
+   */
   backoffBase?: number;
-  /** Longest wait between two attempts, in milliseconds. Default 300000 (5 minutes). */
+  /**
+   * Longest wait between two attempts, in milliseconds.
+   * @defaultValue 300000 (5 minutes)
+   */
   backoffCap?: number;
   /**
    * How long a claimed change is the claiming worker's, in milliseconds: a worker that dies holding
-   * it leaves it to another after this. Longer than a batch's requests take. Default 60000.
+   * it leaves it to another after this. Longer than a batch's requests take.
+   * @defaultValue 60000
    */
   lease?: number;
-  /** Longest wait for one webhook's answer, in milliseconds. Default 10000. */
+  /**
+   * Longest wait for one webhook's answer, in milliseconds.
+   * @defaultValue 10000
+   */
   timeout?: number;
-  /** How long delivered changes are kept, counted from their commit, in milliseconds. Default 604800000 (7 days). */
+  /**
+   * How long delivered changes are kept, counted from their commit, in milliseconds.
+   * @defaultValue 604800000 (7 days)
+   */
   retention?: number;
   /** Called with the models of each batch of changes delivered (every webhook answered 2xx). */
   onDelivered?: (models: string[]) => void;

@@ -47,26 +47,46 @@ export type OpenApiSecurityRequirement = Record<string, string[]>;
 
 /** The `openapi` extra: `true` for the defaults, or what to change. */
 export interface CrudApiOpenApiOptions {
-  /** Mount path of the documents and Swagger UI. Default `api/docs`. */
+  /**
+   * Mount path of the documents and Swagger UI.
+   * @defaultValue `'api/docs'`
+   */
   path?: string;
-  /** `info.title` of the documents; each adds its interface (" — REST (JSON:API)"). Default `CRUD API`. */
+  /**
+   * `info.title` of the documents; each adds its interface (" — REST (JSON:API)").
+   * @defaultValue `'CRUD API'`
+   */
   title?: string;
-  /** `info.version` of the documents. Default `1.0.0`. */
+  /**
+   * `info.version` of the documents.
+   * @defaultValue `'1.0.0'`
+   */
   version?: string;
-  /** `servers` of the documents (origins: the paths carry the mount paths). Default: the serving origin. */
+  /**
+   * `servers` of the documents (origins: the paths carry the mount paths).
+   * @defaultValue the serving origin
+   */
   servers?: OpenApiServer[];
-  /** Serve Swagger UI at `path` (from swagger-ui-dist, no CDN). Default `true`. */
+  /**
+   * Serve Swagger UI at `path` (from swagger-ui-dist, no CDN).
+   * @defaultValue `true`
+   */
   ui?: boolean;
-  /** Class decorators applied to the documents' and Swagger UI's controller (`[Public()]`, `[UseGuards(DocsGuard)]`). */
+  /**
+   * Class decorators applied to the documents' and Swagger UI's controller (`[Public()]`, `[UseGuards(DocsGuard)]`).
+   * @defaultValue none
+   */
   decorators?: ClassDecorator[];
   /**
    * The security schemes of both documents, by name: `{ bearer: { type: 'http', scheme: 'bearer',
    * bearerFormat: 'JWT' } }`. Swagger UI then shows Authorize and sends what is entered there.
+   * @defaultValue none
    */
   securitySchemes?: Record<string, OpenApiSecurityScheme>;
   /**
    * What every operation of both documents requires, as alternatives (`[{ bearer: [] }, { apiKey: [] }]`).
-   * Default: any one of `securitySchemes`. `[]` documents the operations as open.
+   * `[]` documents the operations as open.
+   * @defaultValue any one of `securitySchemes`
    */
   security?: OpenApiSecurityRequirement[];
 }

@@ -3,9 +3,12 @@ import path from 'node:path';
 
 import ts from 'typescript';
 
+import { LIVE_DEFAULTS } from '../../lib/changes/live.types.js';
 import { ERROR_CODES } from '../../lib/errors/error-codes.js';
+import { DEFAULT_OPENAPI_OPTIONS } from '../../lib/openapi/openapi.types.js';
+import { DEFAULT_REST_PATH, DEFAULT_RPC_PATH } from '../../lib/options/crud-api.constants.js';
 import { defaultsOf, type OptionSpec, type SomeOptionTable } from '../../lib/options/option-spec.js';
-import { OPTION_TABLE } from '../../lib/options/option-table.js';
+import { DEFAULT_LIMITS, DEFAULT_TRANSACTIONS, OPTION_TABLE } from '../../lib/options/option-table.js';
 
 // The docs state the options and the error codes for readers; the code states them for the
 // module. These tests fail when the two disagree (as Fastify checks its error catalogue).
@@ -106,6 +109,35 @@ describe('README.md', () => {
   });
 });
 
+describe('statements of the docs worked out from the defaults', () => {
+  const { maxFilters, maxFilterDepth, maxIncludePaths, maxIncludeDepth } = DEFAULT_LIMITS;
+  const { timeout, maxWait } = DEFAULT_TRANSACTIONS;
+  const hops = maxFilterDepth - 1;
+  // As a reader sees them: code without backticks, lines joined.
+  const STATEMENTS: [file: string, text: string][] = [
+    [
+      'docs/rest.md',
+      `at most ${maxFilters} filters of at most ${hops} relationship hops each (${maxFilters * hops} subqueries)`,
+    ],
+    [
+      'docs/rest.md',
+      `at most ${maxIncludePaths} include paths of depth ${maxIncludeDepth} (one SQL statement per included ` +
+        `relationship, so at most ${maxIncludePaths * maxIncludeDepth} besides`,
+    ],
+    ['docs/rest.md', `a page of at most pageSize (${OPTIONS.pageSize}) primary resources`],
+    ['docs/rest.md', `a body of at most bodyLimit (${OPTIONS.bodyLimit})`],
+    [
+      'docs/operations.md',
+      `(transactions.timeout plus transactions.maxWait, ${(timeout + maxWait) / 1000} s by default)`,
+    ],
+    ['docs/typed-client.md', `live.heartbeat (${LIVE_DEFAULTS.heartbeat / 1000} s by default)`],
+  ];
+
+  it.each(STATEMENTS)('%s: %s', (file, text) => {
+    expect(read(file).replaceAll('`', '').replace(/\s+/g, ' ')).toContain(text);
+  });
+});
+
 describe('docs/errors-and-limits.md', () => {
   const doc = read('docs/errors-and-limits.md');
 
@@ -127,36 +159,72 @@ describe('docs/errors-and-limits.md', () => {
   });
 });
 
-describe('the doc comments of the options (lib/options/crud-api-options.interface.ts)', () => {
-  const FILE = 'lib/options/crud-api-options.interface.ts';
-  // The option each interface of the file describes the members of.
-  const PREFIXES: Record<string, string> = {
-    CrudApiOptions: '',
-    CrudApiLimits: 'limits.',
-    CrudApiTransactions: 'transactions.',
-    CrudApiShutdown: 'shutdown.',
-    CrudApiCaching: 'caching.',
-    CrudApiIdempotency: 'idempotency.',
+/**
+ * The `@defaultValue` of each member of the interfaces a file declares, by dotted option name
+ * (parentheses left out): `prefixes` names the option each interface describes the members of.
+ */
+function defaultValueTags(file: string, prefixes: Record<string, string>): Record<string, string> {
+  const source = ts.createSourceFile(file, read(file), ts.ScriptTarget.Latest, true);
+  return Object.fromEntries(
+    source.statements.filter(ts.isInterfaceDeclaration).flatMap((declaration) =>
+      declaration.name.text in prefixes
+        ? declaration.members.flatMap((member) => {
+            const tag = ts.getJSDocTags(member).find(({ tagName }) => tagName.text === 'defaultValue');
+            const text = tag && plain(ts.getTextOfJSDocComment(tag.comment) ?? '').replace(/\s*\(.*\)$/, '');
+            return text ? [[`${prefixes[declaration.name.text]}${member.name!.getText(source)}`, text]] : [];
+          })
+        : [],
+    ),
+  );
+}
+
+describe('the doc comments of the options', () => {
+  // The option each interface describes the members of, by the file that declares it.
+  const FILES: Record<string, Record<string, string>> = {
+    'lib/options/crud-api-options.interface.ts': {
+      CrudApiOptions: '',
+      CrudApiLimits: 'limits.',
+      CrudApiTransactions: 'transactions.',
+      CrudApiShutdown: 'shutdown.',
+      CrudApiCaching: 'caching.',
+      CrudApiIdempotency: 'idempotency.',
+    },
+    'lib/changes/live.types.ts': { CrudApiLive: 'live.' },
+    'lib/changes/outbox.types.ts': { CrudApiOutbox: 'outbox.', WebhookTarget: 'outbox.webhooks.' },
   };
 
-  /** The `@defaultValue` of each member of the file's interfaces, by dotted option name, parentheses left out. */
-  function defaultValueTags(): Record<string, string> {
-    const source = ts.createSourceFile(FILE, read(FILE), ts.ScriptTarget.Latest, true);
-    return Object.fromEntries(
-      source.statements.filter(ts.isInterfaceDeclaration).flatMap((declaration) =>
-        declaration.members.flatMap((member) => {
-          const tag = ts.getJSDocTags(member).find(({ tagName }) => tagName.text === 'defaultValue');
-          const text = tag && plain(ts.getTextOfJSDocComment(tag.comment) ?? '').replace(/\s*\(.*\)$/, '');
-          return text ? [[`${PREFIXES[declaration.name.text]}${member.name!.getText(source)}`, text]] : [];
-        }),
-      ),
-    );
-  }
-
   it('state the default of every option with one, as the docs do', () => {
-    const tags = defaultValueTags();
-    const inFile = (name: string) => Object.values(PREFIXES).includes(name.replace(/[^.]*$/, ''));
-    const defaulted = SPECS.flatMap(([name, spec]) => ('default' in spec && inFile(name) ? [name] : []));
+    const tags = Object.assign(
+      {},
+      ...Object.entries(FILES).map(([file, prefixes]) => defaultValueTags(file, prefixes)),
+    );
+    const prefixes = Object.values(FILES).flatMap((byInterface) => Object.values(byInterface));
+    const inFiles = (name: string) => prefixes.includes(name.replace(/[^.]*$/, ''));
+    const defaulted = SPECS.flatMap(([name, spec]) => ('default' in spec && inFiles(name) ? [name] : []));
     expect(tags).toStrictEqual(pick([...new Set([...defaulted, ...Object.keys(tags)])]));
+  });
+});
+
+describe('the extras (docs/options.md#extras)', () => {
+  // Given to forRoot beside the options, they have no option table: the docs are held to the
+  // defaults the module applies and to the doc comments of their interfaces.
+  const extras = documentedDefaults(section(read('docs/options.md'), '## Extras'), 1);
+
+  it('state the defaults the module applies', () => {
+    const applied: Record<string, unknown> = {
+      restPath: DEFAULT_REST_PATH,
+      rpcPath: DEFAULT_RPC_PATH,
+      ...Object.fromEntries(Object.entries(DEFAULT_OPENAPI_OPTIONS).map(([name, value]) => [`openapi.${name}`, value])),
+    };
+    const rendered = Object.fromEntries(Object.entries(applied).map(([name, value]) => [name, render(value)]));
+    expect(Object.fromEntries(Object.keys(applied).map((name) => [name, extras[name]]))).toStrictEqual(rendered);
+  });
+
+  it('list every member of CrudApiModuleExtras and of `openapi`, with the default its doc comment states', () => {
+    const tags = {
+      ...defaultValueTags('lib/module/crud-api-module-options.interface.ts', { CrudApiModuleExtras: '' }),
+      ...defaultValueTags('lib/openapi/openapi.types.ts', { CrudApiOpenApiOptions: 'openapi.' }),
+    };
+    expect(extras).toStrictEqual(tags);
   });
 });
