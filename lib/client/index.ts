@@ -6,6 +6,8 @@ export { type LiveCallOptions, liveCall, withDeleted, withIdempotencyKey } from 
 export type {
   RpcClient,
   RpcClientOptions,
+  /** The `headers` option's value, or what its function answers: anything `new Headers()` takes. */
+  RpcHeaders,
   RpcModelClient,
   RpcModelName,
   RpcOperationName,
