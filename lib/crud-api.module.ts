@@ -50,6 +50,7 @@ import { RpcService } from './rpc/rpc.service.js';
   exports: [CRUD_API_OPTIONS, ModelRegistry, PrismaClientResolver, LiveQueries, RestService, RpcService, CrudApiHealth],
 })
 export class CrudApiModule extends ConfigurableCrudApiModule implements NestModule {
+  /** @internal Nest constructs the module. */
   constructor(
     @Inject(CRUD_API_CONTROLLERS) private readonly controllers: MountedControllers,
     @Inject(ModuleRef) private readonly moduleRef: ModuleRef,

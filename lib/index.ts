@@ -4,6 +4,8 @@
 
 /** The module: `CrudApiModule.forRoot(options)` or `CrudApiModule.forRootAsync({ useFactory | useClass | useExisting })`. */
 export { CrudApiModule } from './crud-api.module.js';
+/** `CrudApiModule`'s base class, which carries `forRoot` and `forRootAsync` (a type only). */
+export type { ConfigurableCrudApiModule } from './module/crud-api.module-definition.js';
 
 export type {
   /** The options of one instance, as `forRootAsync`'s factory returns them. */
@@ -20,7 +22,19 @@ export type {
   CrudApiShutdown,
   /** The `coalesceReads` option. */
   CoalesceReads,
+  /** The `caching` option. */
+  CrudApiCaching,
+  /** The `idempotency` option. */
+  CrudApiIdempotency,
+  /** The `transactions` option. */
+  CrudApiTransactions,
+  /** The `count` option: how list answers count their rows. */
+  CountStrategy,
+  /** The `transactions.isolationLevel` option. */
+  TransactionIsolationLevel,
 } from './options/crud-api-options.interface.js';
+/** The values of the `count` and `transactions.isolationLevel` options. */
+export { COUNT_STRATEGIES, TRANSACTION_ISOLATION_LEVELS } from './options/crud-api.constants.js';
 export type {
   /** What `forRoot` takes: the options plus the extras. */
   CrudApiModuleOptions,
@@ -29,10 +43,14 @@ export type {
   /** Mount paths and service classes: given to `forRoot`/`forRootAsync` directly, never by a factory. */
   CrudApiModuleExtras,
 } from './module/crud-api-module-options.interface.js';
+/** The `version` of a mount (extras `rest`/`rpc`/`openapi`), as Nest's controllers take it. */
+export type { RouteVersion } from './shared/nest-route-paths.js';
 /** One model's entry of the `operations` option. */
 export type { ModelOperationsOption } from './metadata/model-meta.types.js';
 /** The `onServerError` option: unexpected (5xx) errors with their request id, for Sentry and the like. */
 export type { ServerErrorInfo, ServerErrorListener } from './telemetry/server-error-report.js';
+/** The interface that answered a request: `'rest'` or `'rpc'`. */
+export type { ApiInterface } from './telemetry/request-telemetry.js';
 /** The platform's request (Express or Fastify) handed to `getPrisma` and `context`. */
 export type { PlatformRequest } from './shared/api-request.js';
 
@@ -43,9 +61,24 @@ export { LiveQueries } from './changes/live-queries.js';
 /** What the module needs of a Prisma client. */
 export type { PrismaClientLike } from './prisma/prisma-client-like.js';
 /** SQLite: wait for another connection's lock without blocking the process (docs/databases.md). */
-export { type AsyncBusyTimeoutOptions, withAsyncBusyTimeout } from './prisma/async-busy-timeout.js';
+export {
+  type AsyncBusyTimeoutOptions,
+  /** What `withAsyncBusyTimeout` wraps: a Prisma SQLite driver adapter factory. */
+  type SqlDriverAdapterFactory,
+  withAsyncBusyTimeout,
+} from './prisma/async-busy-timeout.js';
 /** The shape of the `modelMeta` export written by `nestjs-crud-api-generator`. */
-export type { DataModelMeta, FieldMeta, ModelMeta } from './metadata/model-meta.types.js';
+export type {
+  DataModelMeta,
+  FieldMeta,
+  ModelMeta,
+  /** A relation field's target and keys. */
+  RelationMeta,
+  /** A scalar field's Prisma type. */
+  ScalarType,
+  /** A `@@unique`/`@@id` constraint's fields. */
+  UniqueConstraintMeta,
+} from './metadata/model-meta.types.js';
 
 /** The health of one instance, as a `@nestjs/terminus` indicator: database reachable, not shutting down. */
 export {
@@ -57,6 +90,8 @@ export {
 
 /** The error the APIs and `withPolicies` raise: a catalogue code, a status and a client-safe message. */
 export { CrudApiError, type CrudApiErrorOptions, type ErrorSource } from './errors/crud-api.error.js';
+/** `CrudApiError`'s base class: Nest's `HttpException` (a type only). */
+export type { HttpExceptionBase } from './errors/crud-api.error.js';
 /** The catalogue of error codes with their status and title. */
 export { ERROR_CODES, type ErrorCode } from './errors/error-codes.js';
 /** The default Prisma-error-code mapping that the `prismaErrorMap` option extends. */
@@ -64,6 +99,8 @@ export { DEFAULT_PRISMA_ERROR_MAP } from './filters/prisma-error-map.js';
 
 /** Access policies and write rules on any Prisma client, e.g. in hand-written endpoints. */
 export { withDeletedRows, withPolicies, type WithPoliciesOptions } from './policies/with-policies.js';
+/** The policies and rules part of `WithPoliciesOptions`. */
+export type { PolicyConfig } from './policies/policy-set.js';
 /** The `reason` values of policy rejections. */
 export { POLICY_REASONS } from './policies/policy.error.js';
 export type {
@@ -80,6 +117,8 @@ export type {
   PolicyWhere,
   SoftDeleteAction,
   TransactionBounds,
+  /** A Prisma delegate's `where` input: what `PoliciesFor` policies answer. */
+  WhereOf,
 } from './policies/policy.types.js';
 
 /** Durable delivery of committed changes to webhooks (the `outbox` option, docs/live.md). */
@@ -99,11 +138,15 @@ export type {
   OpenApiSecurityRequirement,
   OpenApiSecurityScheme,
   OpenApiServer,
+  /** A JSON Schema of an OpenAPI document's components. */
+  JsonSchema,
 } from './openapi/openapi.types.js';
 
 /** The application's write rules (the `rules` option): field modes, hooks, validation, change events. */
 export { RuleError, type RuleIssue } from './rules/rule.error.js';
 export type {
+  /** A record of any fields: the data and rows of untyped rules. */
+  AnyRecord,
   ChangeEvent,
   ChangeListener,
   CreateHookArgs,
@@ -118,6 +161,14 @@ export type {
   SoftDelete,
   UpdateHookArgs,
   VirtualField,
+  /** A Prisma delegate's argument of one operation. */
+  ArgOf,
+  /** A Prisma delegate's `data` input of one operation: what `RulesFor` hooks receive. */
+  DataOf,
+  /** A `before*` hook: answers the data to write, or changes it in place. */
+  Hook,
+  /** A Prisma delegate's row: what `RulesFor` hooks and events see. */
+  RowOf,
 } from './rules/rules.types.js';
 /** One problem of a write's data, listed by `validation-failed` errors. */
 export type { ValidationIssue } from './errors/crud-api.error.js';
@@ -125,6 +176,8 @@ export type { ValidationIssue } from './errors/crud-api.error.js';
 /** Change notices between application instances, for live queries across instances (docs/live.md). */
 export type { ChangeNotice, ChangeTransport } from './changes/change-transport.js';
 export type {
+  /** The options every change transport takes. */
+  ChangeTransportOptionsBase,
   ChangeTransportReconnect,
   PostgresChangeTransportOptions,
   RedisChangeTransportOptions,
@@ -138,6 +191,8 @@ export { redisChangeTransport } from './changes/redis-change-transport.js';
 export { CRUD_API_OPTIONS } from './options/crud-api.constants.js';
 /** The options of one instance with every default applied (injected as `CRUD_API_OPTIONS`). */
 export type { ResolvedCrudApiOptions } from './options/crud-api-options.interface.js';
+/** Its `outbox`: the `outbox` option with every default applied. */
+export type { OutboxSettings } from './changes/outbox.types.js';
 /** The REST operations: subclass it and pass the subclass as the `restService` extra. */
 export { type DeleteMode, RestService, type RelationshipChange } from './rest/rest.service.js';
 /** What `RestService`'s resource operations (`createResource`...) take: override them to extend every REST write path. */
@@ -145,9 +200,26 @@ export type { ResourceContext } from './rest/resources/resource-context.js';
 export type { ResourceTarget } from './rest/resources/resource-target.js';
 export type { Selection } from './rest/serialize/build-selection.js';
 export type { ResourceWrite } from './rest/write/parse-resource-document.js';
-export type { RelationshipWrite } from './rest/write/relationship-data.js';
+export type {
+  /** What a relationship write does to the linkage (`RelationshipWrite['change']`). */
+  LinkageChange,
+  /** Related resources a write names: `ResourceWrite['references']`. */
+  RelatedReference,
+  RelationshipWrite,
+  /** `ResourceContext['scope']`: the caller's limits on what a write may name. */
+  WriteScope,
+} from './rest/write/relationship-data.js';
+/** A resource's id, by id field. */
+export type { IdValues } from './rest/resource-id.js';
+/** A row as Prisma answers it (what `createResource` and `updateResource` resolve to). */
+export type { Row } from './rest/resources/model-delegate.js';
 /** The RPC operations: subclass it and pass the subclass as the `rpcService` extra. */
 export { RpcService } from './rpc/rpc.service.js';
+/** What `RpcService`'s protected helpers (`prepareCall`, `prepareStep`...) take and answer. */
+export type { RpcArgs } from './rpc/parse-rpc-args.js';
+export type { ArgsOrigin } from './rpc/args/args.error.js';
+export type { TransactionStep } from './rpc/transaction/parse-transaction-body.js';
+export type { PrismaOperation, ResultKind, TakeRule } from './metadata/prisma-operations.js';
 /** What the services receive: the request described independently of the platform. */
 export type { ApiRequest } from './shared/api-request.js';
 /** What the services return: `{ status, headers, body }`. */

@@ -68,6 +68,7 @@ interface Group {
  * and subscribers share a re-run only while their contexts are the same.
  */
 export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
+  /** @internal The `live` option with its defaults; absent when live queries are off. */
   readonly settings?: ResolvedLive;
   private readonly groups = new Map<string, Group>();
   private readonly perCaller = new Map<string, number>();
@@ -86,7 +87,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   private heartbeatTimer?: NodeJS.Timeout;
   private budget = { second: 0, used: 0 };
   private closed = false;
-  /** Re-runs done, for the tests and the bench. */
+  /** @internal Re-runs done, for the tests and the bench. */
   reruns = 0;
 
   constructor(
@@ -96,7 +97,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     if (live) this.settings = { ...LIVE_DEFAULTS, ...live };
   }
 
-  /** The change listener that tells this instance's live queries of its commits (live only). */
+  /** @internal The change listener that tells this instance's live queries of its commits (live only). */
   get listener(): ChangeListener | undefined {
     return this.settings && ((event: ChangeEvent) => this.committedChange(event));
   }
@@ -123,6 +124,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   /**
    * Counts a new subscription against the limits, before its first run: refused with 429 beyond
    * them. `release` gives it back.
+   * @internal
    */
   reserve(caller: string, connection: object): void {
     const { maxPerCaller, maxPerConnection } = this.settings!;
@@ -137,6 +139,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     this.perConnection.set(connection, byConnection + 1);
   }
 
+  /** @internal */
   release(caller: string, connection: object): void {
     const byCaller = (this.perCaller.get(caller) ?? 0) - 1;
     if (byCaller > 0) this.perCaller.set(caller, byCaller);
@@ -147,6 +150,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   /**
    * Opens the stream of a reserved subscription whose first answer is `first`: sent at once
    * unless the client's `Last-Event-ID` already names it.
+   * @internal
    */
   open(
     subscription: LiveSubscription,
@@ -162,7 +166,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     this.heartbeatTimer ??= setInterval(() => this.heartbeat(), settings.heartbeat).unref();
   }
 
-  /** Open subscriptions, for the tests and the bench. */
+  /** @internal Open subscriptions, for the tests and the bench. */
   get size(): number {
     let count = 0;
     for (const group of this.groups.values()) count += group.subscribers.size;

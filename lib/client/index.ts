@@ -6,6 +6,8 @@ export { type LiveCallOptions, liveCall, withDeleted, withIdempotencyKey } from 
 export type {
   RpcClient,
   RpcClientOptions,
+  /** The `headers` option's value, or what its function answers: anything `new Headers()` takes. */
+  RpcHeaders,
   RpcModelClient,
   RpcModelName,
   RpcOperationName,
@@ -13,5 +15,9 @@ export type {
   RpcSoftDeleteOperations,
   RpcTransactionOptions,
   RpcTransactionResult,
+  /** The rules of the model behind a client property: `RpcModelClient`'s second parameter. */
+  RulesOfModel,
 } from './rpc-client.types.js';
+/** `createRpcClient`'s and `RpcClient`'s rules when none are given: Prisma's inputs as they are. */
+export type { NoRules } from './rules-data.types.js';
 export type { DecimalConstructor } from '../rpc/prisma-superjson-types.js';

@@ -68,7 +68,7 @@ export type RpcReadableModelClient<Delegate, ModelRules, Rules> = Pick<
   ReadableRows<Delegate, ModelRules, RulesOmit<Rules>>;
 
 /** The rules of the model behind a client property (`post` → `rules.Post`). */
-type RulesOfModel<Rules, Key extends string> = string extends keyof Rules
+export type RulesOfModel<Rules, Key extends string> = string extends keyof Rules
   ? NoRules
   : Capitalize<Key> extends keyof Rules
     ? Rules[Capitalize<Key>]

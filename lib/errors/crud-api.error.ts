@@ -35,7 +35,7 @@ export interface CrudApiErrorOptions {
  * fields of `CrudApiError`: the status is the same value, and `options` is read only while
  * `HttpException`'s constructor runs, before `CrudApiError` sets its own.
  */
-const HttpExceptionBase = HttpException as unknown as new (
+export const HttpExceptionBase = HttpException as unknown as new (
   response: string,
   status: number,
 ) => Error & Pick<HttpException, 'getResponse' | 'getStatus' | 'cause'>;

@@ -66,6 +66,7 @@ export class CrudApiHealth {
   /** Per client probed: its start while it has not answered yet, `'started'` once it has. */
   private readonly starts = new WeakMap<PrismaClientLike, Start | 'started'>();
 
+  /** @internal Nest constructs it. */
   constructor(
     @Inject(CRUD_API_OPTIONS) private readonly options: ResolvedCrudApiOptions,
     @Inject(RequestDrain) private readonly drain: RequestDrain,

@@ -12,15 +12,15 @@ export type TakeRule =
   /** Cap an explicit `take` only. */
   | 'cap';
 
+/** What a successful call answers: rows, or `{ count }` of the rows written (`batch`), a count, aggregates, groups. */
+export type ResultKind = 'rows' | 'row' | 'row-or-null' | 'batch' | 'count' | 'aggregate' | 'groups';
+
 /**
  * The results that are rows of the model, shaped by `select`, `include` and `omit`: rows, one row,
  * one row or null when none matches.
  */
-const ROW_RESULTS = ['rows', 'row', 'row-or-null'] as const;
+const ROW_RESULTS = ['rows', 'row', 'row-or-null'] as const satisfies readonly ResultKind[];
 type RowResult = (typeof ROW_RESULTS)[number];
-
-/** What a successful call answers: rows, or `{ count }` of the rows written (`batch`), a count, aggregates, groups. */
-export type ResultKind = RowResult | 'batch' | 'count' | 'aggregate' | 'groups';
 
 export interface PrismaOperation {
   readonly name: string;

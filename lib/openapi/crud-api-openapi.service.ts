@@ -20,13 +20,17 @@ export const OPENAPI_OPTIONS = Symbol('CRUD_API_OPENAPI_OPTIONS');
 export class CrudApiOpenApi {
   private readonly documents: Readonly<Record<OpenApiInterface, OpenApiDocument>>;
   private readonly mounts: Readonly<Record<OpenApiInterface, NestMount>>;
+  /** @internal The resolved `openapi` extra, for the module's own controller. */
+  readonly openapi: ResolvedOpenApiOptions;
 
+  /** @internal Nest constructs it. */
   constructor(
     @Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions,
     @Inject(ModelRegistry) registry: ModelRegistry,
-    @Inject(OPENAPI_OPTIONS) readonly openapi: ResolvedOpenApiOptions,
+    @Inject(OPENAPI_OPTIONS) openapi: ResolvedOpenApiOptions,
     @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
   ) {
+    this.openapi = openapi;
     this.documents = buildOpenApiDocuments(registry, options, openapi);
     this.mounts = interfaceMounts(options);
   }

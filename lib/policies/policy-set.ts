@@ -27,10 +27,13 @@ const SOFT_DELETE_ACTIONS: ReadonlySet<PolicyAction> = new Set<SoftDeleteAction>
   'hardDelete',
 ]);
 
+// The context type is the application's: policies and rules of any context are accepted.
 export interface PolicyConfig {
   /** Without policies every row and field is accessible (a client with rules only). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   policies?: CrudApiPolicies<any>;
   /** The application's write rules (field modes, hooks, validation). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   rules?: CrudApiRules<any>;
   /** Default `'deny'` (see `DefaultPolicy`). */
   defaultPolicy?: DefaultPolicy;
@@ -38,6 +41,7 @@ export interface PolicyConfig {
 }
 
 /** Fails fast (at start-up) on rules naming a model or field the schema does not have. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function validatePolicies(policies: CrudApiPolicies<any>, modelMeta: DataModelMeta): void {
   for (const [modelName, policy] of Object.entries(policies)) {
     const model = Object.hasOwn(modelMeta.models, modelName) ? modelMeta.models[modelName] : undefined;

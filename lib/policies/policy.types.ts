@@ -75,7 +75,7 @@ export type CrudApiPolicies<Ctx = PolicyContext> = Record<string, ModelPolicy<an
  */
 export type DefaultPolicy = 'allow' | 'deny';
 
-type WhereOf<Delegate> = Delegate extends { findMany(args?: infer Args): unknown }
+export type WhereOf<Delegate> = Delegate extends { findMany(args?: infer Args): unknown }
   ? NonNullable<Args> extends { where?: infer Where }
     ? Where
     : PolicyWhere

@@ -32,9 +32,11 @@ interface SqlDriverAdapter extends SqlQueryable {
   dispose(): Promise<void>;
 }
 
-interface SqlDriverAdapterFactory {
+// `connect` answers Prisma's adapter, read as the parts above once connected: the public signature
+// names no more of Prisma's driver interfaces than the provider check needs.
+export interface SqlDriverAdapterFactory {
   readonly provider: string;
-  connect(): Promise<SqlDriverAdapter>;
+  connect(): Promise<unknown>;
 }
 
 export interface AsyncBusyTimeoutOptions {

@@ -9,7 +9,7 @@ import { quoteInput } from '../errors/quote-input.js';
 import { conditionalWrite } from '../filters/conditional-write.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { ModelRegistry } from '../metadata/model-registry.js';
-import type { OperationRow } from '../metadata/prisma-operations.js';
+import type { PrismaOperation } from '../metadata/prisma-operations.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { policiesOf } from '../policies/with-policies.js';
@@ -148,7 +148,7 @@ export class RpcService {
     client: PrismaClientLike,
     model: ModelMeta,
     operationName: string,
-    operation: OperationRow,
+    operation: PrismaOperation,
     parsed: RpcArgs | undefined,
     origin: ArgsOrigin,
   ): (client: PrismaClientLike) => Promise<unknown> {
@@ -183,7 +183,12 @@ export class RpcService {
    * soft-deleted model's own operations (`restore`, `hardDelete`) exist where the `client`'s
    * delegate of the model has them.
    */
-  protected resolveOperation(model: ModelMeta, name: string, method?: string, client?: PrismaClientLike): OperationRow {
+  protected resolveOperation(
+    model: ModelMeta,
+    name: string,
+    method?: string,
+    client?: PrismaClientLike,
+  ): PrismaOperation {
     // An operation the options remove reads the same on every database; then what the database lacks.
     if (isRpcOperationName(name) && !this.registry.allowsOperation(model, name)) {
       throw new CrudApiError('unknown-operation', `Operation "${name}" is not available for this model.`);

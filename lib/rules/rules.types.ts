@@ -13,7 +13,7 @@ import type { ScalarType } from '../metadata/model-meta.types.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RuleContext = Record<string, any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyRecord = Record<string, any>;
+export type AnyRecord = Record<string, any>;
 
 /**
  * How clients may use a column:
@@ -66,7 +66,7 @@ export interface DeleteHookArgs<Row, Ctx, Client> extends HookArgs<Ctx, Client> 
 }
 
 /** A hook returns the data to write (or nothing, having changed `data` in place), or throws `RuleError`. */
-type Hook<Args, Data> = (args: Args) => Data | void | Promise<Data | void>;
+export type Hook<Args, Data> = (args: Args) => Data | void | Promise<Data | void>;
 
 // The transaction client is typed by `RulesFor`; untyped rules get any client.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -108,11 +108,11 @@ export interface SoftDelete {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type CrudApiRules<Ctx = RuleContext> = Record<string, ModelRules<any, any, any, Ctx, any>>;
 
-type ArgOf<Delegate, Operation extends string> =
+export type ArgOf<Delegate, Operation extends string> =
   Delegate extends Record<Operation, (args: infer Args) => unknown> ? NonNullable<Args> : never;
-type DataOf<Delegate, Operation extends string> =
+export type DataOf<Delegate, Operation extends string> =
   ArgOf<Delegate, Operation> extends { data: infer Data } ? Data : AnyRecord;
-type RowOf<Delegate> = Delegate extends { findFirstOrThrow(...args: never[]): PromiseLike<infer Row> }
+export type RowOf<Delegate> = Delegate extends { findFirstOrThrow(...args: never[]): PromiseLike<infer Row> }
   ? Row
   : AnyRecord;
 

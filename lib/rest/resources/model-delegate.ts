@@ -5,6 +5,8 @@ import type { PrismaClientLike } from '../../prisma/prisma-client-like.js';
 /** A row as Prisma returns it. */
 export type Row = Record<string, unknown>;
 
+// Each caller reads an operation's result as the rows or count that operation answers.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Delegate = Record<string, (args: unknown) => Promise<any>>;
 
 /** The client's delegate of a model (`client.post`): its operations, as far as the client has them. */

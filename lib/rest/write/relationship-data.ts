@@ -8,7 +8,10 @@ import type { VisibleFields } from '../visible-fields.js';
 import { DOCUMENT_MEMBERS, isObject, serverSetMember } from './document-members.js';
 
 export interface WriteScope {
-  /** The fields the caller can name: a hidden one is an unknown attribute. */
+  /**
+   * The fields the caller can name: a hidden one is an unknown attribute.
+   * @internal The module's parsers read it; subclasses pass the scope on as they got it.
+   */
   fields: VisibleFields;
   idDivider: string;
   /** `limits.maxJsonDepth`. */
