@@ -82,6 +82,20 @@ describe('requestStages', () => {
     reached.clear();
   });
 
+  it('leaves out the stages of the features the options leave off', () => {
+    const off = { ...parts({}), live: { settings: undefined } } as unknown as PipelineParts;
+    const on = {
+      ...off,
+      options: {
+        caching: { cacheControl: 'no-cache', vary: [], revalidate: 'changes', trustFor: 1 },
+        coalesceReads: 'request',
+        idempotency: {},
+      },
+      live: { settings: {} },
+    } as unknown as PipelineParts;
+    expect([requestStages(off).length, requestStages(on).length]).toEqual([7, 12]);
+  });
+
   it('answers with the request id, and releases the drain after the answer', async () => {
     const headers: Record<string, string> = {};
     const exchange = exchangeOf('GET', headers, async () => (log.push('run'), { status: 200, body: [] }));

@@ -21,7 +21,7 @@ import { validators } from './validators.js';
 /** What the stages keep between requests: the instance's services and options. */
 export interface PipelineParts {
   drain: RequestDrain;
-  options: Pick<ResolvedCrudApiOptions, 'caching' | 'coalesceReads'>;
+  options: Pick<ResolvedCrudApiOptions, 'caching' | 'coalesceReads' | 'idempotency'>;
   idempotent: IdempotentRequests;
   live: LiveQueries;
   clients: PrismaClientResolver;
@@ -29,24 +29,27 @@ export interface PipelineParts {
 
 /**
  * The stages of a request of either interface, in the order it passes them (docs/architecture.md):
- * each wraps those after it, so its work on the answer is done in the reverse order.
+ * each wraps those after it, so its work on the answer is done in the reverse order. The stage of a
+ * feature the options leave off is not in the list: a request pays only for what it may use.
  */
 export function requestStages({ drain, options, idempotent, live, clients }: PipelineParts): readonly Stage[] {
   const caching = cachingSettings(options.caching, live);
-  return [
+  const liveOn = live.settings !== undefined;
+  const stages: (Stage | false)[] = [
     admit(drain),
-    notifyCommits(live, clients),
+    liveOn && notifyCommits(live, clients),
     telemetry,
-    liveStream(live, clients),
+    liveOn && liveStream(live, clients),
     ifMatchApplies,
     send,
     inRequestSpan,
-    idempotency(idempotent),
-    revalidate(caching, live, clients),
+    options.idempotency !== undefined && idempotency(idempotent),
+    caching?.known !== undefined && revalidate(caching, live, clients),
     validators(caching),
-    coalesce(options.coalesceReads, clients, caching),
+    options.coalesceReads !== false && coalesce(options.coalesceReads, clients, caching),
     runService,
   ];
+  return stages.filter((stage) => stage !== false);
 }
 
 /** Passes a request through `stages` once, each in its turn; the last one answers. */
