@@ -36,6 +36,14 @@ const listensToChanges = (emitter: EventEmitterLike): boolean =>
  */
 const RECORDED = new WeakMap<object, { note: QueryNote }>();
 
+/**
+ * Tells `recorder.note` of every query of `request` from now on, with the policies' filters
+ * applied: what a live query's run reads (`ReadFootprint`).
+ */
+export function recordQueries(request: ApiRequest, recorder: { note: QueryNote }): void {
+  RECORDED.set(request.raw, recorder);
+}
+
 /** A number per Prisma client object, for the share keys of live queries. */
 const CLIENT_IDS = new WeakMap<object, number>();
 let clientCount = 0;
@@ -171,14 +179,6 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     const models = new Set<string>();
     RECORDED.set(request.raw, { note: noteModels(models) });
     return models;
-  }
-
-  /**
-   * Tells `recorder.note` of every query of `request` from now on, with the policies' filters
-   * applied: what a live query's run reads (`ReadFootprint`).
-   */
-  recordQueries(request: ApiRequest, recorder: { note: QueryNote }): void {
-    RECORDED.set(request.raw, recorder);
   }
 
   /**

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { acceptsEventStream } from '../../changes/event-stream.js';
 import type { LiveQueries } from '../../changes/live-queries.js';
 import { ReadFootprint } from '../../changes/read-footprint.js';
-import type { PrismaClientResolver } from '../../data/prisma-client.resolver.js';
+import { type PrismaClientResolver, recordQueries } from '../../data/prisma-client.resolver.js';
 import { bodyBytes, nodeResponseOf } from '../../shared/api-response.js';
 import { runInRequest } from '../../telemetry/request-telemetry.js';
 import { REQUEST_ID_HEADER } from '../../telemetry/telemetry.constants.js';
@@ -31,7 +31,7 @@ export function liveStream(live: LiveQueries, clients: PrismaClientResolver): St
       const request = { ...exchange.request, headers: { ...raw.headers, accept: contentType } };
       // Each run notes its queries in the footprint it is given.
       let reads = new ReadFootprint();
-      clients.recordQueries(request, { note: (...query) => reads.note(...query) });
+      recordQueries(request, { note: (...query) => reads.note(...query) });
       const query = `${scope.interface} ${request.path}?${request.query}\n${raw.headers.prefer ?? ''}\n`;
       // A context JSON cannot write shares with no other.
       const alone = `request ${randomUUID()}`;
