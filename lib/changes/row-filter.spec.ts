@@ -47,6 +47,9 @@ describe('whereMatches', () => {
     [{ title: { startsWith: 'he', endsWith: 'LO' } }, true],
     [{ title: { equals: 'hello' } }, false],
     [{ title: undefined, id: 7 }, true],
+    // A false conjunct or a true disjunct decides, whatever the others hold.
+    [{ AND: [{ id: 8 }, { author: { is: { name: 'A' } } }] }, false],
+    [{ OR: [{ id: 7 }, { price: { gt: 1 } }] }, true],
   ])('decides %j on a row of its own fields: %s', (where, expected) => {
     expect(matches(where)).toBe(expected);
   });

@@ -48,25 +48,37 @@ export function whereMatches(model: ModelMeta, where: unknown, row: Row, provide
   }
 }
 
-/** Kleene's AND and OR over SQL truths. */
-const and = (truths: Truth[]): Truth => (truths.includes(false) ? false : truths.includes(null) ? null : true);
-const or = (truths: Truth[]): Truth => (truths.includes(true) ? true : truths.includes(null) ? null : false);
+/**
+ * Kleene's AND and OR of the truths of `items`, stopping at the first false (AND) or true (OR),
+ * which decides whatever the others are: the rest is neither evaluated nor needs to be decidable.
+ */
+function all<T>(items: Iterable<T>, truthOf: (item: T) => Truth): Truth {
+  let truth: Truth = true;
+  for (const item of items) {
+    const next = truthOf(item);
+    if (next === false) return false;
+    if (next === null) truth = null;
+  }
+  return truth;
+}
+
+const any = <T>(items: Iterable<T>, truthOf: (item: T) => Truth): Truth =>
+  not(all(items, (item) => not(truthOf(item))));
+
 const not = (truth: Truth): Truth => (truth === null ? null : !truth);
 
 function whereTruth(model: ModelMeta, where: unknown, row: Row, provider: string): Truth {
   if (where === undefined) return true;
   if (!isPlainObject(where)) return undecided();
-  const truths: Truth[] = [];
-  for (const [key, value] of Object.entries(where)) {
-    if (value === undefined) continue;
-    const items = COMBINATIONS.has(key) ? combined(key, value) : [];
-    const each = () => items.map((item) => whereTruth(model, item, row, provider));
-    if (key === 'AND') truths.push(and(each()));
-    else if (key === 'OR') truths.push(or(each()));
-    else if (key === 'NOT') truths.push(and(each().map(not)));
-    else truths.push(keyTruth(model, key, value, row, provider));
-  }
-  return and(truths);
+  return all(Object.keys(where), (key) => {
+    const value = where[key];
+    if (value === undefined) return true;
+    if (!COMBINATIONS.has(key)) return keyTruth(model, key, value, row, provider);
+    const items = combined(key, value);
+    const truthOf = (item: unknown) => whereTruth(model, item, row, provider);
+    if (key === 'OR') return any(items, truthOf);
+    return key === 'AND' ? all(items, truthOf) : all(items, (item) => not(truthOf(item)));
+  });
 }
 
 /**
@@ -100,7 +112,7 @@ function keyTruth(model: ModelMeta, key: string, value: unknown, row: Row, provi
   if (field) return fieldTruth(field, value, row, provider);
   const compound = model.uniqueConstraints.find((unique) => unique.name === key && unique.fields.length > 1);
   if (!compound || !isPlainObject(value)) return undecided();
-  return and(compound.fields.map((name) => fieldTruth(model.fields[name]!, value[name], row, provider)));
+  return all(compound.fields, (name) => fieldTruth(model.fields[name]!, value[name], row, provider));
 }
 
 /** The scalar types whose values compare here as the database compares them. */
@@ -113,12 +125,13 @@ function fieldTruth(field: FieldMeta, filter: unknown, row: Row, provider: strin
   if (!Object.hasOwn(row, field.name)) return undecided();
   const cell = row[field.name];
   if (!isPlainObject(filter)) return equalsTruth(field, cell, filter, provider);
-  const truths: Truth[] = [];
-  for (const [operator, operand] of Object.entries(filter)) {
-    if (operand === undefined || (operator === 'mode' && operand === 'default')) continue;
-    truths.push(operatorTruth(field, operator, operand, cell, provider));
-  }
-  return and(truths);
+  // `mode: 'insensitive'` changes how the other operators compare.
+  if (filter.mode !== undefined && filter.mode !== 'default') return undecided();
+  return all(Object.keys(filter), (operator) =>
+    filter[operator] === undefined || operator === 'mode'
+      ? true
+      : operatorTruth(field, operator, filter[operator], cell, provider),
+  );
 }
 
 function operatorTruth(field: FieldMeta, operator: string, operand: unknown, cell: unknown, provider: string): Truth {
@@ -134,7 +147,7 @@ function operatorTruth(field: FieldMeta, operator: string, operand: unknown, cel
     case 'in':
     case 'notIn': {
       if (!Array.isArray(operand) || operand.includes(null)) return undecided();
-      const found = or(operand.map((item) => equalsTruth(field, cell, item, provider)));
+      const found = any(operand, (item) => equalsTruth(field, cell, item, provider));
       return operator === 'in' ? found : not(found);
     }
     case 'lt':
