@@ -276,10 +276,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     const changes = [...[...this.pending].map(modelChange), ...this.pendingRows];
     for (const group of this.groups.values()) {
       if (group.dirty) continue;
-      // What a query reads depends on the context it ran under: its subscribers' may differ.
-      const footprints = new Set([...[...group.subscribers].map(({ reads }) => reads), ...group.inFlight]);
-      const concerned = (change: RowChange) => [...footprints].some((reads) => reads.concerns(change));
-      if (this.everything || changes.some(concerned)) group.dirty = true;
+      if (this.everything || concerned(group, changes)) group.dirty = true;
     }
     this.pending.clear();
     this.pendingRows = [];
@@ -419,3 +416,19 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
 
 /** A change of `model` whose rows are not known: it concerns every query that reads the model. */
 const modelChange = (model: string): RowChange => ({ model });
+
+/**
+ * Whether `changes` may alter the answer a group's subscribers hold, or the one its runs under way
+ * will give. What a query reads depends on the context it ran under: its subscribers' may differ.
+ */
+function concerned(group: Group, changes: RowChange[]): boolean {
+  const concerns = (reads: ReadFootprint) => changes.some((change) => reads.concerns(change));
+  if (group.inFlight.some(concerns)) return true;
+  // Subscribers that shared a run share its footprint: checked once for a row of them.
+  let last: ReadFootprint | undefined;
+  for (const { reads } of group.subscribers) {
+    if (reads !== last && concerns(reads)) return true;
+    last = reads;
+  }
+  return false;
+}
