@@ -8,6 +8,7 @@ import { eventually } from '../../test/support/eventually.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import { prepareEntityTags } from '../shared/http-caching.js';
 import { LiveQueries, type LiveSubscription } from './live-queries.js';
+import { ReadFootprint } from './read-footprint.js';
 
 const modelMeta = { provider: 'sqlite', models: {}, enums: {} } as unknown as DataModelMeta;
 
@@ -25,9 +26,11 @@ describe('LiveQueries: faults of a re-run', () => {
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const live = new LiveQueries({ debounce: 0 }, modelMeta);
     await live.onApplicationBootstrap();
+    const reads = new ReadFootprint();
+    reads.models.add('Post');
     const subscription: LiveSubscription = {
       shareKey: 'posts',
-      reads: new Set(['Post']),
+      reads,
       judge: async () => 'posts',
       run: async () => Promise.reject(new Error('the query failed')),
       // A fault where the failure is answered: nothing catches it inside the re-run.

@@ -10,6 +10,7 @@ import { entityTag } from '../shared/http-caching.js';
 import type { ChangeNotice } from './change-transport.js';
 import { eventBytes, type EventStream, openEventStream } from './event-stream.js';
 import { type CrudApiLive, LIVE_DEFAULTS, type ResolvedLive } from './live.types.js';
+import { ReadFootprint, type RowChange } from './read-footprint.js';
 import { dependentModels } from './read-models.js';
 
 const logger = new Logger('CrudApi');
@@ -20,6 +21,12 @@ const logger = new Logger('CrudApi');
  */
 const IN_PROCESS = new Set<LiveQueries>();
 
+/**
+ * Most changed rows kept for the next flush: a larger commit's further rows are taken as changes
+ * of their models, which re-run every query reading them, rather than checked row by row.
+ */
+const MAX_PENDING_ROWS = 1000;
+
 /** One live query of one client, as the request that opened it describes it. */
 export interface LiveSubscription {
   /**
@@ -27,16 +34,19 @@ export interface LiveSubscription {
    * The key when the query opened; `judge` tells it anew before each re-run.
    */
   shareKey: string;
-  /** The models the query read so far: commits to any of them re-run it. */
-  reads: ReadonlySet<string>;
+  /** What the run that gave the subscriber's answer read: the commits that concern it re-run the query. */
+  reads: ReadFootprint;
   /**
    * Asks the application for the subscriber's client and context again (`getPrisma`, `context`,
    * with the request that opened the query): the share key they give now. Rejects as the GET
    * would fail, when the caller is no longer admitted (its context throws).
    */
   judge(): Promise<string>;
-  /** Runs the query again under the context of the last `judge`: the answer's body as the GET sends it. */
-  run(): Promise<Buffer>;
+  /**
+   * Runs the query again under the context of the last `judge`, noting its queries in `reads`:
+   * the answer's body as the GET sends it.
+   */
+  run(reads: ReadFootprint): Promise<Buffer>;
   /** The body of the interface's error answer for a failure of `run`. */
   renderError(error: unknown): Buffer;
   /** The caller (`live.caller`) and connection the limits count against. */
@@ -57,6 +67,8 @@ interface Group {
   etag: string;
   dirty: boolean;
   running: boolean;
+  /** The footprints of its runs in progress: a commit heard meanwhile may have missed their first queries. */
+  inFlight: ReadFootprint[];
 }
 
 /**
@@ -76,8 +88,10 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly origin = randomUUID();
   /** Models changed by local commits since the last flush, for the other instances. */
   private readonly unpublished = new Set<string>();
-  /** Models changed since the last flush (local commits and other instances' notices), or `everything`. */
+  /** Models changed since the last flush without their rows (other instances' notices), or `everything`. */
   private readonly pending = new Set<string>();
+  /** Changes since the last flush whose rows are known (this process's captured changes). */
+  private pendingRows: RowChange[] = [];
   private everything = false;
   /** Counts the changes heard; `changedAt` holds each model's last count, `everythingAt` that of the last `'*'`. */
   private clock = 0;
@@ -107,7 +121,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     const transport = this.settings?.transport;
     if (!transport) return;
     await transport.start((notice) => {
-      if (notice.origin !== this.origin) this.changed(notice.models);
+      if (notice.origin !== this.origin) this.changed(notice.models === '*' ? '*' : notice.models.map(modelChange));
     });
   }
 
@@ -178,7 +192,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     const key = subscriber.shareKey;
     let group = this.groups.get(key);
     if (!group) {
-      group = { key, subscribers: new Set(), etag: subscriber.etag, dirty: false, running: false };
+      group = { key, subscribers: new Set(), etag: subscriber.etag, dirty: false, running: false, inFlight: [] };
       this.groups.set(key, group);
     } else if (group.etag !== subscriber.etag) {
       // The group's last answer is not this subscriber's: one re-run brings them all up to date.
@@ -195,11 +209,10 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     if (group.subscribers.size === 0) this.groups.delete(subscriber.shareKey);
   }
 
-  private committedChange(event: ChangeEvent): void {
-    // A delete may change rows that point at the deleted one (cascades, set null).
-    this.committed(
-      event.operation === 'delete' ? [event.model, ...dependentModels(this.meta, event.model)] : [event.model],
-    );
+  private committedChange({ model, operation, before, after }: ChangeEvent): void {
+    // A delete may change rows that point at the deleted one (cascades, set null): rows unseen.
+    const dependents = operation === 'delete' ? dependentModels(this.meta, model).map(modelChange) : [];
+    this.commit([{ model, before, after }, ...dependents]);
   }
 
   /**
@@ -208,25 +221,31 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
    * it delivers (a process killed before it told anyone loses none).
    */
   committed(models: readonly string[]): void {
-    for (const model of models) this.unpublished.add(model);
-    for (const instance of IN_PROCESS) if (instance !== this) instance.changed(models);
-    this.changed(models);
+    this.commit(models.map(modelChange));
+  }
+
+  private commit(changes: RowChange[]): void {
+    for (const { model } of changes) this.unpublished.add(model);
+    for (const instance of IN_PROCESS) if (instance !== this) instance.changed(changes);
+    this.changed(changes);
   }
 
   /**
-   * Notes that `models` changed (anything, for `'*'`): the queries that read any of them run again
-   * at the next flush. Called once per changed row: the matching waits for the flush.
+   * Notes changes (anything, for `'*'`): the queries they concern run again at the next flush.
+   * Called once per changed row: the matching waits for the flush.
    */
-  private changed(models: ChangeNotice['models']): void {
+  private changed(changes: RowChange[] | '*'): void {
     if (this.closed) return;
     const at = ++this.clock;
-    if (models === '*') {
+    if (changes === '*') {
       this.everything = true;
       this.everythingAt = at;
     } else {
-      for (const model of models) {
-        this.pending.add(model);
-        this.changedAt.set(model, at);
+      for (const change of changes) {
+        const rows = change.before ?? change.after;
+        if (rows && this.pendingRows.length < MAX_PENDING_ROWS) this.pendingRows.push(change);
+        else this.pending.add(change.model);
+        this.changedAt.set(change.model, at);
       }
     }
     this.schedule(this.settings!.debounce);
@@ -252,16 +271,15 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     this.schedule(this.settings!.debounce);
   }
 
-  /** Marks the groups that read a model changed since the last flush. */
+  /** Marks the groups that the changes since the last flush concern. */
   private markChanged(): void {
-    const changed = [...this.pending];
+    const changes = [...[...this.pending].map(modelChange), ...this.pendingRows];
     for (const group of this.groups.values()) {
       if (group.dirty) continue;
-      // The models a query reads depend on the context it ran under: its subscribers' may differ.
-      const reads = (subscriber: Subscriber) => changed.some((model) => subscriber.reads.has(model));
-      if (this.everything || [...group.subscribers].some(reads)) group.dirty = true;
+      if (this.everything || concerned(group, changes)) group.dirty = true;
     }
     this.pending.clear();
+    this.pendingRows = [];
     this.everything = false;
   }
 
@@ -315,7 +333,12 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     group.running = true;
     try {
       const judged = await this.judge([...group.subscribers]);
-      const tags = await Promise.all([...judged.values()].map((subscribers) => this.runFor(subscribers)));
+      const runs = [...judged.values()].map((subscribers) => {
+        const reads = new ReadFootprint();
+        group.inFlight.push(reads);
+        return this.runFor(subscribers, reads);
+      });
+      const tags = await Promise.all(runs);
       let index = 0;
       for (const [key, subscribers] of judged) {
         const etag = tags[index++];
@@ -325,6 +348,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
       }
     } finally {
       group.running = false;
+      group.inFlight = [];
       if (group.dirty) this.schedule(this.settings!.debounce);
     }
   }
@@ -346,17 +370,19 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Runs the query once for subscribers of the same context, and sends its answer to those that
-   * did not get it last: its tag, or none when it failed (the error ends their streams).
+   * Runs the query once for subscribers of the same context, noting what it reads in `reads`, and
+   * sends its answer to those that did not get it last: its tag, or none when it failed (the error
+   * ends their streams).
    */
-  private async runFor(subscribers: Subscriber[]): Promise<string | undefined> {
+  private async runFor(subscribers: Subscriber[], reads: ReadFootprint): Promise<string | undefined> {
     const leader = subscribers[0]!;
     this.reruns++;
     try {
-      const payload = await leader.run();
+      const payload = await leader.run(reads);
       const etag = entityTag(payload);
       let event: Buffer | undefined;
       for (const subscriber of subscribers) {
+        subscriber.reads = reads;
         if (subscriber.etag === etag) continue;
         subscriber.etag = etag;
         subscriber.stream.send((event ??= eventBytes(payload, { id: etag })));
@@ -386,4 +412,23 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   private heartbeat(): void {
     for (const group of this.groups.values()) for (const subscriber of group.subscribers) subscriber.stream.comment();
   }
+}
+
+/** A change of `model` whose rows are not known: it concerns every query that reads the model. */
+const modelChange = (model: string): RowChange => ({ model });
+
+/**
+ * Whether `changes` may alter the answer a group's subscribers hold, or the one its runs under way
+ * will give. What a query reads depends on the context it ran under: its subscribers' may differ.
+ */
+function concerned(group: Group, changes: RowChange[]): boolean {
+  const concerns = (reads: ReadFootprint) => changes.some((change) => reads.concerns(change));
+  if (group.inFlight.some(concerns)) return true;
+  // Subscribers that shared a run share its footprint: checked once for a row of them.
+  let last: ReadFootprint | undefined;
+  for (const { reads } of group.subscribers) {
+    if (reads !== last && concerns(reads)) return true;
+    last = reads;
+  }
+  return false;
 }

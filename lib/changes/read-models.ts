@@ -39,43 +39,60 @@ function byDelegate(meta: DataModelMeta): Map<string, ModelMeta> {
   return models;
 }
 
+/** What a recording client tells of each query it sends: the model, the operation and its arguments. */
+export type QueryNote = (meta: DataModelMeta, model: ModelMeta, operation: string, args: unknown) => void;
+
 /**
- * A client that notes in `into` the models every query it runs reaches (`modelsReached`), in
- * interactive transactions too; wrapped under the access policies, it sees the rules' own
- * relation filters as well. Only live queries use it: what they read decides which commits
- * re-run them.
+ * The note that adds to `into` every model a query reaches (`modelsReached`), and for a delete
+ * the models whose rows its referential actions may change.
  */
-export function recordingClient(client: PrismaClientLike, meta: DataModelMeta, into: Set<string>): PrismaClientLike {
+export const noteModels =
+  (into: Set<string>): QueryNote =>
+  (meta, model, operation, args) => {
+    modelsReached(meta, model, args, into);
+    if (DELETES.has(operation)) for (const other of dependentModels(meta, model.name)) into.add(other);
+  };
+
+/**
+ * A client that tells `recorder.note` of every query it runs, in interactive transactions too
+ * (the note is read at each query: a live query's runs each note in their own footprint);
+ * wrapped under the access policies, it sees the queries with the policies' filters applied. Only
+ * live queries and revalidation use it: what they read decides which commits concern them.
+ */
+export function recordingClient(
+  client: PrismaClientLike,
+  meta: DataModelMeta,
+  recorder: { note: QueryNote },
+): PrismaClientLike {
   const models = byDelegate(meta);
   return new Proxy(client, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       const model = typeof property === 'string' ? models.get(property) : undefined;
-      if (model) return recordingDelegate(value, meta, model, into);
-      if (property === '$transaction') return recordingTransaction(target, meta, into);
+      if (model) return recordingDelegate(value, meta, model, recorder);
+      if (property === '$transaction') return recordingTransaction(target, meta, recorder);
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
 }
 
-function recordingDelegate(delegate: any, meta: DataModelMeta, model: ModelMeta, into: Set<string>): unknown {
+function recordingDelegate(delegate: any, meta: DataModelMeta, model: ModelMeta, recorder: { note: QueryNote }) {
   return new Proxy(delegate, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== 'function') return value;
       return (args?: unknown, ...rest: unknown[]) => {
-        modelsReached(meta, model, args, into);
-        if (DELETES.has(String(property))) for (const other of dependentModels(meta, model.name)) into.add(other);
+        recorder.note(meta, model, String(property), args);
         return value.call(target, args, ...rest);
       };
     },
   });
 }
 
-function recordingTransaction(client: PrismaClientLike, meta: DataModelMeta, into: Set<string>) {
+function recordingTransaction(client: PrismaClientLike, meta: DataModelMeta, recorder: { note: QueryNote }) {
   return (work: ((tx: PrismaClientLike) => Promise<unknown>) | readonly Promise<unknown>[], options?: unknown) =>
     typeof work === 'function'
-      ? client.$transaction((tx: PrismaClientLike) => work(recordingClient(tx, meta, into)), options)
+      ? client.$transaction((tx: PrismaClientLike) => work(recordingClient(tx, meta, recorder)), options)
       : client.$transaction(work, options);
 }
 

@@ -3,7 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 
 import { LiveQueries } from '../changes/live-queries.js';
 import { OutboxWriter } from '../changes/outbox-writer.js';
-import { recordingClient } from '../changes/read-models.js';
+import { noteModels, type QueryNote, recordingClient } from '../changes/read-models.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { PolicyContext } from '../policies/policy.types.js';
@@ -31,10 +31,18 @@ const listensToChanges = (emitter: EventEmitterLike): boolean =>
   });
 
 /**
- * The models the queries of a request reach, for live queries (`recordModels`): its clients note
- * them (`recordingClient`).
+ * Where the queries of a request are noted, for live queries and revalidation (`recordModels`,
+ * `recordQueries`): its clients tell them (`recordingClient`).
  */
-const RECORDED = new WeakMap<object, Set<string>>();
+const RECORDED = new WeakMap<object, { note: QueryNote }>();
+
+/**
+ * Tells `recorder.note` of every query of `request` from now on, with the policies' filters
+ * applied: what a live query's run reads (`ReadFootprint`).
+ */
+export function recordQueries(request: ApiRequest, recorder: { note: QueryNote }): void {
+  RECORDED.set(request.raw, recorder);
+}
 
 /** A number per Prisma client object, for the share keys of live queries. */
 const CLIENT_IDS = new WeakMap<object, number>();
@@ -169,14 +177,14 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   recordModels(request: ApiRequest): Set<string> | undefined {
     if (!isReadMethod(request.raw.method) && (this.outbox || this.changeListeners())) return undefined;
     const models = new Set<string>();
-    RECORDED.set(request.raw, models);
+    RECORDED.set(request.raw, { note: noteModels(models) });
     return models;
   }
 
   /**
    * Forgets the client made for `request`: the next resolution asks `getPrisma` and `context`
-   * again, so that a live query's re-run is judged by the caller's context as it is now. The
-   * models its client notes still go to the same set (`recordModels`).
+   * again, so that a live query's re-run is judged by the caller's context as it is now. Its
+   * queries are still noted where they were (`recordModels`, `recordQueries`).
    */
   forget(request: ApiRequest): void {
     this.perRequest.delete(request.raw);

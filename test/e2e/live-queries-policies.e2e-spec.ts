@@ -11,23 +11,43 @@ import {
   RELATION_HIDDEN_READS,
   usePolicyApp,
 } from '../support/policy-writes.js';
+import { rpcPath } from '../support/rpc-client.js';
 import { testProviders } from '../support/test-database.js';
 
 const SEED = 3107;
 const RUNS = 4;
+
+/** Reads of posts that the changed rows decide (filters, pages, counts), beside the relation-filtered ones. */
+const ROW_DECIDED_READS = [
+  rpcPath('post', 'findMany', { where: { published: false }, orderBy: { id: 'asc' }, select: { title: true } }),
+  rpcPath('post', 'count', { where: { published: true } }),
+  rpcPath('post', 'findMany', { orderBy: { id: 'desc' }, skip: 1, take: 2, select: { title: true } }),
+  '/api/rest/post?filter[published]=true&sort=-id&page[size]=2&fields[post]=title',
+];
+
+/**
+ * Commits told by their models alone (no listener: nothing is captured), and as captured rows (an
+ * `onChange` listener), which live queries decide from in memory.
+ */
+const CHANGES = [
+  ['models', {}],
+  ['rows', { onChange: () => undefined }],
+] as const;
 
 /**
  * Policies by construction: subscribers under relation-based read rules get, after every commit,
  * exactly what a GET of theirs answers then, and never anything else (each event is one of the
  * answers their GETs gave between commits).
  */
-describe.each(testProviders())('live queries under relation-based policies (%s)', (provider) => {
+describe.each(
+  testProviders().flatMap((provider) => CHANGES.map(([name, options]) => [provider, name, options] as const)),
+)('live queries under relation-based policies (%s, changes as %s)', (provider, _changes, options) => {
   const {
     base,
     rows: writtenRows,
     request,
     rpcWrite,
-  } = usePolicyApp(provider, { live: { debounce: 5, maxPerCaller: 100 } });
+  } = usePolicyApp(provider, { live: { debounce: 5, maxPerCaller: 100 }, ...options });
 
   it('sends every subscriber exactly its own answers, whatever is written', async () => {
     const rows = await writtenRows();
@@ -35,7 +55,7 @@ describe.each(testProviders())('live queries under relation-based policies (%s)'
     for (const plan of plans) {
       const subscriptions: { caller: Caller; path: string; stream: LiveStream; answers: Set<string> }[] = [];
       for (const caller of CALLERS) {
-        for (const path of RELATION_HIDDEN_READS) {
+        for (const path of [...RELATION_HIDDEN_READS, ...ROW_DECIDED_READS]) {
           const stream = await openLiveQuery(`${base()}${path}`, headersOf(caller));
           expect(stream.status).toBe(200);
           subscriptions.push({ caller, path, stream, answers: new Set() });

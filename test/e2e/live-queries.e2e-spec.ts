@@ -5,7 +5,7 @@ import { OutboxWriter } from '../../lib/changes/outbox-writer.js';
 import { withPolicies } from '../../lib/index.js';
 import { type LiveStream, openLiveQuery } from '../support/event-stream-client.js';
 import { eventually, settled } from '../support/eventually.js';
-import { rpcQuery } from '../support/rpc-client.js';
+import { rpcPath } from '../support/rpc-client.js';
 import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
@@ -78,8 +78,6 @@ describe.each(testProviders())('live queries (%s)', (provider) => {
     return created;
   };
   const titles = (document: any): string[] => document.data.map((post: any) => post.attributes.title);
-  const rpcPath = (model: string, operation: string, args: unknown) =>
-    `/api/rpc/${model}/${operation}?${new URLSearchParams(rpcQuery(args))}`;
 
   it('streams a REST collection as its GET answers it, then again after writes on either interface', async () => {
     const path = `/api/rest/post?filter[authorId]=${authorId}&sort=id&fields[post]=title`;

@@ -47,6 +47,7 @@ export const RELATION_HIDDEN_READS = [
 export interface PolicyWrite {
   kind: 'post' | 'publish' | 'comment' | 'deleteComment' | 'like';
   author: Caller;
+  /** Whether a new post is published (a publication toggles). */
   published: boolean;
   pick: number;
 }
@@ -65,8 +66,11 @@ export const generatedWrites = fc.array(
 /** The rows a plan's writes pick from, grown by them. */
 export interface WrittenRows {
   users: Partial<Record<Caller, DemoUser>>;
-  postIds: number[];
+  /** Each post's id, and whether it is published. */
+  posts: Map<number, boolean>;
   commentIds: string[];
+  /** The likes that exist, as `userId:postId`. */
+  likes: Set<string>;
 }
 
 /** Sends one generated write through RPC (`rpcWrite(path, body)` answers the written row). */
@@ -75,14 +79,16 @@ export async function applyWrite(
   rows: WrittenRows,
   rpcWrite: (path: string, body?: unknown) => Promise<any>,
 ): Promise<void> {
-  const { postIds, commentIds } = rows;
+  const { posts, commentIds, likes } = rows;
   const author = rows.users[write.author]!.id;
-  const post = postIds[write.pick % postIds.length]!;
+  const post = [...posts.keys()][write.pick % posts.size]!;
   if (write.kind === 'post') {
-    const data = { title: `p${postIds.length}`, published: write.published, authorId: author };
-    postIds.push((await rpcWrite('post/create', { data })).id);
+    const data = { title: `p${posts.size}`, published: write.published, authorId: author };
+    posts.set((await rpcWrite('post/create', { data })).id, write.published);
   } else if (write.kind === 'publish') {
-    await rpcWrite('post/update', { where: { id: post }, data: { published: write.published } });
+    // A publication toggles, so that every one changes what some callers read.
+    posts.set(post, !posts.get(post));
+    await rpcWrite('post/update', { where: { id: post }, data: { published: posts.get(post) } });
   } else if (write.kind === 'comment') {
     const data = { body: `c${commentIds.length}`, postId: post, authorId: author };
     commentIds.push((await rpcWrite('comment/create', { data })).id);
@@ -90,11 +96,13 @@ export async function applyWrite(
     const [id] = commentIds.splice(write.pick % commentIds.length, 1);
     await rpcWrite(`comment/delete?${new URLSearchParams(rpcQuery({ where: { id } }))}`);
   } else if (write.kind === 'like') {
-    await rpcWrite('like/upsert', {
-      where: { userId_postId: { userId: author, postId: post } },
-      create: { userId: author, postId: post },
-      update: {},
-    });
+    // A like toggles: no policy lets a like be updated, so liking twice would be refused.
+    const where = { userId_postId: { userId: author, postId: post } };
+    if (likes.delete(`${author}:${post}`)) await rpcWrite(`like/delete?${new URLSearchParams(rpcQuery({ where }))}`);
+    else {
+      likes.add(`${author}:${post}`);
+      await rpcWrite('like/create', { data: { userId: author, postId: post } });
+    }
   }
 }
 
@@ -139,11 +147,17 @@ export function usePolicyApp(provider: DatabaseProvider, options: Partial<CrudAp
     await t.app.listen(0, '127.0.0.1');
     base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
   });
-  /** The rows a plan writes from: the seeded posts, no comment yet. */
+  /** The rows a plan writes from: the seeded posts and likes, no comment yet. */
   const rows = async (): Promise<WrittenRows> => ({
     users,
-    postIds: (await t.db.prisma.post.findMany({ select: { id: true } })).map((post) => post.id),
+    posts: new Map(
+      (await t.db.prisma.post.findMany({ select: { id: true, published: true } })).map((post) => [
+        post.id,
+        post.published,
+      ]),
+    ),
     commentIds: [],
+    likes: new Set((await t.db.prisma.like.findMany()).map(({ userId, postId }) => `${userId}:${postId}`)),
   });
   return { t, base: () => base, rows, ...policyHttp(() => base) };
 }

@@ -25,6 +25,10 @@ export function rpcQuery(args: unknown): Record<string, string> {
     : { q: JSON.stringify(json) };
 }
 
+/** The path of a GET call of `operation` on `model` (its delegate name) with `args`. */
+export const rpcPath = (model: string, operation: string, args: unknown): string =>
+  `/api/rpc/${model}/${operation}?${new URLSearchParams(rpcQuery(args))}`;
+
 /** The body of a POST/PATCH/PUT call: superjson's `json` with a top-level `meta` when needed. */
 export function rpcBody(args: unknown): Record<string, unknown> {
   const { json, meta } = clientSuperJSON.serialize(args);

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import { acceptsEventStream } from '../../changes/event-stream.js';
 import type { LiveQueries } from '../../changes/live-queries.js';
-import type { PrismaClientResolver } from '../../data/prisma-client.resolver.js';
+import { ReadFootprint } from '../../changes/read-footprint.js';
+import { type PrismaClientResolver, recordQueries } from '../../data/prisma-client.resolver.js';
 import { bodyBytes, nodeResponseOf } from '../../shared/api-response.js';
 import { runInRequest } from '../../telemetry/request-telemetry.js';
 import { REQUEST_ID_HEADER } from '../../telemetry/telemetry.constants.js';
@@ -15,7 +16,7 @@ const opensLiveQuery = (live: LiveQueries, { request }: Exchange): boolean =>
 /**
  * Where a live query (docs/live.md) leaves the pipeline: it counts against the limits, runs as
  * the GET it streams (negotiated as the interface's own media type) with a client that notes the
- * models it reads, and its stream goes to `LiveQueries`, which runs it again after relevant
+ * queries it sends (`ReadFootprint`), and its stream goes to `LiveQueries`, which runs it again after relevant
  * commits. A query that cannot start answers as the GET would have failed. Any other request goes on.
  */
 export function liveStream(live: LiveQueries, clients: PrismaClientResolver): Stage {
@@ -28,12 +29,22 @@ export function liveStream(live: LiveQueries, clients: PrismaClientResolver): St
     live.reserve(caller, connection);
     try {
       const request = { ...exchange.request, headers: { ...raw.headers, accept: contentType } };
-      const reads = clients.recordModels(request)!;
+      // Each run notes its queries in the footprint it is given.
+      let reads = new ReadFootprint();
+      recordQueries(request, { note: (...query) => reads.note(...query) });
       const query = `${scope.interface} ${request.path}?${request.query}\n${raw.headers.prefer ?? ''}\n`;
       // A context JSON cannot write shares with no other.
       const alone = `request ${randomUUID()}`;
       const shareKey = async () => query + ((await clients.shareKeyOf(request)) ?? alone);
-      const once = async () => bodyBytes((await run(request)).body) ?? Buffer.alloc(0);
+      const once = async (into: ReadFootprint) => {
+        reads = into;
+        try {
+          return bodyBytes((await run(request)).body) ?? Buffer.alloc(0);
+        } finally {
+          // An idle stream keeps no client (nor its policies) between runs.
+          clients.forget(request);
+        }
+      };
       const subscription = {
         shareKey: await shareKey(),
         reads,
@@ -45,7 +56,7 @@ export function liveStream(live: LiveQueries, clients: PrismaClientResolver): St
         run: once,
         renderError: (error: unknown) => behaviour.renderError(error, request, call),
       };
-      const first = await runInRequest(call, once);
+      const first = await runInRequest(call, () => once(reads));
       live.open({ ...subscription, caller, connection }, nodeResponseOf(exchange.response), {
         first,
         lastEventId: [raw.headers['last-event-id']].flat()[0],
