@@ -264,8 +264,8 @@ async function runScaling(options: BenchOptions, placement: ServerPlacement): Pr
         const settings = { duration: options.scalingDuration, connections: options.connections, rounds: 2 };
         await warmUp([ours, baseline], scenario, settings);
         const rounds = await alternateRounds(ours, baseline, sameRequest(scenario), settings);
-        const { rounds: _o, peakRssMb: _a, ...oursSide } = summarizeSide(rounds.ours, 0);
-        const { rounds: _b, peakRssMb: _c, ...baselineSide } = summarizeSide(rounds.baseline, 0);
+        const { rounds: _o, ...oursSide } = summarizeSide(rounds.ours, (await ours.stats()).peakRss);
+        const { rounds: _b, ...baselineSide } = summarizeSide(rounds.baseline, (await baseline.stats()).peakRss);
         const variants = await measureScalingVariants(handle, ours, scenario, size, settings);
         rows.push({ rows: size, ours: oursSide, baseline: baselineSide, variants });
         log(

@@ -46,8 +46,9 @@ export interface ScenarioResult {
 
 export interface ScalingRow {
   rows: number;
-  ours: Omit<SideSummary, 'rounds' | 'peakRssMb'>;
-  baseline: Omit<SideSummary, 'rounds' | 'peakRssMb'>;
+  /** Each side's peak RSS so far: its server serves every size in turn. */
+  ours: Omit<SideSummary, 'rounds'>;
+  baseline: Omit<SideSummary, 'rounds'>;
   /** Ours under `Prefer: count=none|estimated` and on a deep cursor page, by variant. */
   variants: Record<string, Omit<SideSummary, 'rounds' | 'peakRssMb'>>;
 }
@@ -184,7 +185,9 @@ export function formatScalingTable(rows: readonly ScalingRow[]): string {
     'baseline req/s',
     'p50 ms (ours / base)',
     'p99 ms (ours / base)',
+    'CPU µs/req (ours / base)',
     'SQL/req (ours / base)',
+    'peak RSS MB (ours / base)',
   ];
   return markdownTable(
     header,
@@ -194,7 +197,9 @@ export function formatScalingTable(rows: readonly ScalingRow[]): string {
       fixed(row.baseline.rps, 0),
       pair(fixed(row.ours.p50, 1), fixed(row.baseline.p50, 1)),
       pair(fixed(row.ours.p99, 1), fixed(row.baseline.p99, 1)),
+      pair(fixed(row.ours.cpuPerRequest, 0), fixed(row.baseline.cpuPerRequest, 0)),
       pair(fixed(row.ours.sqlPerRequest, 2), fixed(row.baseline.sqlPerRequest, 2)),
+      pair(fixed(row.ours.peakRssMb, 0), fixed(row.baseline.peakRssMb, 0)),
     ]),
   );
 }

@@ -90,7 +90,15 @@ function scenario(id: string, title: string, ours: [number, number][], baseline:
   return { id, title, ...pairedRatio(rounds), ours: { rounds: rounds.ours }, baseline: { rounds: rounds.baseline } };
 }
 
-const side = (p50: number) => ({ rps: 1000 / p50, p50, p99: p50 * 3, sqlPerRequest: 2, cpuPerRequest: 500, errors: 0 });
+const side = (p50: number) => ({
+  rps: 1000 / p50,
+  p50,
+  p99: p50 * 3,
+  sqlPerRequest: 2,
+  cpuPerRequest: 500,
+  peakRssMb: 100,
+  errors: 0,
+});
 
 function results(overrides: Partial<ChartResults> & { db?: ChartResults['options']['db'] } = {}): ChartResults {
   const { db = 'sqlite', ...rest } = overrides;

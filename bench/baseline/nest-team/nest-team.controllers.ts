@@ -92,7 +92,7 @@ function nestRestList(Careful: new (db: SampleDatabase, endpoint: string) => Car
     private readonly careful = new Careful(this.db, this.endpoint);
 
     @Get('post')
-    list(@Req() req: BaselineRequest, @Res() res: BaselineResponse, @Query() _query?: PostListQuery) {
+    list(@Req() req: BaselineRequest, @Res() res: BaselineResponse, @Query() _query: PostListQuery) {
       return this.careful.list(req, res);
     }
   }
@@ -107,7 +107,7 @@ class NestRestRelated extends BaselineController {
     @Req() req: BaselineRequest,
     @Res() res: BaselineResponse,
     @Param('id', ParseIntPipe) id: number,
-    @Query() _query?: PostListQuery,
+    @Query() _query: PostListQuery,
   ) {
     return this.careful.related(req, res, String(id));
   }
@@ -131,58 +131,42 @@ class NestRestUpdate extends BaselineController {
   }
 }
 
-@Controller('api/rpc')
-class NestRpcFindUnique extends BaselineController {
-  private readonly careful = new RpcFindUniqueBaseline(this.db, this.endpoint);
-  @Get('post/findUnique')
-  findUnique(@Res() res: BaselineResponse, @Query() query: RpcReadQuery) {
-    return this.careful.findUnique(res, query.q);
+type RpcRead = 'findUnique' | 'findMany' | 'aggregate' | 'groupBy';
+
+/** An RPC read whose `q` is checked as JSON (`RpcReadQuery`) before the careful controller parses it. */
+function nestRpcRead<O extends RpcRead>(
+  operation: O,
+  Careful: new (db: SampleDatabase, endpoint: string) => Record<O, (res: BaselineResponse, q: string) => Promise<void>>,
+): Type {
+  @Controller('api/rpc')
+  class NestRpcRead extends BaselineController {
+    private readonly careful = new Careful(this.db, this.endpoint);
+
+    @Get(`post/${operation}`)
+    read(@Res() res: BaselineResponse, @Query() query: RpcReadQuery) {
+      return this.careful[operation](res, query.q);
+    }
   }
+  return NestRpcRead;
 }
 
-@Controller('api/rpc')
-class NestRpcFindMany extends BaselineController {
-  private readonly careful = new RpcFindManyBaseline(this.db, this.endpoint);
-  @Get('post/findMany')
-  findMany(@Res() res: BaselineResponse, @Query() query: RpcReadQuery) {
-    return this.careful.findMany(res, query.q);
-  }
-}
+/** RPC `post.create` with its body checked as `RpcCreatePost`, before the careful create (plain, or with its rules). */
+function nestRpcCreate(
+  Careful: new (
+    db: SampleDatabase,
+    endpoint: string,
+  ) => { create(res: BaselineResponse, body: RpcCreatePost): Promise<void> },
+): Type {
+  @Controller('api/rpc')
+  class NestRpcCreate extends BaselineController {
+    private readonly careful = new Careful(this.db, this.endpoint);
 
-@Controller('api/rpc')
-class NestRpcAggregate extends BaselineController {
-  private readonly careful = new RpcAggregateBaseline(this.db, this.endpoint);
-  @Get('post/aggregate')
-  aggregate(@Res() res: BaselineResponse, @Query() query: RpcReadQuery) {
-    return this.careful.aggregate(res, query.q);
+    @Post('post/create')
+    create(@Res() res: BaselineResponse, @Body() body: RpcCreatePost) {
+      return this.careful.create(res, body);
+    }
   }
-}
-
-@Controller('api/rpc')
-class NestRpcGroupBy extends BaselineController {
-  private readonly careful = new RpcGroupByBaseline(this.db, this.endpoint);
-  @Get('post/groupBy')
-  groupBy(@Res() res: BaselineResponse, @Query() query: RpcReadQuery) {
-    return this.careful.groupBy(res, query.q);
-  }
-}
-
-@Controller('api/rpc')
-class NestRpcCreate extends BaselineController {
-  private readonly careful = new RpcCreateBaseline(this.db, this.endpoint);
-  @Post('post/create')
-  create(@Res() res: BaselineResponse, @Body() body: RpcCreatePost) {
-    return this.careful.create(res, body);
-  }
-}
-
-@Controller('api/rpc')
-class NestRpcCreateRules extends BaselineController {
-  private readonly careful = new RpcCreateRulesBaseline(this.db, this.endpoint);
-  @Post('post/create')
-  create(@Res() res: BaselineResponse, @Body() body: RpcCreatePost) {
-    return this.careful.create(res, body);
-  }
+  return NestRpcCreate;
 }
 
 @Controller('api/rpc')
@@ -218,12 +202,12 @@ export const NEST_TEAM_CONTROLLERS: Readonly<Record<string, Type>> = {
   'rest-related': NestRestRelated,
   'rest-create': NestRestCreate,
   'rest-update': NestRestUpdate,
-  'rpc-find-unique': NestRpcFindUnique,
-  'rpc-find-many': NestRpcFindMany,
-  'rpc-aggregate': NestRpcAggregate,
-  'rpc-group-by': NestRpcGroupBy,
-  'rpc-create': NestRpcCreate,
-  'rpc-create-rules': NestRpcCreateRules,
+  'rpc-find-unique': nestRpcRead('findUnique', RpcFindUniqueBaseline),
+  'rpc-find-many': nestRpcRead('findMany', RpcFindManyBaseline),
+  'rpc-aggregate': nestRpcRead('aggregate', RpcAggregateBaseline),
+  'rpc-group-by': nestRpcRead('groupBy', RpcGroupByBaseline),
+  'rpc-create': nestRpcCreate(RpcCreateBaseline),
+  'rpc-create-rules': nestRpcCreate(RpcCreateRulesBaseline),
   'rpc-update': NestRpcUpdate,
   'rpc-transaction': NestRpcTransaction,
 };
