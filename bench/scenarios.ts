@@ -1,6 +1,6 @@
 import type { CrudApiOptions } from '../lib/index.js';
-import type { BaselineKind } from './server/server-protocol.js';
 import { postCreateSchema, preparePostCreate } from './post-create-rules.js';
+import type { BaselineKind } from './server/server-protocol.js';
 import { PAGE_LIMIT, pageOffsetAt, postIdAt, publishedAt, userIdAt } from './varied-requests.js';
 
 /** One benchmarked request, sent identically to our module and to its hand-written baseline. */

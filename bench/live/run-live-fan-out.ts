@@ -6,7 +6,7 @@ import type { BenchOptions } from '../bench-options.js';
 import { createBenchDatabase } from '../dataset/bench-database.js';
 import { DEFAULT_DATASET, seedDataset } from '../dataset/seed-dataset.js';
 import { ServerProcess } from '../runner/server-process.js';
-import { CALLER_HEADERS, LIVE_ACROSS, LIVE_FAN_OUT, LIVE_POLICIES } from './live-fan-out-options.js';
+import { CALLER_HEADERS, EDITOR_ID, LIVE_ACROSS, LIVE_FAN_OUT, LIVE_POLICIES } from './live-fan-out-options.js';
 
 // `npm run bench -- --live-fan-out`: `subscribers` live queries on one server of ours, then writes
 // one at a time; for each, how long until every subscriber got its new answer, and the server CPU
@@ -322,10 +322,16 @@ async function post(origin: string, authorId: number, title: string): Promise<vo
 async function updateDrafts(origin: string, authors: number[], title: string): Promise<void> {
   const response = await fetch(`${origin}/api/rpc/post/updateMany`, {
     method: 'PATCH',
-    headers: { 'Content-Type': 'application/json', [CALLER_HEADERS.user]: '0', [CALLER_HEADERS.session]: 'writer' },
+    headers: {
+      'Content-Type': 'application/json',
+      [CALLER_HEADERS.user]: String(EDITOR_ID),
+      [CALLER_HEADERS.session]: 'writer',
+    },
     body: JSON.stringify({ where: { authorId: { in: authors }, published: false }, data: { title } }),
   });
-  if (response.status !== 200) throw new Error(`write answered ${response.status}: ${await response.text()}`);
+  const text = await response.text();
+  if (response.status !== 200 || !/"count":[1-9]/.test(text))
+    throw new Error(`write answered ${response.status}: ${text}`);
 }
 
 async function until(test: () => boolean, what: string): Promise<void> {

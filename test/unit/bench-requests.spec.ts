@@ -5,11 +5,11 @@ import { describe, expect, it } from '@jest/globals';
 import { validateSync } from 'class-validator';
 import fc from 'fast-check';
 
-import { parseBenchOptions } from '../../bench/bench-options.js';
 import { BASELINE_CONTROLLERS } from '../../bench/baseline/baseline-controllers.js';
 import { classTransformerLite } from '../../bench/baseline/nest-team/class-transformer-lite.js';
 import { NEST_TEAM_CONTROLLERS } from '../../bench/baseline/nest-team/nest-team.controllers.js';
 import { CreatePostDocument } from '../../bench/baseline/nest-team/post.dto.js';
+import { parseBenchOptions } from '../../bench/bench-options.js';
 import { latencySummary, policyCallers } from '../../bench/live/run-live-fan-out.js';
 import { quartiles } from '../../bench/report/bench-report.js';
 import { checkParity, PARITY_SAMPLE } from '../../bench/runner/parity.js';
