@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-import type { BenchPlatform } from './server/server-protocol.js';
+import { BASELINE_KINDS, type BaselineKind, type BenchPlatform } from './server/server-protocol.js';
 
 export type BenchDatabase = 'sqlite' | 'postgres' | 'mariadb';
 
@@ -14,6 +14,8 @@ export interface BenchOptions {
   db: BenchDatabase;
   /** The HTTP platform both servers (ours and the baseline) run on. */
   platform: BenchPlatform;
+  /** The hand-written baselines each scenario is compared with, in this order (`--baseline`). */
+  baselines: BaselineKind[];
   /** Substring filter on scenario ids (`rest-`, `rpc-find`); empty runs every scenario. */
   scenario: string;
   /** Post counts of the scaling table; empty skips it. */
@@ -36,7 +38,7 @@ export interface BenchOptions {
   soakDuration: number;
   /** Measure live queries' fan-out (one write to `subscribers` streams) instead of the A/B scenarios. */
   liveFanOut: boolean;
-  /** Live queries open during the fan-out measurement. */
+  /** Live queries open during the fan-out measurement, each its own caller in the policies one. */
   subscribers: number;
   /** Both servers' Prisma model operations answered from memory after their first call: the layers' own cost, without the database. */
   noDb: boolean;
@@ -63,7 +65,10 @@ const DATABASE_NAMES: Record<string, BenchDatabase> = {
 const USAGE = `Usage: npm run bench -- [options]
   --duration <s>        seconds of load per round (default 1)
   --connections <n>     concurrent connections (default 10)
-  --rounds <n>          rounds per side, alternating ABBA (default 10; keep it even)
+  --rounds <n>          rounds per side, alternating ABBA (default 12; keep it even)
+  --baseline careful|nest|both  the hand-written controller(s) each scenario is compared with: the
+                        fastest careful one, the one a Nest team writes (ValidationPipe, DTOs), or
+                        both in turn (default both)
   --db sqlite|postgres|mariadb  database (default sqlite; mysql names MariaDB too)
   --platform express|fastify  Nest's HTTP adapter for ours and the baseline alike (default express)
   --scenario <text>     run only scenarios whose id contains <text>
@@ -77,8 +82,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --no-pin              let the OS place the runner and servers (default: runner on core 0, servers on core 1)
   --soak                mixed read/write load on both interfaces instead of the scenarios; writes verified afterwards
   --soak-duration <s>   seconds of measured soak load after a 15 s warm-up (default 180)
-  --live-fan-out        live queries: one write to --subscribers streams (one shared query, then one query each)
-  --subscribers <n>     live queries open during --live-fan-out (default 1000)
+  --live-fan-out        live queries: one write to --subscribers streams (one shared query, then one query each,
+                        then each its own caller through policies, one write changing 1% of the answers)
+  --subscribers <n>     live queries open during --live-fan-out (default 10000)
   --no-db               both servers answer each Prisma model operation with its first result, from memory:
                         what the module costs over the hand-written code without the database (no scaling table)
   --tracing             our server records its OpenTelemetry spans and metrics (an SDK that drops them):
@@ -96,7 +102,8 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     options: {
       duration: { type: 'string', default: '1' },
       connections: { type: 'string', default: '10' },
-      rounds: { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '12' },
+      baseline: { type: 'string', default: 'both' },
       db: { type: 'string', default: 'sqlite' },
       platform: { type: 'string', default: 'express' },
       scenario: { type: 'string', default: '' },
@@ -110,7 +117,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
       soak: { type: 'boolean', default: false },
       'soak-duration': { type: 'string', default: '180' },
       'live-fan-out': { type: 'boolean', default: false },
-      subscribers: { type: 'string', default: '1000' },
+      subscribers: { type: 'string', default: '10000' },
       'no-db': { type: 'boolean', default: false },
       tracing: { type: 'boolean', default: false },
       live: { type: 'boolean', default: false },
@@ -124,6 +131,9 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
   const platform = values.platform;
   if (platform !== 'express' && platform !== 'fastify')
     throw new Error(`--platform must be express or fastify\n${USAGE}`);
+  const baselines =
+    values.baseline === 'both' ? [...BASELINE_KINDS] : BASELINE_KINDS.filter((k) => k === values.baseline);
+  if (baselines.length === 0) throw new Error(`--baseline must be careful, nest or both\n${USAGE}`);
   if (values['no-db'] && values.soak)
     throw new Error(
       `--no-db measures the servers without the database; the soak test checks what the database holds\n${USAGE}`,
@@ -134,6 +144,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     rounds: positiveInteger('rounds', values.rounds),
     db,
     platform,
+    baselines,
     scenario: values.scenario,
     rows: parseRows(values.rows),
     scalingDuration: positiveNumber('scaling-duration', values['scaling-duration']),

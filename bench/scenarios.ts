@@ -1,13 +1,20 @@
 import type { CrudApiOptions } from '../lib/index.js';
 import { postCreateSchema, preparePostCreate } from './post-create-rules.js';
+import type { BaselineKind } from './server/server-protocol.js';
+import { PAGE_LIMIT, pageOffsetAt, postIdAt, publishedAt, userIdAt } from './varied-requests.js';
 
 /** One benchmarked request, sent identically to our module and to its hand-written baseline. */
 export interface Scenario {
   id: string;
   title: string;
   method: 'GET' | 'POST' | 'PATCH';
-  /** Path and query, percent-encoded as a client sends them. */
+  /** Path and query, percent-encoded as a client sends them; of a varied read, its first request. */
   path: string;
+  /**
+   * A read whose requests vary: the path of the round's request `index` (0, 1, 2… across all
+   * connections). Without it every request of the scenario is `path`.
+   */
+  vary?: (index: number) => string;
   body?: string;
   contentType?: string;
   /** Further request headers (`Prefer`). */
@@ -22,7 +29,7 @@ export interface Scenario {
   comparison?: ComparisonId;
 }
 
-export type ComparisonId = 'hand-written' | 'conditional';
+export type ComparisonId = 'hand-written' | 'nest-team' | 'conditional';
 
 /** What a scenario compares: its two sides, as the results and the report name them. */
 export interface Comparison {
@@ -36,13 +43,30 @@ export interface Comparison {
 
 export const COMPARISONS: Readonly<Record<ComparisonId, Comparison>> = {
   'hand-written': {
-    sides: { ours: 'our module', baseline: "the scenario's hand-written Nest controller, sent the same request" },
+    sides: {
+      ours: 'our module',
+      baseline: "the scenario's fastest careful hand-written Nest controller (no validation), sent the same requests",
+    },
     columns: { ours: 'ours', baseline: 'baseline', pair: 'ours / base' },
     chart: {
-      title: 'Ours / hand-written controller',
+      title: 'Ours / fastest careful controller',
       ours: 'ours',
-      baseline: 'hand-written',
-      description: 'of our module over a hand-written Nest controller',
+      baseline: 'careful',
+      description: 'of our module over the fastest careful hand-written Nest controller',
+    },
+  },
+  'nest-team': {
+    sides: {
+      ours: 'our module',
+      baseline:
+        "the scenario's controller as a Nest team writes it (DTO classes under a global ValidationPipe, ParseIntPipe, an exception filter mapping Prisma errors), sent the same requests",
+    },
+    columns: { ours: 'ours', baseline: 'nest', pair: 'ours / nest' },
+    chart: {
+      title: 'Ours / Nest-team controller',
+      ours: 'ours',
+      baseline: 'Nest team',
+      description: 'of our module over a controller as a Nest team writes it',
     },
   },
   conditional: {
@@ -60,115 +84,98 @@ export const COMPARISONS: Readonly<Record<ComparisonId, Comparison>> = {
   },
 };
 
-export const comparisonOf = (scenario: { comparison?: ComparisonId }): ComparisonId =>
-  scenario.comparison ?? 'hand-written';
+/** What a scenario is compared with: its own comparison, else the baseline it runs against (the careful one unless given). */
+export const comparisonOf = (
+  scenario: { comparison?: ComparisonId },
+  baseline: BaselineKind = 'careful',
+): ComparisonId => scenario.comparison ?? (baseline === 'nest' ? 'nest-team' : 'hand-written');
 
 const JSON_API = 'application/vnd.api+json';
 const POST_ID = 4242;
 const UPDATED_POST_ID = 4243;
-const USER_ID = 42;
 
 const rpcQuery = (args: unknown): string => encodeURIComponent(JSON.stringify(args));
+const listPage = (index: number) => `page%5Blimit%5D=${PAGE_LIMIT}&page%5Boffset%5D=${pageOffsetAt(index)}`;
 
-/** The reads of issue 7. */
+/** A read whose requests vary with their index; `path` is its first request. */
+function variedRead(read: Pick<Scenario, 'id' | 'title' | 'oursOptions'>, vary: (index: number) => string): Scenario {
+  return { ...read, method: 'GET', path: vary(0), vary, status: 200, write: false };
+}
+
+/** The reads of issue 7, each request of a round different (issue 46): what a read costs, not a hot read. */
 const READS: readonly Scenario[] = [
-  {
-    id: 'rest-fetch',
-    title: 'REST GET /post/:id',
-    method: 'GET',
-    path: `/api/rest/post/${POST_ID}`,
-    status: 200,
-    write: false,
-  },
-  {
-    id: 'rest-list',
-    title: 'REST list page[limit]=20',
-    method: 'GET',
-    path: '/api/rest/post?page%5Blimit%5D=20',
-    status: 200,
-    write: false,
-  },
-  {
-    id: 'rest-list-soft-deleted',
-    title: 'REST list page[limit]=20, soft-deleted model',
-    method: 'GET',
-    path: '/api/rest/post?page%5Blimit%5D=20',
-    status: 200,
-    write: false,
-    oursOptions: { rules: { Post: { softDelete: { field: 'deletedAt' } } } },
-  },
-  {
-    id: 'rest-include',
-    title: 'REST list include=author,comments',
-    method: 'GET',
-    path: '/api/rest/post?include=author%2Ccomments&page%5Blimit%5D=20',
-    status: 200,
-    write: false,
-  },
-  {
-    id: 'rest-filter-sort',
-    title: 'REST list 2 filters + 2-field sort',
-    method: 'GET',
-    path: '/api/rest/post?filter%5Bpublished%5D=true&filter%5BauthorId%24lte%5D=500&sort=-rating%2Cid&page%5Blimit%5D=20',
-    status: 200,
-    write: false,
-  },
-  {
-    id: 'rest-related',
-    title: 'REST related /user/:id/posts',
-    method: 'GET',
-    path: `/api/rest/user/${USER_ID}/posts`,
-    status: 200,
-    write: false,
-  },
-  {
-    id: 'rpc-find-unique',
-    title: 'RPC post.findUnique',
-    method: 'GET',
-    path: `/api/rpc/post/findUnique?q=${rpcQuery({ where: { id: POST_ID } })}`,
-    status: 200,
-    write: false,
-  },
-  {
-    id: 'rpc-find-many',
-    title: 'RPC post.findMany where/include/orderBy/take',
-    method: 'GET',
-    path: `/api/rpc/post/findMany?q=${rpcQuery({
-      where: { published: true, authorId: { lte: 500 } },
-      include: { author: true, tags: true },
-      orderBy: [{ rating: 'desc' }, { id: 'asc' }],
-      take: 20,
-    })}`,
-    status: 200,
-    write: false,
-  },
-  {
-    id: 'rpc-aggregate',
-    title: 'RPC post.aggregate',
-    method: 'GET',
-    path: `/api/rpc/post/aggregate?q=${rpcQuery({
-      where: { published: true },
-      _count: { _all: true },
-      _avg: { rating: true },
-      _max: { createdAt: true },
-    })}`,
-    status: 200,
-    write: false,
-  },
-  {
-    id: 'rpc-group-by',
-    title: 'RPC post.groupBy',
-    method: 'GET',
-    path: `/api/rpc/post/groupBy?q=${rpcQuery({
-      by: ['status'],
-      _count: { _all: true },
-      _avg: { rating: true },
-      orderBy: { status: 'asc' },
-    })}`,
-    status: 200,
-    write: false,
-  },
+  variedRead({ id: 'rest-fetch', title: 'REST GET /post/:id' }, (n) => `/api/rest/post/${postIdAt(n)}`),
+  variedRead({ id: 'rest-list', title: 'REST list page[limit]=20' }, (n) => `/api/rest/post?${listPage(n)}`),
+  variedRead(
+    {
+      id: 'rest-list-soft-deleted',
+      title: 'REST list page[limit]=20, soft-deleted model',
+      oursOptions: { rules: { Post: { softDelete: { field: 'deletedAt' } } } },
+    },
+    (n) => `/api/rest/post?${listPage(n)}`,
+  ),
+  variedRead(
+    { id: 'rest-include', title: 'REST list include=author,comments' },
+    (n) => `/api/rest/post?include=author%2Ccomments&${listPage(n)}`,
+  ),
+  variedRead(
+    { id: 'rest-filter-sort', title: 'REST list 2 filters + 2-field sort' },
+    (n) =>
+      `/api/rest/post?filter%5Bpublished%5D=${publishedAt(n)}&filter%5BauthorId%24lte%5D=${userIdAt(n)}&sort=-rating%2Cid&page%5Blimit%5D=${PAGE_LIMIT}`,
+  ),
+  variedRead(
+    { id: 'rest-related', title: 'REST related /user/:id/posts' },
+    (n) => `/api/rest/user/${userIdAt(n)}/posts`,
+  ),
+  variedRead(
+    { id: 'rpc-find-unique', title: 'RPC post.findUnique' },
+    (n) => `/api/rpc/post/findUnique?q=${rpcQuery({ where: { id: postIdAt(n) } })}`,
+  ),
+  variedRead(
+    { id: 'rpc-find-many', title: 'RPC post.findMany where/include/orderBy/take' },
+    (n) =>
+      `/api/rpc/post/findMany?q=${rpcQuery({
+        where: { published: publishedAt(n), authorId: { lte: userIdAt(n) } },
+        include: { author: true, tags: true },
+        orderBy: [{ rating: 'desc' }, { id: 'asc' }],
+        take: PAGE_LIMIT,
+      })}`,
+  ),
+  variedRead(
+    { id: 'rpc-aggregate', title: 'RPC post.aggregate' },
+    (n) =>
+      `/api/rpc/post/aggregate?q=${rpcQuery({
+        where: { published: publishedAt(n), authorId: { lte: userIdAt(n) } },
+        _count: { _all: true },
+        _avg: { rating: true },
+        _max: { createdAt: true },
+      })}`,
+  ),
+  variedRead(
+    { id: 'rpc-group-by', title: 'RPC post.groupBy' },
+    (n) =>
+      `/api/rpc/post/groupBy?q=${rpcQuery({
+        by: ['status'],
+        where: { authorId: { lte: userIdAt(n) } },
+        _count: { _all: true },
+        _avg: { rating: true },
+        orderBy: { status: 'asc' },
+      })}`,
+  ),
 ];
+
+/**
+ * One request repeated from every connection: what coalesced reads buy a read requested many times
+ * at once (most of them answered by another's read), not what a read costs.
+ */
+const HOT_READ: Scenario = {
+  id: 'rest-fetch-hot',
+  title: 'REST GET /post/:id, hot: one request repeated (coalesced)',
+  method: 'GET',
+  path: `/api/rest/post/${POST_ID}`,
+  status: 200,
+  write: false,
+};
 
 /** The writes of issue 7: they change the data, so they run after every read. */
 const WRITES: readonly Scenario[] = [
@@ -265,7 +272,8 @@ const WRITES: readonly Scenario[] = [
  * `live`, which it needs): the 304 comes from the tag known for the read, without reading.
  */
 function conditionalGet(id: string, fromChanges = false): Scenario {
-  const read = READS.find((scenario) => scenario.id === id)!;
+  // One request, whose tag the runner fetches first.
+  const { vary: _, ...read } = READS.find((scenario) => scenario.id === id)!;
   if (!fromChanges) {
     const title = `${read.title}, 304 vs 200, one read each`;
     return { ...read, id: `${read.id}-304`, title, comparison: 'conditional', oursOptions: { coalesceReads: false } };
@@ -285,12 +293,17 @@ function conditionalGet(id: string, fromChanges = false): Scenario {
  */
 export const SCENARIOS: readonly Scenario[] = [
   ...READS,
+  HOT_READ,
   conditionalGet('rest-include'),
   conditionalGet('rpc-find-many'),
   conditionalGet('rest-include', true),
   conditionalGet('rpc-find-many', true),
   ...WRITES,
 ];
+
+/** The scenario as sent for the round's request `index`. */
+export const requestAt = (scenario: Scenario, index: number): Scenario =>
+  scenario.vary ? { ...scenario, path: scenario.vary(index) } : scenario;
 
 /** The scenario whose latency the scaling table follows. */
 export const SCALING_SCENARIO_ID = 'rest-list';

@@ -20,9 +20,10 @@ import {
   RpcUpdateBaseline,
 } from './rpc.controllers.js';
 
-/** The hand-written controller of each scenario (by `Scenario.id`). */
+/** The fastest careful hand-written controller of each scenario (by `Scenario.id`). */
 export const BASELINE_CONTROLLERS: Readonly<Record<string, Type>> = {
   'rest-fetch': RestFetchBaseline,
+  'rest-fetch-hot': RestFetchBaseline,
   'rest-list': RestListBaseline,
   'rest-list-soft-deleted': RestListSoftDeletedBaseline,
   'rest-include': RestIncludeBaseline,

@@ -63,8 +63,8 @@ export class RpcAggregateBaseline extends BaselineController {
 export class RpcGroupByBaseline extends BaselineController {
   @Get('post/groupBy')
   async groupBy(@Res() res: BaselineResponse, @Query('q') q: string): Promise<void> {
-    const { by, _count, _avg, orderBy } = JSON.parse(q);
-    send(res, 200, await this.db.prisma.post.groupBy({ by, _count, _avg, orderBy }));
+    const { by, where, _count, _avg, orderBy } = JSON.parse(q);
+    send(res, 200, await this.db.prisma.post.groupBy({ by, where, _count, _avg, orderBy }));
   }
 }
 

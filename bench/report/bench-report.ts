@@ -36,13 +36,19 @@ export interface ScenarioResult {
   ratioRange: [number, number];
   /** Median over the rounds of ours' CPU µs per request / the baseline's, paired like `ratio`. */
   cpuRatio: number;
+  /**
+   * The spread of the paired ratios: their interquartile range (first and third quartiles), which
+   * one disturbed round does not widen as it does the range. A difference smaller than it is noise.
+   */
+  spread: { ratio: [number, number]; cpuRatio: [number, number] };
   parity: Parity;
 }
 
 export interface ScalingRow {
   rows: number;
-  ours: Omit<SideSummary, 'rounds' | 'peakRssMb'>;
-  baseline: Omit<SideSummary, 'rounds' | 'peakRssMb'>;
+  /** Each side's peak RSS so far: its server serves every size in turn. */
+  ours: Omit<SideSummary, 'rounds'>;
+  baseline: Omit<SideSummary, 'rounds'>;
   /** Ours under `Prefer: count=none|estimated` and on a deep cursor page, by variant. */
   variants: Record<string, Omit<SideSummary, 'rounds' | 'peakRssMb'>>;
 }
@@ -73,11 +79,27 @@ export function summarizeSide(rounds: RoundResult[], peakRssBytes: number): Side
 export function pairedRatio(rounds: {
   ours: readonly RoundResult[];
   baseline: readonly RoundResult[];
-}): Pick<ScenarioResult, 'ratio' | 'ratioRange' | 'cpuRatio'> {
+}): Pick<ScenarioResult, 'ratio' | 'ratioRange' | 'cpuRatio' | 'spread'> {
   const throughput = pairRatios(rounds, (round) => round.rps);
-  if (!throughput.length) return { ratio: 0, ratioRange: [0, 0], cpuRatio: 0 };
+  if (!throughput.length)
+    return { ratio: 0, ratioRange: [0, 0], cpuRatio: 0, spread: { ratio: [0, 0], cpuRatio: [0, 0] } };
   const cpu = pairRatios(rounds, cpuPerRequest);
-  return { ratio: median(throughput), ratioRange: [throughput[0]!, throughput.at(-1)!], cpuRatio: median(cpu) };
+  return {
+    ratio: median(throughput),
+    ratioRange: [throughput[0]!, throughput.at(-1)!],
+    cpuRatio: median(cpu),
+    spread: { ratio: quartiles(throughput), cpuRatio: quartiles(cpu) },
+  };
+}
+
+/** The first and third quartiles of ascending values (linear interpolation between ranks). */
+export function quartiles(sorted: readonly number[]): [number, number] {
+  const at = (share: number) => {
+    const rank = share * (sorted.length - 1);
+    const low = Math.floor(rank);
+    return sorted[low]! + (sorted[Math.ceil(rank)]! - sorted[low]!) * (rank - low);
+  };
+  return [at(0.25), at(0.75)];
 }
 
 /** Server CPU µs per request of one round. */
@@ -104,6 +126,8 @@ function median(sorted: readonly number[]): number {
 
 const fixed = (value: number, digits: number) => value.toFixed(digits);
 const pair = (a: string, b: string) => `${a} / ${b}`;
+const withSpread = (median: number, [low, high]: [number, number]) =>
+  `${fixed(median, 2)} (${fixed(low, 2)}-${fixed(high, 2)})`;
 
 const PARITY_CELLS: Record<Parity['verdict'], string> = {
   identical: 'yes',
@@ -124,12 +148,12 @@ export function formatScenarioTable(
     'Scenario',
     `${columns.ours} req/s`,
     `${columns.baseline} req/s`,
-    'ratio',
+    'ratio (IQR)',
     'round ratios',
     `p50 ms (${columns.pair})`,
     `p99 ms (${columns.pair})`,
     `CPU µs/req (${columns.pair})`,
-    'CPU ratio',
+    'CPU ratio (IQR)',
     `SQL/req (${columns.pair})`,
     `peak RSS MB (${columns.pair})`,
     'errors',
@@ -139,12 +163,12 @@ export function formatScenarioTable(
     r.title,
     fixed(r.ours.rps, 0),
     fixed(r.baseline.rps, 0),
-    fixed(r.ratio, 2),
+    withSpread(r.ratio, r.spread.ratio),
     r.ratioRange.map((value) => fixed(value, 2)).join('-'),
     pair(fixed(r.ours.p50, 1), fixed(r.baseline.p50, 1)),
     pair(fixed(r.ours.p99, 1), fixed(r.baseline.p99, 1)),
     pair(fixed(r.ours.cpuPerRequest, 0), fixed(r.baseline.cpuPerRequest, 0)),
-    fixed(r.cpuRatio, 2),
+    withSpread(r.cpuRatio, r.spread.cpuRatio),
     pair(fixed(r.ours.sqlPerRequest, 2), fixed(r.baseline.sqlPerRequest, 2)),
     pair(fixed(r.ours.peakRssMb, 0), fixed(r.baseline.peakRssMb, 0)),
     String(r.ours.errors + r.baseline.errors),
@@ -161,7 +185,9 @@ export function formatScalingTable(rows: readonly ScalingRow[]): string {
     'baseline req/s',
     'p50 ms (ours / base)',
     'p99 ms (ours / base)',
+    'CPU µs/req (ours / base)',
     'SQL/req (ours / base)',
+    'peak RSS MB (ours / base)',
   ];
   return markdownTable(
     header,
@@ -171,7 +197,9 @@ export function formatScalingTable(rows: readonly ScalingRow[]): string {
       fixed(row.baseline.rps, 0),
       pair(fixed(row.ours.p50, 1), fixed(row.baseline.p50, 1)),
       pair(fixed(row.ours.p99, 1), fixed(row.baseline.p99, 1)),
+      pair(fixed(row.ours.cpuPerRequest, 0), fixed(row.baseline.cpuPerRequest, 0)),
       pair(fixed(row.ours.sqlPerRequest, 2), fixed(row.baseline.sqlPerRequest, 2)),
+      pair(fixed(row.ours.peakRssMb, 0), fixed(row.baseline.peakRssMb, 0)),
     ]),
   );
 }

@@ -445,7 +445,8 @@ function svgDocument(width: number, height: number, title: string, description: 
 }
 
 /**
- * Writes `<file>-ratios.svg` (against the hand-written controller), `<file>-conditional.svg` (the
+ * Writes `<file>-ratios.svg` (against the fastest careful controller), `<file>-nest-team.svg` (against
+ * the Nest-team one), `<file>-conditional.svg` (the
  * conditional GETs) and `<file>-scaling.svg`, each when the results hold what it draws; answers their paths.
  */
 export async function writeResultCharts(file: string, results: ChartResults): Promise<string[]> {
@@ -453,6 +454,7 @@ export async function writeResultCharts(file: string, results: ChartResults): Pr
   const has = (comparison: ComparisonId) => results.scenarios.some((s) => comparisonOf(s) === comparison);
   const charts: [string, string | undefined][] = [
     [`${base}-ratios.svg`, has('hand-written') ? ratioChart([results]) : undefined],
+    [`${base}-nest-team.svg`, has('nest-team') ? ratioChart([results], 'nest-team') : undefined],
     [`${base}-conditional.svg`, has('conditional') ? ratioChart([results], 'conditional') : undefined],
     [`${base}-scaling.svg`, scalingChart(results)],
   ];

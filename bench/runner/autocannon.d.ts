@@ -7,6 +7,13 @@ declare module 'autocannon' {
     max: number;
     total: number;
   }
+  /** A request as autocannon builds it, which `setupRequest` may change before it is sent. */
+  interface RequestData {
+    method: string;
+    path: string;
+    headers: Record<string, string>;
+    body?: string;
+  }
   interface AutocannonOptions {
     url: string;
     method?: string;
@@ -15,6 +22,8 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     timeout?: number;
+    /** Requests each connection sends in turn; `setupRequest` is called for every request sent. */
+    requests?: { setupRequest?: (request: RequestData) => RequestData }[];
   }
   interface AutocannonResult {
     requests: Histogram;

@@ -26,9 +26,16 @@ export interface LoadSettings {
   connections: number;
 }
 
-/** Drives `connections` concurrent clients at one server for `duration` seconds. */
+/**
+ * Drives `connections` concurrent clients at one server for `duration` seconds. A varied read's
+ * requests are numbered across all connections from 0 in every round, so each side is sent the
+ * same sequence.
+ */
 export async function runLoad(origin: string, scenario: Scenario, settings: LoadSettings) {
+  const { vary } = scenario;
+  let sent = 0;
   const result = await autocannon({
+    requests: vary ? [{ setupRequest: (request) => ({ ...request, path: vary(sent++) }) }] : undefined,
     url: origin + scenario.path,
     method: scenario.method,
     body: scenario.body,

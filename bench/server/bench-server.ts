@@ -11,6 +11,11 @@ import { createSampleDatabase, type SampleDatabase } from '../../fixtures/blog/d
 import { CrudApiModule } from '../../lib/index.js';
 import { BENCH_DATABASE, BENCH_ENDPOINT } from '../baseline/baseline.tokens.js';
 import { BASELINE_CONTROLLERS } from '../baseline/baseline-controllers.js';
+import {
+  NEST_TEAM_CONTROLLERS,
+  nestTeamValidationPipe,
+  PrismaExceptionFilter,
+} from '../baseline/nest-team/nest-team.controllers.js';
 import { liveOptions } from '../live/live-fan-out-options.js';
 import { comparisonOf, SCENARIOS } from '../scenarios.js';
 import { registerBenchTelemetry } from './bench-telemetry.js';
@@ -59,8 +64,8 @@ function oursModule(db: SampleDatabase): Type {
 }
 
 function baselineModule(db: SampleDatabase, scenario: string): DynamicModule {
-  const controller = BASELINE_CONTROLLERS[scenario];
-  if (!controller) throw new Error(`No baseline controller for scenario "${scenario}"`);
+  const controller = (args.baseline === 'nest' ? NEST_TEAM_CONTROLLERS : BASELINE_CONTROLLERS)[scenario];
+  if (!controller) throw new Error(`No ${args.baseline} baseline controller for scenario "${scenario}"`);
   @Module({})
   class BaselineModule {}
   return {
@@ -99,6 +104,10 @@ const served: SampleDatabase = args.replay
   ? { ...database, prisma: replayingClient(database.prisma, () => stats.queries++) }
   : database;
 const app = await createApp(servesOurs ? oursModule(served) : baselineModule(served, args.scenario));
+if (!servesOurs && args.baseline === 'nest') {
+  app.useGlobalPipes(nestTeamValidationPipe());
+  app.useGlobalFilters(new PrismaExceptionFilter());
+}
 if (process.env.BENCH_LOG_ERRORS === '1') app.getHttpServer().prependListener('request', logErrorResponse);
 await app.listen(args.port, '127.0.0.1');
 app.getHttpServer().on('request', () => {

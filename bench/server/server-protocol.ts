@@ -1,6 +1,14 @@
 /** Messages between the runner and a server process over the `fork` IPC channel. */
 export type Side = 'ours' | 'baseline';
 
+/**
+ * Which hand-written controller a `baseline` server mounts: the fastest careful one (no
+ * validation), or the one a Nest team writes (DTOs under a global ValidationPipe, ParseIntPipe,
+ * an exception filter mapping Prisma's errors).
+ */
+export type BaselineKind = 'careful' | 'nest';
+export const BASELINE_KINDS: readonly BaselineKind[] = ['careful', 'nest'];
+
 /** The HTTP platform both servers run on. */
 export type BenchPlatform = 'express' | 'fastify';
 
@@ -20,6 +28,8 @@ export interface ServerArgs {
   live?: boolean;
   /** Our module reads once per GET, identical GETs that arrive together too (`--no-coalesce`). */
   uncoalesced?: boolean;
+  /** The controller a `baseline` server mounts; `careful` unless given. */
+  baseline?: BaselineKind;
 }
 
 export type RunnerMessage = { type: 'reset' } | { type: 'stats' } | { type: 'memory' } | { type: 'stop' };
@@ -58,11 +68,12 @@ export function encodeServerArgs(args: ServerArgs): string[] {
     args.tracing ? 'traced' : 'untraced',
     args.live ? 'live-queries' : 'no-live-queries',
     args.uncoalesced ? 'uncoalesced' : 'coalesced',
+    args.baseline ?? 'careful',
   ];
 }
 
 export function decodeServerArgs(argv: string[]): ServerArgs {
-  const [side, scenario, databaseUrl, port, platform, database, tracing, live, coalesce] = argv;
+  const [side, scenario, databaseUrl, port, platform, database, tracing, live, coalesce, baseline] = argv;
   if (
     (side !== 'ours' && side !== 'baseline') ||
     !scenario ||
@@ -72,10 +83,11 @@ export function decodeServerArgs(argv: string[]): ServerArgs {
     (database !== 'live' && database !== 'replay') ||
     (tracing !== 'traced' && tracing !== 'untraced') ||
     (live !== 'live-queries' && live !== 'no-live-queries') ||
-    (coalesce !== 'coalesced' && coalesce !== 'uncoalesced')
+    (coalesce !== 'coalesced' && coalesce !== 'uncoalesced') ||
+    (baseline !== 'careful' && baseline !== 'nest')
   ) {
     throw new Error(
-      'usage: bench-server <ours|baseline> <scenario> <database-url> <port> <express|fastify> <live|replay> <traced|untraced> <live-queries|no-live-queries> <coalesced|uncoalesced>',
+      'usage: bench-server <ours|baseline> <scenario> <database-url> <port> <express|fastify> <live|replay> <traced|untraced> <live-queries|no-live-queries> <coalesced|uncoalesced> <careful|nest>',
     );
   }
   return {
@@ -88,6 +100,7 @@ export function decodeServerArgs(argv: string[]): ServerArgs {
     tracing: tracing === 'traced',
     live: live === 'live-queries',
     uncoalesced: coalesce === 'uncoalesced',
+    baseline,
   };
 }
 

@@ -50,6 +50,7 @@ const scenarioResult = (side: SideSummary, overrides: Partial<ScenarioResult>): 
   ratio: 1,
   ratioRange: [1, 1],
   cpuRatio: 1,
+  spread: { ratio: [1, 1], cpuRatio: [1, 1] },
   parity: { verdict: 'identical' },
   ...overrides,
 });
@@ -141,7 +142,7 @@ describe('bench --tracing', () => {
 
 describe('bench --live and --live-fan-out', () => {
   it('are off by default; --subscribers counts the fan-out', () => {
-    expect(parseBenchOptions([])).toMatchObject({ live: false, liveFanOut: false, subscribers: 1000 });
+    expect(parseBenchOptions([])).toMatchObject({ live: false, liveFanOut: false, subscribers: 10_000 });
     expect(parseBenchOptions(['--live', '--live-fan-out', '--subscribers', '10'])).toMatchObject({
       live: true,
       liveFanOut: true,
@@ -187,6 +188,7 @@ describe('bench --no-db', () => {
       tracing: false,
       live: false,
       uncoalesced: false,
+      baseline: 'careful',
     });
     expect(decodeServerArgs(encodeServerArgs(args))).toEqual({
       ...args,
@@ -194,6 +196,7 @@ describe('bench --no-db', () => {
       tracing: false,
       live: false,
       uncoalesced: false,
+      baseline: 'careful',
     });
   });
 
@@ -260,7 +263,12 @@ describe('bench report', () => {
     expect(paired.ratio).toBeCloseTo(0.91);
     expect(paired.ratioRange).toEqual([0.4, 0.95]);
     expect(pairedRatio(rounds([90, 80, 100], [100, 100, 100])).ratio).toBeCloseTo(0.9);
-    expect(pairedRatio(rounds([90], [0]))).toEqual({ ratio: 0, ratioRange: [0, 0], cpuRatio: 0 });
+    expect(pairedRatio(rounds([90], [0]))).toEqual({
+      ratio: 0,
+      ratioRange: [0, 0],
+      cpuRatio: 0,
+      spread: { ratio: [0, 0], cpuRatio: [0, 0] },
+    });
   });
 
   it('takes the median of the paired CPU-per-request ratios the same way', () => {
@@ -286,10 +294,16 @@ describe('bench report', () => {
       ),
     ).toBe(['| name |  n |', '|------|---:|', '| a    |  1 |', '| bbb  | 22 |'].join('\n'));
     const side = summarizeSide([round(1000, 1.25, 5, 10, 20)], 100 * 2 ** 20);
-    const table = formatScenarioTable([scenarioResult(side, { ratioRange: [0.95, 1.05], cpuRatio: 1.02 })]);
-    expect(table).toContain('| X        |       1000 |           1000 |  1.00 |    0.95-1.05 |');
+    const table = formatScenarioTable([
+      scenarioResult(side, {
+        ratioRange: [0.95, 1.05],
+        cpuRatio: 1.02,
+        spread: { ratio: [0.98, 1.01], cpuRatio: [1, 1.03] },
+      }),
+    ]);
+    expect(table).toContain('| X        |       1000 |           1000 | 1.00 (0.98-1.01) |    0.95-1.05 |');
     expect(table).toContain('2.00 / 2.00');
-    expect(table).toContain('0 / 0 |      1.02 |');
+    expect(table).toContain('0 / 0 | 1.02 (1.00-1.03) |');
   });
 });
 
@@ -350,8 +364,10 @@ describe('bench conditional GET', () => {
       const oursOptions = scenario.id.endsWith('-changes')
         ? { live: {}, caching: { revalidate: 'changes' } }
         : { coalesceReads: false };
+      // One request: the first of the varied read, whose tag the runner fetches.
       expect({ ...scenario, id: original.id, title: original.title, comparison: undefined }).toEqual({
         ...original,
+        vary: undefined,
         oursOptions,
         comparison: undefined,
       });
