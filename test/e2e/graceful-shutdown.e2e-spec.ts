@@ -126,71 +126,80 @@ describe.each(testProviders().filter((provider) => provider !== 'mysql'))('grace
   // SQLite runs one write transaction at a time: its slow writes queue, within Prisma's 2 s maxWait.
   const slowMs = provider === 'sqlite' ? 300 : 1500;
 
-  it.each<PrismaModulePlace>(['root', 'before', 'after'])(
-    'lets accepted requests finish and exits 0, the PrismaService in the %s module',
-    async (prismaModule) => {
-      const db = await createTestDatabase(provider);
-      const app = await startShutdownApp({
-        databaseUrl: db.url,
-        platform: testPlatform(),
-        prismaModule,
-        slowMs,
-        gracePeriod: GRACE_PERIOD,
-      });
-      let signalled = false;
-      const outcomes: ShutdownOutcome[] = [];
-      const send = (kind: keyof typeof WRITES, name: string): Promise<ShutdownOutcome> => {
-        const outcome: ShutdownOutcome = { kind, names: [name], sentAfterSignal: signalled };
-        outcomes.push(outcome);
-        return sendWrite(app.url, WRITES[kind](name), outcome);
-      };
-      let exited = false;
-      void app.exited.then(() => (exited = true));
-      try {
-        const slow = (['rest', 'rest', 'sequential', 'atomic'] as const).map((kind, index) =>
-          send(kind, `slow-${kind}-${index}`),
-        );
-        // A bounded loop of fast writes on two connections, through the signal until the server
-        // refuses one (the client then goes to another server) or is gone.
-        const kinds = Object.keys(WRITES) as (keyof typeof WRITES)[];
-        const loop = async (worker: string, pause = 0) => {
-          for (let index = 0; index < 500 && !exited; index += 1) {
-            const outcome = await send(kinds[index % kinds.length]!, `${worker}-${index}`);
-            if (outcome.networkError || outcome.status === 503) break;
-            await new Promise((resolve) => setTimeout(resolve, pause));
-          }
+  // Where the PrismaService sits orders Nest's shutdown hooks, whatever the database: the other
+  // places run on SQLite only.
+  const places: [PrismaModulePlace, DatabaseProvider[]][] = [
+    ['root', ['sqlite', 'postgresql']],
+    ['before', ['sqlite']],
+    ['after', ['sqlite']],
+  ];
+  describe.each(places)('the PrismaService in the %s module', (prismaModule, providers) => {
+    itOn(provider, providers, 'the module order of shutdown hooks does not depend on the database')(
+      'lets accepted requests finish and exits 0',
+      async () => {
+        const db = await createTestDatabase(provider);
+        const app = await startShutdownApp({
+          databaseUrl: db.url,
+          platform: testPlatform(),
+          prismaModule,
+          slowMs,
+          gracePeriod: GRACE_PERIOD,
+        });
+        let signalled = false;
+        const outcomes: ShutdownOutcome[] = [];
+        const send = (kind: keyof typeof WRITES, name: string): Promise<ShutdownOutcome> => {
+          const outcome: ShutdownOutcome = { kind, names: [name], sentAfterSignal: signalled };
+          outcomes.push(outcome);
+          return sendWrite(app.url, WRITES[kind](name), outcome);
         };
-        const loops = [loop('fast-0'), loop('fast-1')];
-        const started = await app.slowWritesStarted(1);
-        signalled = true;
-        const signalledAt = Date.now();
-        app.signal('SIGTERM');
-        // New requests while the accepted ones drain: refused, whatever connection they come on.
-        loops.push(loop('late', 20));
-        const { code, output } = await app.exited;
-        const shutdownMs = Date.now() - signalledAt;
-        await Promise.all([...slow, ...loops]);
+        let exited = false;
+        void app.exited.then(() => (exited = true));
+        try {
+          const slow = (['rest', 'rest', 'sequential', 'atomic'] as const).map((kind, index) =>
+            send(kind, `slow-${kind}-${index}`),
+          );
+          // A bounded loop of fast writes on two connections, through the signal until the server
+          // refuses one (the client then goes to another server) or is gone.
+          const kinds = Object.keys(WRITES) as (keyof typeof WRITES)[];
+          const loop = async (worker: string, pause = 0) => {
+            for (let index = 0; index < 500 && !exited; index += 1) {
+              const outcome = await send(kinds[index % kinds.length]!, `${worker}-${index}`);
+              if (outcome.networkError || outcome.status === 503) break;
+              await new Promise((resolve) => setTimeout(resolve, pause));
+            }
+          };
+          const loops = [loop('fast-0'), loop('fast-1')];
+          const started = await app.slowWritesStarted(1);
+          signalled = true;
+          const signalledAt = Date.now();
+          app.signal('SIGTERM');
+          // New requests while the accepted ones drain: refused, whatever connection they come on.
+          loops.push(loop('late', 20));
+          const { code, output } = await app.exited;
+          const shutdownMs = Date.now() - signalledAt;
+          await Promise.all([...slow, ...loops]);
 
-        expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
-        // The drain ends at the grace period at the latest: fetch's idle pooled connections may
-        // hold it until then (on Fastify, whose keep-alive timeout is longer).
-        expect(shutdownMs).toBeLessThan(GRACE_PERIOD + EXIT_MS);
-        // Caught by the signal in the middle of its transaction, it still gets its normal answer.
-        const caught = outcomes.filter((o) => started.includes(o.names[0]!));
-        expect(caught.map((o) => o.status)).toEqual(caught.map((o) => NORMAL_STATUS[o.kind as 'rest']));
-        // test/e2e/health.e2e-spec.ts holds a write open to prove the refusal of late requests deterministically.
-        expectGracefulOutcomes(outcomes, (kind) => NORMAL_STATUS[kind as 'rest']);
-        const acknowledged = acknowledgedNames(outcomes);
-        const stored = (await db.prisma.tag.findMany({ select: { name: true } })).map((tag) => tag.name);
-        expect(new Set(stored)).toEqual(new Set(acknowledged));
-      } finally {
-        app.signal('SIGKILL');
-        await app.exited;
-        await db.drop();
-      }
-    },
-    60_000,
-  );
+          expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
+          // The drain ends at the grace period at the latest: fetch's idle pooled connections may
+          // hold it until then (on Fastify, whose keep-alive timeout is longer).
+          expect(shutdownMs).toBeLessThan(GRACE_PERIOD + EXIT_MS);
+          // Caught by the signal in the middle of its transaction, it still gets its normal answer.
+          const caught = outcomes.filter((o) => started.includes(o.names[0]!));
+          expect(caught.map((o) => o.status)).toEqual(caught.map((o) => NORMAL_STATUS[o.kind as 'rest']));
+          // test/e2e/health.e2e-spec.ts holds a write open to prove the refusal of late requests deterministically.
+          expectGracefulOutcomes(outcomes, (kind) => NORMAL_STATUS[kind as 'rest']);
+          const acknowledged = acknowledgedNames(outcomes);
+          const stored = (await db.prisma.tag.findMany({ select: { name: true } })).map((tag) => tag.name);
+          expect(new Set(stored)).toEqual(new Set(acknowledged));
+        } finally {
+          app.signal('SIGKILL');
+          await app.exited;
+          await db.drop();
+        }
+      },
+      60_000,
+    );
+  });
 
   // How connections are held and closed is the platform's and the module's, not the database's.
   itOn(provider, ['sqlite'], 'keep-alive connections do not depend on the database')(
