@@ -1,5 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { copyFile, cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -7,18 +9,64 @@ import { build } from 'esbuild';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** A package of this repository: its folder (package.json, README.md) and its TypeScript projects. */
+/**
+ * A package of this repository: its folder (package.json, README.md), its TypeScript projects, and
+ * what its build reads besides them (the sources folder and the files that set the build up).
+ */
 export interface PackageSource {
   dir: string;
   esmProject: string;
   cjsProject: string;
+  sources: string;
+  setup: string[];
 }
+
+const BUILD_SETUP = [
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'scripts/build-package.ts',
+];
 
 /** `nestjs-crud-api` (the module) and `nestjs-crud-api-client` (the typed client alone, for frontends). */
 export const PACKAGES = {
-  server: { dir: '.', esmProject: 'tsconfig.build.json', cjsProject: 'tsconfig.build.cjs.json' },
-  client: { dir: 'client', esmProject: 'client/tsconfig.json', cjsProject: 'client/tsconfig.cjs.json' },
+  server: {
+    dir: '.',
+    esmProject: 'tsconfig.build.json',
+    cjsProject: 'tsconfig.build.cjs.json',
+    sources: 'lib',
+    setup: [...BUILD_SETUP, 'tsconfig.build.cjs.json'],
+  },
+  client: {
+    dir: 'client',
+    esmProject: 'client/tsconfig.json',
+    cjsProject: 'client/tsconfig.cjs.json',
+    sources: 'lib/client',
+    setup: [...BUILD_SETUP, 'client/package.json', 'client/tsconfig.json', 'client/tsconfig.cjs.json'],
+  },
 } satisfies Record<string, PackageSource>;
+
+/** Written beside a build: the hash of what it was built from, so that packing can reuse a current build. */
+const BUILD_HASH = '.build-hash';
+
+/** The files a package's build reads: its TypeScript sources (tests aside) and its set-up files. */
+export async function buildInputs(name: PackageName): Promise<string[]> {
+  const { sources, setup } = PACKAGES[name];
+  const entries = await readdir(path.join(ROOT_DIR, sources), { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts'))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+  return [...files, ...setup.map((file) => path.join(ROOT_DIR, file))].sort();
+}
+
+/** A hash of files' paths (relative to the repository) and contents. */
+export function hashFiles(files: string[]): string {
+  const hash = createHash('sha256');
+  for (const file of files)
+    hash.update(path.relative(ROOT_DIR, file)).update('\0').update(readFileSync(file)).update('\0');
+  return hash.digest('hex');
+}
 
 export type PackageName = keyof typeof PACKAGES;
 
@@ -35,9 +83,15 @@ export function run(command: string, args: string[], cwd = ROOT_DIR, env = proce
   }
 }
 
-function tsc(project: string, outDir: string): void {
+/** Compiles a TypeScript project into `outDir`; rejects with tsc's report (printed on stdout). */
+function tsc(project: string, outDir: string): Promise<void> {
   const compiler = path.join(ROOT_DIR, 'node_modules/typescript/bin/tsc');
-  run(process.execPath, [compiler, '-p', path.join(ROOT_DIR, project), '--outDir', outDir]);
+  const args = [compiler, '-p', path.join(ROOT_DIR, project), '--outDir', outDir];
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, args, { cwd: ROOT_DIR, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`tsc -p ${project} failed\n${stdout}\n${stderr}`, { cause: error })) : resolve(),
+    ),
+  );
 }
 
 async function jsFiles(dir: string): Promise<string[]> {
@@ -97,22 +151,37 @@ export async function buildPackage(name: PackageName, outDir = path.join(PACKAGE
   const { esmProject, cjsProject } = PACKAGES[name];
   const esmDir = path.resolve(ROOT_DIR, outDir);
   const cjsDir = path.join(esmDir, 'cjs');
-  tsc(esmProject, esmDir);
-  tsc(cjsProject, cjsDir);
+  const hash = hashFiles(await buildInputs(name));
+  // tsc leaves the output of deleted sources in place: a build starts from an empty folder.
+  await rm(esmDir, { recursive: true, force: true });
+  // Two independent programs: one a core.
+  await Promise.all([tsc(esmProject, esmDir), tsc(cjsProject, cjsDir)]);
   await writeFile(path.join(cjsDir, 'package.json'), '{ "type": "commonjs" }\n');
   for (const dependency of VENDORED) await vendor(dependency, cjsDir);
+  await writeFile(path.join(esmDir, BUILD_HASH), hash);
+}
+
+/** Copies the package's working build to `outDir` when it was built from the current sources; answers whether it did. */
+async function copyCurrentBuild(name: PackageName, outDir: string): Promise<boolean> {
+  const built = path.join(ROOT_DIR, PACKAGES[name].dir, 'dist');
+  const stamp = path.join(built, BUILD_HASH);
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== hashFiles(await buildInputs(name))) return false;
+  await cp(built, outDir, { recursive: true, filter: (source) => source !== stamp });
+  return true;
 }
 
 /**
- * `npm pack` of a package as it is now, built in a staging folder (the working `dist/` is left
- * alone) with its package.json, README.md and the repository's LICENSE. Returns the tarball's path.
+ * `npm pack` of a package as it is now, in a staging folder with its package.json, README.md and
+ * the repository's LICENSE: the working `dist/` copied when it was built from the current sources
+ * (`npm test` builds it first), otherwise a build of its own. Returns the tarball's path.
  */
 export async function packPackage(name: PackageName, destination: string): Promise<string> {
   const packDir = path.resolve(destination);
   const stage = path.join(packDir, `${name}-stage`);
   await rm(stage, { recursive: true, force: true });
   await mkdir(stage, { recursive: true });
-  await buildPackage(name, path.join(stage, 'dist'));
+  if (!(await copyCurrentBuild(name, path.join(stage, 'dist')))) await buildPackage(name, path.join(stage, 'dist'));
+  await rm(path.join(stage, 'dist', BUILD_HASH), { force: true });
   const dir = path.join(ROOT_DIR, PACKAGES[name].dir);
   await copyFile(path.join(dir, 'package.json'), path.join(stage, 'package.json'));
   await copyFile(path.join(dir, 'README.md'), path.join(stage, 'README.md'));

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
 
-import { packPackage, ROOT_DIR, run } from '../../scripts/build-package.js';
+import { buildInputs, hashFiles, packPackage, ROOT_DIR, run } from '../../scripts/build-package.js';
 
 /** The Nest 11 application under test/ (its own package, outside the root install). */
 export const NEST11_APP_DIR = path.join(ROOT_DIR, 'test/nest11-app');
@@ -13,24 +14,17 @@ const STAMP = path.join(NEST11_APP_DIR, '.prepared');
 const LOCK = path.join(NEST11_APP_DIR, '.preparing');
 const STALE_LOCK_MS = 15 * 60_000;
 
-/** Every file the prepared application depends on: the library's sources and build set-up, and the app's own. */
-function inputFiles(): string[] {
+/** Every file the prepared application depends on: what the library's build reads, and the app's own files. */
+async function inputFiles(): Promise<string[]> {
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) return entry.name === 'generated' ? [] : walk(full);
-      return full.endsWith('.ts') && !full.endsWith('.spec.ts') ? [full] : [];
+      return full.endsWith('.ts') ? [full] : [];
     });
   const app = (file: string) => path.join(NEST11_APP_DIR, file);
   return [
-    ...[
-      'package.json',
-      'tsconfig.json',
-      'tsconfig.build.json',
-      'tsconfig.build.cjs.json',
-      'scripts/build-package.ts',
-    ].map((file) => path.join(ROOT_DIR, file)),
-    ...walk(path.join(ROOT_DIR, 'lib')),
+    ...(await buildInputs('server')),
     ...[
       'package.json',
       'package-lock.json',
@@ -41,14 +35,7 @@ function inputFiles(): string[] {
     ].map(app),
     ...walk(app('src')),
     ...walk(app('test')),
-  ].sort();
-}
-
-function inputHash(): string {
-  const hash = createHash('sha256');
-  for (const file of inputFiles())
-    hash.update(path.relative(ROOT_DIR, file)).update('\0').update(readFileSync(file)).update('\0');
-  return hash.digest('hex');
+  ];
 }
 
 /**
@@ -59,14 +46,66 @@ function inputHash(): string {
  */
 function installApp(tarball: string): void {
   const npm = ['--no-audit', '--no-fund', '--loglevel=error'];
-  run('npm', ['install', ...npm], NEST11_APP_DIR);
-  run('npm', ['install', '--no-save', ...npm, tarball], NEST11_APP_DIR);
+  const env = { ...process.env, ...sqlitePrebuild() };
+  installLockedDependencies(() => run('npm', ['install', ...npm], NEST11_APP_DIR, env));
+  run('npm', ['install', '--no-save', ...npm, tarball], NEST11_APP_DIR, env);
   // `prisma generate` never runs the schema engine it insists on: any executable keeps it offline.
   run('npx', ['prisma', 'generate'], NEST11_APP_DIR, { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.execPath });
   rmSync(path.join(NEST11_APP_DIR, 'dist'), { recursive: true, force: true });
   // Its tsconfig's `incremental` would leave build info that skips the next build of a removed dist/.
   run('npx', ['tsc', '-p', 'tsconfig.build.json', '--incremental', 'false'], NEST11_APP_DIR);
   run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit', '--incremental', 'false'], NEST11_APP_DIR);
+}
+
+/**
+ * Installs the application's locked dependencies (not the library) once per lock file and Node
+ * version into a cache folder, and copies them from there: npm spends half a minute of CPU
+ * extracting them, a copy takes a second or two. Older cached installs are removed.
+ */
+function installLockedDependencies(install: () => void): void {
+  const key = createHash('sha256')
+    .update(readFileSync(path.join(NEST11_APP_DIR, 'package-lock.json')))
+    .update(process.version)
+    .digest('hex')
+    .slice(0, 16);
+  const cacheRoot = path.join(
+    process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'),
+    'nestjs-crud-api/nest11-app',
+  );
+  const cached = path.join(cacheRoot, key);
+  const modules = path.join(NEST11_APP_DIR, 'node_modules');
+  rmSync(modules, { recursive: true, force: true });
+  if (!existsSync(cached)) {
+    install();
+    mkdirSync(cacheRoot, { recursive: true });
+    for (const old of readdirSync(cacheRoot)) rmSync(path.join(cacheRoot, old), { recursive: true, force: true });
+    run('cp', ['-a', modules, `${cached}.partial`]);
+    renameSync(`${cached}.partial`, cached);
+  } else run('cp', ['-a', cached, modules]);
+}
+
+/**
+ * better-sqlite3's installer downloads a prebuilt binary from GitHub, out of reach here, and then
+ * compiles SQLite (about a minute of a core). The root install already built the same version for
+ * this Node: offered as a local prebuild, the application's install unpacks it instead.
+ */
+function sqlitePrebuild(): Record<string, string> {
+  const rootPackage = path.join(ROOT_DIR, 'node_modules/better-sqlite3');
+  const appLock = JSON.parse(readFileSync(path.join(NEST11_APP_DIR, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string }>;
+  };
+  const { version } = JSON.parse(readFileSync(path.join(rootPackage, 'package.json'), 'utf8')) as { version: string };
+  const binary = 'build/Release/better_sqlite3.node';
+  if (
+    appLock.packages['node_modules/better-sqlite3']?.version !== version ||
+    !existsSync(path.join(rootPackage, binary))
+  )
+    return {};
+  const dir = path.join(PACK_DIR, 'prebuilds');
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  mkdirSync(dir, { recursive: true });
+  run('tar', ['-czf', path.join(dir, name), '-C', rootPackage, binary]);
+  return { npm_config_better_sqlite3_local_prebuilds: dir };
 }
 
 /** One preparation at a time across processes (jest workers, concurrent runs): a lock folder, taken atomically. */
@@ -95,7 +134,7 @@ async function withLock<T>(work: () => Promise<T>): Promise<T> {
  */
 export function prepareNest11App(): Promise<boolean> {
   return withLock(async () => {
-    const hash = inputHash();
+    const hash = hashFiles(await inputFiles());
     if (
       existsSync(STAMP) &&
       readFileSync(STAMP, 'utf8') === hash &&
