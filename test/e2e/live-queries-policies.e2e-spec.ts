@@ -82,5 +82,6 @@ describe.each(
         subscription.stream.close();
       }
     }
-  });
+    // Dozens of generated writes, each awaited by every stream: a bound against a hang, not a timing.
+  }, 120_000);
 });

@@ -11,7 +11,7 @@ import { OutboxWriter } from '../../lib/changes/outbox-writer.js';
 import { verifyWebhookSignature, withPolicies } from '../../lib/index.js';
 import { eventually, settled } from '../support/eventually.js';
 import { itOn } from '../support/it-on.js';
-import { createTestApp, type TestApp, testPlatform } from '../support/test-app.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -118,10 +118,7 @@ describe.each(testProviders())('outbox delivery over HTTP (%s)', (provider) => {
   });
 });
 
-/** The worker itself: the same on both HTTP platforms, so run once. */
-const workerSuite = testPlatform() === 'express' ? describe.each(testProviders()) : describe.skip.each(testProviders());
-
-workerSuite('outbox worker (%s)', (provider) => {
+describe.each(testProviders())('outbox worker (%s)', (provider) => {
   const receiver = new WebhookReceiver();
   const workers: OutboxWorker[] = [];
   let db: TestDatabase;
