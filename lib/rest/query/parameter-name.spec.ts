@@ -48,6 +48,18 @@ describe('isMemberName', () => {
 });
 
 describe('readParameterName', () => {
+  // First: the fuzzed names below fill the readings kept.
+  it('reads a name once: a later request shares its frozen reading, and names past the bound are still read', () => {
+    const first = readParameterName('page[limit]');
+    expect(readParameterName('page[limit]')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first).toEqual({ kind: 'family', family: 'page', selectors: ['limit'] });
+    expect(Object.isFrozen((first as { selectors: readonly string[] }).selectors)).toBe(true);
+    for (let n = 0; n < 300; n++) readParameterName(`filter[field${n}]`);
+    expect(readParameterName('filter[late$gt]')).toEqual({ kind: 'family', family: 'filter', selectors: ['late$gt'] });
+    expect(readParameterName('filter]late[')).toBeUndefined();
+  });
+
   it('ignores an implementation-specific name: a legal base with a character outside a-z, legal members', () => {
     fc.assert(
       fc.property(customBase, legalBrackets, (base, members) => {

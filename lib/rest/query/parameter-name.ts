@@ -38,10 +38,17 @@ function isLegalMember(member: string, filterOperator: boolean): boolean {
 
 /** What a query parameter's name is to a REST route. */
 export type ParameterName =
-  | { kind: 'family'; family: Family; selectors: string[] }
+  | { kind: 'family'; family: Family; selectors: readonly string[] }
   | { kind: 'own'; name: OwnParameter }
   /** Implementation-specific, but not this module's: passed over. */
   | { kind: 'ignored' };
+
+/**
+ * The names already read, each once (null: answered 400): every request of a route sends the same
+ * few, and the reading's regular expressions cost more than the rest of its parsing.
+ */
+const readNames = new Map<string, ParameterName | null>();
+const MAX_READ_NAMES = 256;
 
 /**
  * The one reading of a query parameter's name on every REST route (JSON:API 1.1 §"Query Parameters"),
@@ -54,6 +61,15 @@ export type ParameterName =
  *   (`__proto__[x]`, `filterisbn]`, `filter]title[`, a control character), which a server must refuse.
  */
 export function readParameterName(name: string): ParameterName | undefined {
+  const known = readNames.get(name);
+  if (known !== undefined) return known ?? undefined;
+  const read = readName(name);
+  // Clients send few distinct names; a bound keeps arbitrary ones from growing the map.
+  if (readNames.size < MAX_READ_NAMES) readNames.set(name, read === undefined ? null : Object.freeze(read));
+  return read;
+}
+
+function readName(name: string): ParameterName | undefined {
   if (name === CACHE_BUSTER) return { kind: 'ignored' };
   const match = FAMILY_NAME.exec(name);
   if (!match || !isMemberName(match[1]!)) return undefined;
@@ -62,7 +78,7 @@ export function readParameterName(name: string): ParameterName | undefined {
   const selectors = [...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!);
   const last = selectors.length - 1;
   if (!selectors.every((member, at) => isLegalMember(member, family === 'filter' && at === last))) return undefined;
-  if (family) return { kind: 'family', family, selectors };
+  if (family) return { kind: 'family', family, selectors: Object.freeze(selectors) };
   if (OWN_PARAMETERS.has(base as OwnParameter)) {
     return selectors.length === 0 ? { kind: 'own', name: base as OwnParameter } : undefined;
   }

@@ -6,7 +6,7 @@ import { type OwnParameter, readParameterName } from './parameter-name.js';
 /** One `filter[a][b$op]=value` parameter, split but not yet checked against the model. */
 export interface RawFilter {
   parameter: string;
-  selectors: string[];
+  selectors: readonly string[];
   operator?: string;
   value: string;
 }
@@ -62,7 +62,7 @@ export function parseQuery(search: string, limits: Required<CrudApiLimits>): Raw
   return query;
 }
 
-function readSingle(query: RawQuery, family: string, name: string, selectors: string[], value: string): void {
+function readSingle(query: RawQuery, family: string, name: string, selectors: readonly string[], value: string): void {
   if (family === 'sort' || family === 'include') {
     if (selectors.length) throw badParameter(name, `"${family}" takes no brackets.`);
     query[family] = value;
@@ -81,7 +81,12 @@ function readSingle(query: RawQuery, family: string, name: string, selectors: st
   }
 }
 
-function parseFilterKey(name: string, selectors: string[], value: string, limits: Required<CrudApiLimits>): RawFilter {
+function parseFilterKey(
+  name: string,
+  selectors: readonly string[],
+  value: string,
+  limits: Required<CrudApiLimits>,
+): RawFilter {
   if (!selectors.length || selectors.some((s) => !s)) throw badParameter(name, `Use filter[field]=value.`);
   if (value.length > limits.maxFilterValueLength) {
     throw badParameter(name, `Filter values are limited to ${limits.maxFilterValueLength} characters.`);
