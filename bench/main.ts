@@ -8,6 +8,7 @@ import { createBenchDatabase } from './dataset/bench-database.js';
 import { addPosts, DEFAULT_DATASET, seedDataset } from './dataset/seed-dataset.js';
 import { runLiveFanOut } from './live/run-live-fan-out.js';
 import {
+  formatMemoryTable,
   formatScalingTable,
   formatScalingVariantsTable,
   formatScenarioTable,
@@ -149,6 +150,7 @@ async function main(): Promise<void> {
     if (comparison !== 'hand-written')
       console.log(`\n${chart.title} (${columns.ours}: ${sides.ours}; ${columns.baseline}: ${sides.baseline}):\n`);
     console.log(formatScenarioTable(rows, COMPARISONS[comparison]));
+    console.log(`\nMemory:\n\n${formatMemoryTable(rows, COMPARISONS[comparison])}`);
   }
   if (serializerCost.length > 0)
     console.log(`\nRPC response serialization, in-process:\n\n${formatSerializerCostTable(serializerCost)}`);
@@ -182,12 +184,15 @@ async function runScenario(
     uncoalesced: options.noCoalesce,
     baseline: baselineKind,
   };
+  // `--expose-gc`: the heap is sampled after a full collection, once started and after the rounds.
+  const measured = { ...placement, exposeGc: true };
   const [ours, baseline] = await Promise.all([
-    ServerProcess.start({ ...server, side: 'ours', tracing: options.tracing, live: options.live }, placement),
+    ServerProcess.start({ ...server, side: 'ours', tracing: options.tracing, live: options.live }, measured),
     // A conditional GET runs our module on both sides, so both are traced and coalesced alike.
-    ServerProcess.start({ ...server, side: 'baseline', tracing: conditional && options.tracing }, placement),
+    ServerProcess.start({ ...server, side: 'baseline', tracing: conditional && options.tracing }, measured),
   ]);
   try {
+    const started = { ours: await heapMb(ours), baseline: await heapMb(baseline) };
     const { parity, requests } = conditional
       ? await prepareConditional(scenario, ours, baseline)
       : { parity: await checkParity(scenario, ours, baseline), requests: sameRequest(scenario) };
@@ -196,8 +201,12 @@ async function runScenario(
     await warmUp([baseline], requests.baseline, settings);
     const rounds = await alternateRounds(ours, baseline, requests, settings);
     if (conditional) assertStatus(rounds.ours, requests.ours, `${scenario.id} with If-None-Match`);
-    const oursSummary = summarizeSide(rounds.ours, (await ours.stats()).peakRss);
-    const baselineSummary = summarizeSide(rounds.baseline, (await baseline.stats()).peakRss);
+    const summary = async (side: ServerProcess) => {
+      const { peakRss } = await side.stats();
+      return summarizeSide(rounds[side.side], peakRss, { started: started[side.side], loaded: await heapMb(side) });
+    };
+    const oursSummary = await summary(ours);
+    const baselineSummary = await summary(baseline);
     return {
       id: scenario.id,
       title: scenario.title,
@@ -212,6 +221,9 @@ async function runScenario(
     await Promise.all([ours.stop(), baseline.stop()]);
   }
 }
+
+/** The server's V8 heap used after a full collection, in MB. */
+const heapMb = async (server: ServerProcess): Promise<number> => (await server.memory()).heapUsed / 2 ** 20;
 
 /** The scenarios measured against a hand-written controller: the in-process tables compare against it too. */
 const handWritten = (scenarios: readonly Scenario[]) => scenarios.filter((s) => comparisonOf(s) === 'hand-written');

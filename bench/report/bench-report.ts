@@ -17,8 +17,15 @@ export interface SideSummary {
    */
   cpuPerRequest: number;
   peakRssMb: number;
+  /** V8 heap used after a full collection, once started and after the rounds (scenario runs). */
+  heapMb?: HeapSamples;
   errors: number;
   rounds: RoundResult[];
+}
+
+export interface HeapSamples {
+  started: number;
+  loaded: number;
 }
 
 export interface ScenarioResult {
@@ -53,7 +60,7 @@ export interface ScalingRow {
   variants: Record<string, Omit<SideSummary, 'rounds' | 'peakRssMb'>>;
 }
 
-export function summarizeSide(rounds: RoundResult[], peakRssBytes: number): SideSummary {
+export function summarizeSide(rounds: RoundResult[], peakRssBytes: number, heapMb?: HeapSamples): SideSummary {
   const mean = (pick: (round: RoundResult) => number) =>
     rounds.reduce((sum, round) => sum + pick(round), 0) / rounds.length;
   const requests = rounds.reduce((sum, round) => sum + round.serverRequests, 0);
@@ -66,6 +73,7 @@ export function summarizeSide(rounds: RoundResult[], peakRssBytes: number): Side
     sqlPerRequest: requests > 0 ? queries / requests : 0,
     cpuPerRequest: requests > 0 ? cpu / requests : 0,
     peakRssMb: peakRssBytes / 2 ** 20,
+    ...(heapMb ? { heapMb } : {}),
     errors: rounds.reduce((sum, round) => sum + round.errors, 0),
     rounds,
   };
@@ -175,6 +183,32 @@ export function formatScenarioTable(
     PARITY_CELLS[r.parity.verdict],
   ]);
   return markdownTable(header, rows);
+}
+
+/**
+ * What each server of a scenario holds: its peak RSS, and its heap after a full collection once
+ * started (the code and structures it keeps) and after the rounds (what load left behind).
+ */
+export function formatMemoryTable(
+  results: readonly ScenarioResult[],
+  { columns } = COMPARISONS['hand-written'],
+): string {
+  const heap = (r: ScenarioResult, at: keyof HeapSamples) =>
+    pair(fixed(r.ours.heapMb?.[at] ?? NaN, 1), fixed(r.baseline.heapMb?.[at] ?? NaN, 1));
+  return markdownTable(
+    [
+      'Scenario',
+      `peak RSS MB (${columns.pair})`,
+      `heap MB after start-up (${columns.pair})`,
+      `heap MB after load (${columns.pair})`,
+    ],
+    results.map((r) => [
+      r.title,
+      pair(fixed(r.ours.peakRssMb, 0), fixed(r.baseline.peakRssMb, 0)),
+      heap(r, 'started'),
+      heap(r, 'loaded'),
+    ]),
+  );
 }
 
 /** The scaling table: list latency of `page[limit]=20` by table size. */

@@ -8,17 +8,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 
 import { createSampleDatabase, type SampleDatabase } from '../../fixtures/blog/database/create-prisma-client.js';
-import { CrudApiModule } from '../../lib/index.js';
 import { BENCH_DATABASE, BENCH_ENDPOINT } from '../baseline/baseline.tokens.js';
-import { BASELINE_CONTROLLERS } from '../baseline/baseline-controllers.js';
-import {
-  NEST_TEAM_CONTROLLERS,
-  nestTeamValidationPipe,
-  PrismaExceptionFilter,
-} from '../baseline/nest-team/nest-team.controllers.js';
-import { liveOptions } from '../live/live-fan-out-options.js';
 import { comparisonOf, SCENARIOS } from '../scenarios.js';
-import { registerBenchTelemetry } from './bench-telemetry.js';
 import { replayingClient } from './replaying-client.js';
 import {
   decodeServerArgs,
@@ -30,7 +21,10 @@ import {
 
 // One benchmarked server: `ours` (the module over the sample client, with the scenario's own
 // options if it has any) or the hand-written baseline of one scenario; a conditional GET runs the
-// module on both sides. Started by the runner with `fork`; answers stats requests over IPC.
+// module on both sides. Started by the runner with `fork`; answers stats requests over IPC. Each
+// server imports only the code it serves (the module, or one kind of baseline controllers), so that
+// its memory is its own: the hand-written server does not carry the module's code, nor the careful
+// one class-validator.
 
 const args = decodeServerArgs(process.argv.slice(2));
 const endpoint = endpointOf(args.port);
@@ -52,7 +46,11 @@ const benchScenario = SCENARIOS.find((s) => s.id === args.scenario);
 const servesOurs =
   args.side === 'ours' || (benchScenario !== undefined && comparisonOf(benchScenario) === 'conditional');
 
-function oursModule(db: SampleDatabase): Type {
+async function oursModule(db: SampleDatabase): Promise<Type> {
+  const [{ CrudApiModule }, { liveOptions }] = await Promise.all([
+    import('../../lib/index.js'),
+    import('../live/live-fan-out-options.js'),
+  ]);
   const options = {
     ...(benchScenario?.oursOptions ?? liveOptions(args.scenario, args.databaseUrl)),
     ...(args.live ? { live: {} } : {}),
@@ -63,8 +61,12 @@ function oursModule(db: SampleDatabase): Type {
   return OursModule;
 }
 
-function baselineModule(db: SampleDatabase, scenario: string): DynamicModule {
-  const controller = (args.baseline === 'nest' ? NEST_TEAM_CONTROLLERS : BASELINE_CONTROLLERS)[scenario];
+async function baselineModule(db: SampleDatabase, scenario: string): Promise<DynamicModule> {
+  const controllers =
+    args.baseline === 'nest'
+      ? (await import('../baseline/nest-team/nest-team.controllers.js')).NEST_TEAM_CONTROLLERS
+      : (await import('../baseline/baseline-controllers.js')).BASELINE_CONTROLLERS;
+  const controller = controllers[scenario];
   if (!controller) throw new Error(`No ${args.baseline} baseline controller for scenario "${scenario}"`);
   @Module({})
   class BaselineModule {}
@@ -99,12 +101,14 @@ async function createApp(root: Type | DynamicModule): Promise<INestApplication> 
   return express;
 }
 
-if (args.tracing) registerBenchTelemetry();
+if (args.tracing) (await import('./bench-telemetry.js')).registerBenchTelemetry();
 const served: SampleDatabase = args.replay
   ? { ...database, prisma: replayingClient(database.prisma, () => stats.queries++) }
   : database;
-const app = await createApp(servesOurs ? oursModule(served) : baselineModule(served, args.scenario));
+const app = await createApp(servesOurs ? await oursModule(served) : await baselineModule(served, args.scenario));
 if (!servesOurs && args.baseline === 'nest') {
+  const { nestTeamValidationPipe, PrismaExceptionFilter } =
+    await import('../baseline/nest-team/nest-team.controllers.js');
   app.useGlobalPipes(nestTeamValidationPipe());
   app.useGlobalFilters(new PrismaExceptionFilter());
 }

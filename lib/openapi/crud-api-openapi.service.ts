@@ -13,25 +13,24 @@ import { buildOpenApiDocuments, type OpenApiInterface, withMountBase } from './o
 export const OPENAPI_OPTIONS = Symbol('CRUD_API_OPENAPI_OPTIONS');
 
 /**
- * One module instance's OpenAPI documents, generated at start-up from its model registry and
- * options. Inject it (or `app.get(CrudApiOpenApi)`) to merge the documents into another one.
+ * One module instance's OpenAPI documents, generated from its model registry and options when first
+ * asked for. Inject it (or `app.get(CrudApiOpenApi)`) to merge the documents into another one.
  */
 @Injectable()
 export class CrudApiOpenApi {
-  private readonly documents: Readonly<Record<OpenApiInterface, OpenApiDocument>>;
+  private documents?: Readonly<Record<OpenApiInterface, OpenApiDocument>>;
   private readonly mounts: Readonly<Record<OpenApiInterface, NestMount>>;
   /** @internal The resolved `openapi` extra, for the module's own controller. */
   readonly openapi: ResolvedOpenApiOptions;
 
   /** @internal Nest constructs it. */
   constructor(
-    @Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions,
-    @Inject(ModelRegistry) registry: ModelRegistry,
+    @Inject(CRUD_API_OPTIONS) private readonly options: ResolvedCrudApiOptions,
+    @Inject(ModelRegistry) private readonly registry: ModelRegistry,
     @Inject(OPENAPI_OPTIONS) openapi: ResolvedOpenApiOptions,
     @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
   ) {
     this.openapi = openapi;
-    this.documents = buildOpenApiDocuments(registry, options, openapi);
     this.mounts = interfaceMounts(options);
   }
 
@@ -40,6 +39,9 @@ export class CrudApiOpenApi {
    * global prefix and, with URI versioning, the version (the first of a list of versions).
    */
   document(kind: OpenApiInterface): OpenApiDocument {
+    // Built on first use, not at start-up: most processes never serve or merge them, and they
+    // weigh megabytes of heap for a large schema (3 MB for the sample's few models).
+    this.documents ??= buildOpenApiDocuments(this.registry, this.options, this.openapi);
     const mount = this.mounts[kind];
     return withMountBase(this.documents[kind], mount.path, mountBases(this.moduleRef, mount)[0]!);
   }

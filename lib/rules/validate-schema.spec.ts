@@ -16,6 +16,7 @@ import {
 import * as v from 'valibot';
 import { z } from 'zod';
 
+import { describedSchema } from '../../test/support/described-schema.js';
 import { isRuleSchema, jsonSchemaOf, validateWithSchema } from './validate-schema.js';
 
 const LONG_INVALID = 'x'.repeat(300);
@@ -254,17 +255,7 @@ describe('jsonSchemaOf', () => {
   });
 
   it('uses any Standard JSON Schema converter', () => {
-    const schema = {
-      '~standard': {
-        version: 1 as const,
-        vendor: 'custom',
-        validate: (value: unknown) => ({ value }),
-        jsonSchema: {
-          input: () => ({ type: 'object', properties: { name: { type: 'string' } } }),
-          output: () => ({}),
-        },
-      },
-    };
+    const schema = describedSchema(() => ({ type: 'object', properties: { name: { type: 'string' } } }));
     expect(jsonSchemaOf(schema, 'create')).toEqual({ properties: { name: { type: 'string' } } });
   });
 

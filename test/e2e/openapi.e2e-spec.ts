@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiTags, DocumentBuilder, SwaggerModule } from '@nestjs/
 import { Validator } from '@seriousme/openapi-schema-validator';
 
 import { CrudApiOpenApi, mergeOpenApiDocuments } from '../../lib/index.js';
+import { describedSchema } from '../support/described-schema.js';
 import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
@@ -90,6 +91,30 @@ describe.each(testProviders())('OpenAPI routes (%s)', (provider) => {
       await t.http().get('/api/docs/rest.json').expect(200);
       await t.http().get('/api/docs').expect(404);
       await t.http().get('/api/docs/swagger-ui/swagger-ui.css').expect(404);
+    });
+  });
+
+  describe('before a document is asked for', () => {
+    // A Standard Schema whose JSON Schema only the documents read: how many times they were built.
+    let described = 0;
+    const titled = describedSchema(() => {
+      described++;
+      return { type: 'object', properties: { title: { type: 'string', maxLength: 80 } } };
+    });
+    const t = useTestApp(provider, {
+      options: { openapi: { ui: false }, rules: { Post: { validate: { create: titled } } } },
+    });
+
+    it('has not built the documents at start-up: they are built once, when first asked for', async () => {
+      // Before `t.http()`, which reads the documents to check every exchange against them.
+      expect(described).toBe(0);
+      const openApi = t.app.get(CrudApiOpenApi, { strict: false });
+      expect(openApi.document('rest').paths).toHaveProperty(['/api/rest/post']);
+      const built = described;
+      expect(built).toBeGreaterThan(0);
+      openApi.document('rpc');
+      await t.http().get('/api/docs/rest.json').expect(200);
+      expect(described).toBe(built);
     });
   });
 

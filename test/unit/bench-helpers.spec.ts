@@ -5,6 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 
 import { parseBenchOptions } from '../../bench/bench-options.js';
 import {
+  formatMemoryTable,
   formatScenarioTable,
   markdownTable,
   pairedRatio,
@@ -304,6 +305,16 @@ describe('bench report', () => {
     expect(table).toContain('| X        |       1000 |           1000 | 1.00 (0.98-1.01) |    0.95-1.05 |');
     expect(table).toContain('2.00 / 2.00');
     expect(table).toContain('0 / 0 | 1.02 (1.00-1.03) |');
+  });
+
+  it('formats the memory table: peak RSS, and the heap once started and after the rounds', () => {
+    const ours = summarizeSide([round(1000, 1, 5, 10, 20)], 300 * 2 ** 20, { started: 31.94, loaded: 43.4 });
+    const base = summarizeSide([round(1000, 1, 5, 10, 20)], 280 * 2 ** 20, { started: 24.6, loaded: 35.55 });
+    expect(formatMemoryTable([scenarioResult(ours, { baseline: base })]).split('\n')).toEqual([
+      '| Scenario | peak RSS MB (ours / base) | heap MB after start-up (ours / base) | heap MB after load (ours / base) |',
+      '|----------|--------------------------:|-------------------------------------:|---------------------------------:|',
+      '| X        |                 300 / 280 |                          31.9 / 24.6 |                      43.4 / 35.5 |',
+    ]);
   });
 });
 
