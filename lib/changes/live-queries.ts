@@ -9,6 +9,7 @@ import type { ChangeEvent, ChangeListener } from '../rules/rules.types.js';
 import { entityTag } from '../shared/http-caching.js';
 import type { ChangeNotice } from './change-transport.js';
 import { eventBytes, type EventStream, openEventStream } from './event-stream.js';
+import { FootprintIndex } from './footprint-index.js';
 import { type CrudApiLive, LIVE_DEFAULTS, type ResolvedLive } from './live.types.js';
 import { ReadFootprint, type RowChange } from './read-footprint.js';
 import { dependentModels } from './read-models.js';
@@ -58,6 +59,8 @@ interface Subscriber extends LiveSubscription {
   stream: EventStream;
   /** The tag of the last answer it got. */
   etag: string;
+  /** Its stream closed: a run under way no longer answers it. */
+  left?: boolean;
 }
 
 /** The subscribers of one query and context (`key`), and the tag of its last answer. */
@@ -83,6 +86,8 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   /** @internal The `live` option with its defaults; absent when live queries are off. */
   readonly settings?: ResolvedLive;
   private readonly groups = new Map<string, Group>();
+  /** The footprints of the subscribers' answers, which a commit's changed rows are checked against. */
+  private readonly footprints: FootprintIndex;
   private readonly perCaller = new Map<string, number>();
   private readonly perConnection = new WeakMap<object, number>();
   private readonly origin = randomUUID();
@@ -109,6 +114,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly meta: DataModelMeta,
   ) {
     if (live) this.settings = { ...LIVE_DEFAULTS, ...live };
+    this.footprints = new FootprintIndex(meta.provider);
   }
 
   /** @internal The change listener that tells this instance's live queries of its commits (live only). */
@@ -176,6 +182,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     const stream = openEventStream(response, settings, headers, () => this.leave(subscriber));
     const subscriber: Subscriber = { ...subscription, stream, etag };
     if (lastEventId !== etag) stream.send(eventBytes(first, { id: etag }));
+    this.footprints.add(subscriber.reads);
     this.join(subscriber);
     this.heartbeatTimer ??= setInterval(() => this.heartbeat(), settings.heartbeat).unref();
   }
@@ -206,6 +213,8 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     this.release(subscriber.caller, subscriber.connection);
     const group = this.groups.get(subscriber.shareKey);
     if (!group?.subscribers.delete(subscriber)) return;
+    subscriber.left = true;
+    this.footprints.remove(subscriber.reads);
     if (group.subscribers.size === 0) this.groups.delete(subscriber.shareKey);
   }
 
@@ -274,9 +283,11 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   /** Marks the groups that the changes since the last flush concern. */
   private markChanged(): void {
     const changes = [...[...this.pending].map(modelChange), ...this.pendingRows];
-    for (const group of this.groups.values()) {
-      if (group.dirty) continue;
-      if (this.everything || concerned(group, changes)) group.dirty = true;
+    if (this.everything || changes.length > 0) {
+      const footprints = this.everything ? undefined : this.footprints.concerned(changes);
+      for (const group of this.groups.values()) {
+        if (!group.dirty && (!footprints || concerned(group, footprints, changes))) group.dirty = true;
+      }
     }
     this.pending.clear();
     this.pendingRows = [];
@@ -382,6 +393,10 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
       const etag = entityTag(payload);
       let event: Buffer | undefined;
       for (const subscriber of subscribers) {
+        if (subscriber.left) continue;
+        // Added before the old is removed: a footprint the index keeps is not indexed again.
+        this.footprints.add(reads);
+        this.footprints.remove(subscriber.reads);
         subscriber.reads = reads;
         if (subscriber.etag === etag) continue;
         subscriber.etag = etag;
@@ -418,17 +433,11 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
 const modelChange = (model: string): RowChange => ({ model });
 
 /**
- * Whether `changes` may alter the answer a group's subscribers hold, or the one its runs under way
- * will give. What a query reads depends on the context it ran under: its subscribers' may differ.
+ * Whether `changes` may alter the answer a group's subscribers hold (their footprints among those
+ * the changes concern, `footprints`), or the one its runs under way will give. What a query reads
+ * depends on the context it ran under: its subscribers' may differ.
  */
-function concerned(group: Group, changes: RowChange[]): boolean {
-  const concerns = (reads: ReadFootprint) => changes.some((change) => reads.concerns(change));
-  if (group.inFlight.some(concerns)) return true;
-  // Subscribers that shared a run share its footprint: checked once for a row of them.
-  let last: ReadFootprint | undefined;
-  for (const { reads } of group.subscribers) {
-    if (reads !== last && concerns(reads)) return true;
-    last = reads;
-  }
-  return false;
+function concerned(group: Group, footprints: ReadonlySet<ReadFootprint>, changes: RowChange[]): boolean {
+  for (const { reads } of group.subscribers) if (footprints.has(reads)) return true;
+  return group.inFlight.some((reads) => changes.some((change) => reads.concerns(change)));
 }
