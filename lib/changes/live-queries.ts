@@ -117,6 +117,15 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     this.footprints = new FootprintIndex(meta.provider);
   }
 
+  /**
+   * @internal Whether a live query is open in this process: while one is, the writes of live
+   * instances capture their changed rows, which decide the queries they concern.
+   */
+  get watching(): boolean {
+    for (const instance of IN_PROCESS) if (instance.groups.size > 0) return true;
+    return false;
+  }
+
   /** @internal The change listener that tells this instance's live queries of its commits (live only). */
   get listener(): ChangeListener | undefined {
     return this.settings && ((event: ChangeEvent) => this.committedChange(event));
