@@ -79,13 +79,14 @@ describe('FootprintIndex', () => {
               footprintOf({ where: fill(where, own), ...(include ? { include: { author: true } } : {}) }),
             ),
           );
-          const index = new FootprintIndex('sqlite');
-          for (const footprint of footprints) index.add(footprint);
-          // Held twice, removed once: still indexed. One removed: no longer.
-          index.add(footprints[0]!);
-          index.remove(footprints[0]!);
+          // Each footprint its own holder.
+          const index = new FootprintIndex<unknown>('sqlite');
+          for (const footprint of footprints) index.add(footprint, footprint);
+          // Held by two, left by one: still indexed. Left by its only holder: no longer.
+          index.add(footprints[0]!, 'another');
+          index.remove(footprints[0]!, 'another');
           const gone = footprints.splice(dropped % footprints.length, 1)[0]!;
-          index.remove(gone);
+          index.remove(gone, gone);
           expect(index.concerned(given as RowChange[])).toEqual(concernedOneByOne(footprints, given as RowChange[]));
         },
       ),
@@ -94,9 +95,9 @@ describe('FootprintIndex', () => {
   });
 
   it('checks a row against the queries of many callers of one shape a few times, not once per caller', () => {
-    const index = new FootprintIndex('sqlite');
+    const index = new FootprintIndex<ReadFootprint>('sqlite');
     const footprints = Array.from({ length: 1000 }, (_, n) => footprintOf(ownDrafts(n + 1)));
-    for (const footprint of footprints) index.add(footprint);
+    for (const footprint of footprints) index.add(footprint, footprint);
     let reads = 0;
     const row = new Proxy(
       { id: 1, title: 'a', published: false, authorId: 7 },

@@ -118,33 +118,33 @@ interface ModelFootprints {
 }
 
 /**
- * The footprints of the live queries' answers, indexed so that a commit's changed rows find the
- * footprints they concern without checking each: the same answers as `ReadFootprint.concerns`
- * for every footprint, or more (never fewer), at a cost that grows with the shapes of the
- * queries rather than with their number. A footprint is held as often as it is added (the
- * subscribers of one run share it), and indexed while held.
+ * The footprints of the live queries' answers and who holds each (the subscribers of one run
+ * share its footprint), indexed so that a commit's changed rows find the footprints they concern
+ * without checking each: the same answers as `ReadFootprint.concerns` for every footprint, or
+ * more (never fewer), at a cost that grows with the shapes of the queries rather than with their
+ * number. A footprint is indexed while someone holds it.
  */
-export class FootprintIndex {
-  private readonly held = new Map<ReadFootprint, number>();
+export class FootprintIndex<Holder> {
+  private readonly held = new Map<ReadFootprint, Set<Holder>>();
   private readonly models = new Map<string, ModelFootprints>();
 
   /** `provider`: the database whose semantics the conditions are evaluated with (`whereMatches`). */
   constructor(private readonly provider: string) {}
 
-  add(footprint: ReadFootprint): void {
-    const count = this.held.get(footprint) ?? 0;
-    this.held.set(footprint, count + 1);
-    if (count === 0) this.index(footprint, true);
+  add(footprint: ReadFootprint, holder: Holder): void {
+    const holders = this.held.get(footprint);
+    if (holders) holders.add(holder);
+    else {
+      this.held.set(footprint, new Set([holder]));
+      this.index(footprint, true);
+    }
   }
 
-  remove(footprint: ReadFootprint): void {
-    const count = this.held.get(footprint);
-    if (count === undefined) return;
-    if (count > 1) this.held.set(footprint, count - 1);
-    else {
-      this.held.delete(footprint);
-      this.index(footprint, false);
-    }
+  remove(footprint: ReadFootprint, holder: Holder): void {
+    const holders = this.held.get(footprint);
+    if (!holders?.delete(holder) || holders.size > 0) return;
+    this.held.delete(footprint);
+    this.index(footprint, false);
   }
 
   private index(footprint: ReadFootprint, adding: boolean): void {
@@ -178,8 +178,15 @@ export class FootprintIndex {
     return entry;
   }
 
-  /** The footprints that `changes` may concern. */
-  concerned(changes: readonly RowChange[]): Set<ReadFootprint> {
+  /** The holders of the footprints that `changes` may concern. */
+  concerned(changes: readonly RowChange[]): Set<Holder> {
+    const holders = new Set<Holder>();
+    for (const footprint of this.footprints(changes))
+      for (const holder of this.held.get(footprint)!) holders.add(holder);
+    return holders;
+  }
+
+  private footprints(changes: readonly RowChange[]): Set<ReadFootprint> {
     const found = new Set<ReadFootprint>();
     for (const change of changes) {
       const entry = this.models.get(change.model);

@@ -68,8 +68,6 @@ interface Group {
   key: string;
   subscribers: Set<Subscriber>;
   etag: string;
-  dirty: boolean;
-  running: boolean;
   /** The footprints of its runs in progress: a commit heard meanwhile may have missed their first queries. */
   inFlight: ReadFootprint[];
 }
@@ -87,7 +85,10 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   readonly settings?: ResolvedLive;
   private readonly groups = new Map<string, Group>();
   /** The footprints of the subscribers' answers, which a commit's changed rows are checked against. */
-  private readonly footprints: FootprintIndex;
+  private readonly footprints: FootprintIndex<Subscriber>;
+  /** The groups to re-run, and those running: a flush visits these, not every group. */
+  private readonly dirty = new Set<Group>();
+  private readonly running = new Set<Group>();
   private readonly perCaller = new Map<string, number>();
   private readonly perConnection = new WeakMap<object, number>();
   private readonly origin = randomUUID();
@@ -191,7 +192,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     const stream = openEventStream(response, settings, headers, () => this.leave(subscriber));
     const subscriber: Subscriber = { ...subscription, stream, etag };
     if (lastEventId !== etag) stream.send(eventBytes(first, { id: etag }));
-    this.footprints.add(subscriber.reads);
+    this.footprints.add(subscriber.reads, subscriber);
     this.join(subscriber);
     this.heartbeatTimer ??= setInterval(() => this.heartbeat(), settings.heartbeat).unref();
   }
@@ -208,7 +209,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     const key = subscriber.shareKey;
     let group = this.groups.get(key);
     if (!group) {
-      group = { key, subscribers: new Set(), etag: subscriber.etag, dirty: false, running: false, inFlight: [] };
+      group = { key, subscribers: new Set(), etag: subscriber.etag, inFlight: [] };
       this.groups.set(key, group);
     } else if (group.etag !== subscriber.etag) {
       // The group's last answer is not this subscriber's: one re-run brings them all up to date.
@@ -223,8 +224,13 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     const group = this.groups.get(subscriber.shareKey);
     if (!group?.subscribers.delete(subscriber)) return;
     subscriber.left = true;
-    this.footprints.remove(subscriber.reads);
-    if (group.subscribers.size === 0) this.groups.delete(subscriber.shareKey);
+    this.footprints.remove(subscriber.reads, subscriber);
+    if (group.subscribers.size === 0) this.drop(group);
+  }
+
+  private drop(group: Group): void {
+    this.groups.delete(group.key);
+    this.dirty.delete(group);
   }
 
   private committedChange({ model, operation, before, after }: ChangeEvent): void {
@@ -285,17 +291,22 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private markDirty(group: Group): void {
-    group.dirty = true;
+    this.dirty.add(group);
     this.schedule(this.settings!.debounce);
   }
 
   /** Marks the groups that the changes since the last flush concern. */
   private markChanged(): void {
     const changes = [...[...this.pending].map(modelChange), ...this.pendingRows];
-    if (this.everything || changes.length > 0) {
-      const footprints = this.everything ? undefined : this.footprints.concerned(changes);
-      for (const group of this.groups.values()) {
-        if (!group.dirty && (!footprints || concerned(group, footprints, changes))) group.dirty = true;
+    if (this.everything) for (const group of this.groups.values()) this.dirty.add(group);
+    else if (changes.length > 0) {
+      for (const { shareKey } of this.footprints.concerned(changes)) {
+        const group = this.groups.get(shareKey);
+        if (group) this.dirty.add(group);
+      }
+      // What a run under way read so far is not indexed: checked as it is.
+      for (const group of this.running) {
+        if (group.inFlight.some((reads) => changes.some((change) => reads.concerns(change)))) this.dirty.add(group);
       }
     }
     this.pending.clear();
@@ -312,8 +323,8 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     this.flushTimer = undefined;
     this.publish();
     this.markChanged();
-    for (const group of this.groups.values()) {
-      if (!group.dirty || group.running) continue;
+    for (const group of this.dirty) {
+      if (this.running.has(group)) continue;
       if (!this.spend()) {
         this.schedule(1000 - (Date.now() % 1000));
         return;
@@ -349,8 +360,8 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
    * share key they give (those whose context changed split off into the group of their new key).
    */
   private async rerun(group: Group): Promise<void> {
-    group.dirty = false;
-    group.running = true;
+    this.dirty.delete(group);
+    this.running.add(group);
     try {
       const judged = await this.judge([...group.subscribers]);
       const runs = [...judged.values()].map((subscribers) => {
@@ -367,9 +378,9 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
         else if (etag !== undefined) this.move(group, subscribers, key);
       }
     } finally {
-      group.running = false;
+      this.running.delete(group);
       group.inFlight = [];
-      if (group.dirty) this.schedule(this.settings!.debounce);
+      if (this.dirty.has(group)) this.schedule(this.settings!.debounce);
     }
   }
 
@@ -404,8 +415,8 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
       for (const subscriber of subscribers) {
         if (subscriber.left) continue;
         // Added before the old is removed: a footprint the index keeps is not indexed again.
-        this.footprints.add(reads);
-        this.footprints.remove(subscriber.reads);
+        this.footprints.add(reads, subscriber);
+        this.footprints.remove(subscriber.reads, subscriber);
         subscriber.reads = reads;
         if (subscriber.etag === etag) continue;
         subscriber.etag = etag;
@@ -428,9 +439,9 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
       subscriber.shareKey = key;
       // A commit heard during the run may have reached them too: their new group runs again.
       const joined = this.join(subscriber);
-      if (group.dirty) this.markDirty(joined);
+      if (this.dirty.has(group)) this.markDirty(joined);
     }
-    if (group.subscribers.size === 0 && this.groups.get(group.key) === group) this.groups.delete(group.key);
+    if (group.subscribers.size === 0 && this.groups.get(group.key) === group) this.drop(group);
   }
 
   private heartbeat(): void {
@@ -440,13 +451,3 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
 
 /** A change of `model` whose rows are not known: it concerns every query that reads the model. */
 const modelChange = (model: string): RowChange => ({ model });
-
-/**
- * Whether `changes` may alter the answer a group's subscribers hold (their footprints among those
- * the changes concern, `footprints`), or the one its runs under way will give. What a query reads
- * depends on the context it ran under: its subscribers' may differ.
- */
-function concerned(group: Group, footprints: ReadonlySet<ReadFootprint>, changes: RowChange[]): boolean {
-  for (const { reads } of group.subscribers) if (footprints.has(reads)) return true;
-  return group.inFlight.some((reads) => changes.some((change) => reads.concerns(change)));
-}
