@@ -97,7 +97,7 @@ export async function runLiveFanOut(options: BenchOptions): Promise<FanOutReport
     }
     const policiesServer = await ServerProcess.start(
       { side: 'ours', scenario: LIVE_POLICIES, databaseUrl: handle.url },
-      { exposeGc: true },
+      { exposeGc: true, cpuProfDir: options.cpuProf },
     );
     let policies: PoliciesRow;
     try {
