@@ -40,6 +40,8 @@ export interface BenchOptions {
   liveFanOut: boolean;
   /** Live queries open during the fan-out measurement, each its own caller in the policies one. */
   subscribers: number;
+  /** The fan-out measurement through policies alone (issue 46's), without the shared and distinct ones. */
+  policiesOnly: boolean;
   /** Both servers' Prisma model operations answered from memory after their first call: the layers' own cost, without the database. */
   noDb: boolean;
   /** Our server runs with an OpenTelemetry SDK registered (spans and metrics recorded, then dropped). */
@@ -85,6 +87,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --live-fan-out        live queries: one write to --subscribers streams (one shared query, then one query each,
                         then each its own caller through policies, one write changing 1% of the answers)
   --subscribers <n>     live queries open during --live-fan-out (default 10000)
+  --policies-only       --live-fan-out measures only the subscribers each its own caller through policies
   --no-db               both servers answer each Prisma model operation with its first result, from memory:
                         what the module costs over the hand-written code without the database (no scaling table)
   --tracing             our server records its OpenTelemetry spans and metrics (an SDK that drops them):
@@ -118,6 +121,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
       'soak-duration': { type: 'string', default: '180' },
       'live-fan-out': { type: 'boolean', default: false },
       subscribers: { type: 'string', default: '10000' },
+      'policies-only': { type: 'boolean', default: false },
       'no-db': { type: 'boolean', default: false },
       tracing: { type: 'boolean', default: false },
       live: { type: 'boolean', default: false },
@@ -157,6 +161,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     soakDuration: positiveNumber('soak-duration', values['soak-duration']),
     liveFanOut: values['live-fan-out'],
     subscribers: positiveInteger('subscribers', values.subscribers),
+    policiesOnly: values['policies-only'],
     noDb: values['no-db'],
     tracing: values.tracing,
     live: values.live,

@@ -67,8 +67,8 @@ export interface FanOutReport {
   startedAt: string;
   rows: FanOutRow[];
   policies: PoliciesRow;
-  /** Server CPU of one re-run and its send: the distinct mode's extra CPU per extra query. */
-  rerunCpuMs: number;
+  /** Server CPU of one re-run and its send: the distinct mode's extra CPU per extra query (not with `--policies-only`). */
+  rerunCpuMs?: number;
 }
 
 export async function runLiveFanOut(options: BenchOptions): Promise<FanOutReport> {
@@ -76,28 +76,10 @@ export async function runLiveFanOut(options: BenchOptions): Promise<FanOutReport
   const startedAt = new Date();
   try {
     await seedDataset(handle, DEFAULT_DATASET);
-    const server = await ServerProcess.start({ side: 'ours', scenario: LIVE_FAN_OUT, databaseUrl: handle.url });
-    const rows: FanOutRow[] = [];
-    try {
-      rows.push(await measure('shared', server, server, options.subscribers));
-      rows.push(await measure('distinct', server, server, options.subscribers));
-      if (options.db === 'postgres') {
-        // A second instance, both with the PostgreSQL transport: writes on one, subscribers on the other.
-        const [writer, reader] = await Promise.all(
-          [0, 1].map(() => ServerProcess.start({ side: 'ours', scenario: LIVE_ACROSS, databaseUrl: handle.url })),
-        );
-        try {
-          rows.push(await measure('across', writer!, reader!, options.subscribers));
-        } finally {
-          await Promise.all([writer!.stop(), reader!.stop()]);
-        }
-      }
-    } finally {
-      await server.stop();
-    }
+    const rows = options.policiesOnly ? [] : await measureModes(options, handle.url);
     const policiesServer = await ServerProcess.start(
       { side: 'ours', scenario: LIVE_POLICIES, databaseUrl: handle.url },
-      { exposeGc: true },
+      { exposeGc: true, cpuProfDir: options.cpuProf },
     );
     let policies: PoliciesRow;
     try {
@@ -105,15 +87,12 @@ export async function runLiveFanOut(options: BenchOptions): Promise<FanOutReport
     } finally {
       await policiesServer.stop();
     }
-    const [shared, distinct] = rows as [FanOutRow, FanOutRow];
-    const report: FanOutReport = {
-      db: options.db,
-      startedAt: startedAt.toISOString(),
-      rows,
-      policies,
-      rerunCpuMs: (distinct.cpuMsPerWrite - shared.cpuMsPerWrite) / (options.subscribers - 1),
-    };
-    log(`one re-run (and its send): ${report.rerunCpuMs.toFixed(3)} ms of server CPU`);
+    const report: FanOutReport = { db: options.db, startedAt: startedAt.toISOString(), rows, policies };
+    const [shared, distinct] = rows;
+    if (shared && distinct) {
+      report.rerunCpuMs = (distinct.cpuMsPerWrite - shared.cpuMsPerWrite) / (options.subscribers - 1);
+      log(`one re-run (and its send): ${report.rerunCpuMs.toFixed(3)} ms of server CPU`);
+    }
     await mkdir(options.out, { recursive: true });
     const file = path.join(
       options.out,
@@ -125,6 +104,30 @@ export async function runLiveFanOut(options: BenchOptions): Promise<FanOutReport
   } finally {
     await handle.drop();
   }
+}
+
+/** The shared and distinct modes on one server, and on PostgreSQL across two instances. */
+async function measureModes(options: BenchOptions, databaseUrl: string): Promise<FanOutRow[]> {
+  const server = await ServerProcess.start({ side: 'ours', scenario: LIVE_FAN_OUT, databaseUrl });
+  const rows: FanOutRow[] = [];
+  try {
+    rows.push(await measure('shared', server, server, options.subscribers));
+    rows.push(await measure('distinct', server, server, options.subscribers));
+    if (options.db === 'postgres') {
+      // A second instance, both with the PostgreSQL transport: writes on one, subscribers on the other.
+      const [writer, reader] = await Promise.all(
+        [0, 1].map(() => ServerProcess.start({ side: 'ours', scenario: LIVE_ACROSS, databaseUrl })),
+      );
+      try {
+        rows.push(await measure('across', writer!, reader!, options.subscribers));
+      } finally {
+        await Promise.all([writer!.stop(), reader!.stop()]);
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  return rows;
 }
 
 /**

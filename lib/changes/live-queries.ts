@@ -9,6 +9,7 @@ import type { ChangeEvent, ChangeListener } from '../rules/rules.types.js';
 import { entityTag } from '../shared/http-caching.js';
 import type { ChangeNotice } from './change-transport.js';
 import { eventBytes, type EventStream, openEventStream } from './event-stream.js';
+import { FootprintIndex } from './footprint-index.js';
 import { type CrudApiLive, LIVE_DEFAULTS, type ResolvedLive } from './live.types.js';
 import { ReadFootprint, type RowChange } from './read-footprint.js';
 import { dependentModels } from './read-models.js';
@@ -58,6 +59,8 @@ interface Subscriber extends LiveSubscription {
   stream: EventStream;
   /** The tag of the last answer it got. */
   etag: string;
+  /** Its stream closed: a run under way no longer answers it. */
+  left?: boolean;
 }
 
 /** The subscribers of one query and context (`key`), and the tag of its last answer. */
@@ -65,8 +68,6 @@ interface Group {
   key: string;
   subscribers: Set<Subscriber>;
   etag: string;
-  dirty: boolean;
-  running: boolean;
   /** The footprints of its runs in progress: a commit heard meanwhile may have missed their first queries. */
   inFlight: ReadFootprint[];
 }
@@ -83,6 +84,11 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   /** @internal The `live` option with its defaults; absent when live queries are off. */
   readonly settings?: ResolvedLive;
   private readonly groups = new Map<string, Group>();
+  /** The footprints of the subscribers' answers, which a commit's changed rows are checked against. */
+  private readonly footprints: FootprintIndex<Subscriber>;
+  /** The groups to re-run, and those running: a flush visits these, not every group. */
+  private readonly dirty = new Set<Group>();
+  private readonly running = new Set<Group>();
   private readonly perCaller = new Map<string, number>();
   private readonly perConnection = new WeakMap<object, number>();
   private readonly origin = randomUUID();
@@ -109,6 +115,16 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly meta: DataModelMeta,
   ) {
     if (live) this.settings = { ...LIVE_DEFAULTS, ...live };
+    this.footprints = new FootprintIndex(meta.provider);
+  }
+
+  /**
+   * @internal Whether a live query is open in this process: while one is, the writes of live
+   * instances capture their changed rows, which decide the queries they concern.
+   */
+  get watching(): boolean {
+    for (const instance of IN_PROCESS) if (instance.groups.size > 0) return true;
+    return false;
   }
 
   /** @internal The change listener that tells this instance's live queries of its commits (live only). */
@@ -176,6 +192,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     const stream = openEventStream(response, settings, headers, () => this.leave(subscriber));
     const subscriber: Subscriber = { ...subscription, stream, etag };
     if (lastEventId !== etag) stream.send(eventBytes(first, { id: etag }));
+    this.footprints.add(subscriber.reads, subscriber);
     this.join(subscriber);
     this.heartbeatTimer ??= setInterval(() => this.heartbeat(), settings.heartbeat).unref();
   }
@@ -192,7 +209,7 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     const key = subscriber.shareKey;
     let group = this.groups.get(key);
     if (!group) {
-      group = { key, subscribers: new Set(), etag: subscriber.etag, dirty: false, running: false, inFlight: [] };
+      group = { key, subscribers: new Set(), etag: subscriber.etag, inFlight: [] };
       this.groups.set(key, group);
     } else if (group.etag !== subscriber.etag) {
       // The group's last answer is not this subscriber's: one re-run brings them all up to date.
@@ -206,7 +223,14 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     this.release(subscriber.caller, subscriber.connection);
     const group = this.groups.get(subscriber.shareKey);
     if (!group?.subscribers.delete(subscriber)) return;
-    if (group.subscribers.size === 0) this.groups.delete(subscriber.shareKey);
+    subscriber.left = true;
+    this.footprints.remove(subscriber.reads, subscriber);
+    if (group.subscribers.size === 0) this.drop(group);
+  }
+
+  private drop(group: Group): void {
+    this.groups.delete(group.key);
+    this.dirty.delete(group);
   }
 
   private committedChange({ model, operation, before, after }: ChangeEvent): void {
@@ -267,16 +291,23 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private markDirty(group: Group): void {
-    group.dirty = true;
+    this.dirty.add(group);
     this.schedule(this.settings!.debounce);
   }
 
   /** Marks the groups that the changes since the last flush concern. */
   private markChanged(): void {
     const changes = [...[...this.pending].map(modelChange), ...this.pendingRows];
-    for (const group of this.groups.values()) {
-      if (group.dirty) continue;
-      if (this.everything || concerned(group, changes)) group.dirty = true;
+    if (this.everything) for (const group of this.groups.values()) this.dirty.add(group);
+    else if (changes.length > 0) {
+      for (const { shareKey } of this.footprints.concerned(changes)) {
+        const group = this.groups.get(shareKey);
+        if (group) this.dirty.add(group);
+      }
+      // What a run under way read so far is not indexed: checked as it is.
+      for (const group of this.running) {
+        if (group.inFlight.some((reads) => changes.some((change) => reads.concerns(change)))) this.dirty.add(group);
+      }
     }
     this.pending.clear();
     this.pendingRows = [];
@@ -292,8 +323,8 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
     this.flushTimer = undefined;
     this.publish();
     this.markChanged();
-    for (const group of this.groups.values()) {
-      if (!group.dirty || group.running) continue;
+    for (const group of this.dirty) {
+      if (this.running.has(group)) continue;
       if (!this.spend()) {
         this.schedule(1000 - (Date.now() % 1000));
         return;
@@ -329,8 +360,8 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
    * share key they give (those whose context changed split off into the group of their new key).
    */
   private async rerun(group: Group): Promise<void> {
-    group.dirty = false;
-    group.running = true;
+    this.dirty.delete(group);
+    this.running.add(group);
     try {
       const judged = await this.judge([...group.subscribers]);
       const runs = [...judged.values()].map((subscribers) => {
@@ -347,9 +378,9 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
         else if (etag !== undefined) this.move(group, subscribers, key);
       }
     } finally {
-      group.running = false;
+      this.running.delete(group);
       group.inFlight = [];
-      if (group.dirty) this.schedule(this.settings!.debounce);
+      if (this.dirty.has(group)) this.schedule(this.settings!.debounce);
     }
   }
 
@@ -382,6 +413,10 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
       const etag = entityTag(payload);
       let event: Buffer | undefined;
       for (const subscriber of subscribers) {
+        if (subscriber.left) continue;
+        // Added before the old is removed: a footprint the index keeps is not indexed again.
+        this.footprints.add(reads, subscriber);
+        this.footprints.remove(subscriber.reads, subscriber);
         subscriber.reads = reads;
         if (subscriber.etag === etag) continue;
         subscriber.etag = etag;
@@ -404,9 +439,9 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
       subscriber.shareKey = key;
       // A commit heard during the run may have reached them too: their new group runs again.
       const joined = this.join(subscriber);
-      if (group.dirty) this.markDirty(joined);
+      if (this.dirty.has(group)) this.markDirty(joined);
     }
-    if (group.subscribers.size === 0 && this.groups.get(group.key) === group) this.groups.delete(group.key);
+    if (group.subscribers.size === 0 && this.groups.get(group.key) === group) this.drop(group);
   }
 
   private heartbeat(): void {
@@ -416,19 +451,3 @@ export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
 
 /** A change of `model` whose rows are not known: it concerns every query that reads the model. */
 const modelChange = (model: string): RowChange => ({ model });
-
-/**
- * Whether `changes` may alter the answer a group's subscribers hold, or the one its runs under way
- * will give. What a query reads depends on the context it ran under: its subscribers' may differ.
- */
-function concerned(group: Group, changes: RowChange[]): boolean {
-  const concerns = (reads: ReadFootprint) => changes.some((change) => reads.concerns(change));
-  if (group.inFlight.some(concerns)) return true;
-  // Subscribers that shared a run share its footprint: checked once for a row of them.
-  let last: ReadFootprint | undefined;
-  for (const { reads } of group.subscribers) {
-    if (reads !== last && concerns(reads)) return true;
-    last = reads;
-  }
-  return false;
-}

@@ -15,7 +15,7 @@ export interface RowChange {
 }
 
 /** The rows one query's answer depends on: those its effective `where` matches. */
-interface RowCondition {
+export interface RowCondition {
   model: ModelMeta;
   where: unknown;
 }
@@ -76,8 +76,9 @@ export class ReadFootprint {
   /** Every model the queries reached. */
   readonly models = new Set<string>();
   /** Models reached by a query whose answer the changed rows cannot decide. */
-  private readonly undecided = new Set<string>();
-  private readonly conditions = new Map<string, RowCondition[]>();
+  readonly undecided = new Set<string>();
+  /** The conditions of the rows the answer depends on, by model, for the models not undecided. */
+  readonly conditions = new Map<string, RowCondition[]>();
   /** The database, whose semantics the conditions are evaluated with (`whereMatches`). */
   private provider = '';
 

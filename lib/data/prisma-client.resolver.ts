@@ -71,6 +71,8 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   private readonly sharedOrigin: Origin;
   private readonly listeners: ChangeListener[];
   private readonly outbox?: OutboxWriter;
+  /** Writes whose changes are captured for live queries alone (`recordModels`). */
+  private readonly capturedForLive = new WeakSet<object>();
   private emitter?: EventEmitterLike;
 
   constructor(
@@ -103,24 +105,29 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     const { policies, rules } = this.options;
     if (policies || rules) return true;
     if (RECORDED.has(raw)) return true;
-    return !isReadMethod(raw.method) && Boolean(this.outbox || this.changeListeners());
+    return !isReadMethod(raw.method) && Boolean(this.outbox || this.changeListeners(raw));
   }
 
-  /** The listeners of this request's changes, or undefined when nothing listens. */
-  private changeListeners(): ChangeListener[] | undefined {
+  /** The application's listeners of changes: `onChange`, and its EventEmitter2 when something listens there. */
+  private applicationListeners(): ChangeListener[] {
     const emitter = this.emitter;
-    const listeners =
-      emitter && listensToChanges(emitter)
-        ? [
-            ...this.listeners,
-            (event: ChangeEvent) => emitter.emit(`${CHANGE_EVENT_PREFIX}.${event.model}.${event.operation}`, event),
-          ]
-        : this.listeners;
-    if (listeners.length === 0 && !this.outbox) return undefined;
-    // Changes are captured anyway: live queries hear of them the same way.
+    if (!emitter || !listensToChanges(emitter)) return this.listeners;
+    return [
+      ...this.listeners,
+      (event: ChangeEvent) => emitter.emit(`${CHANGE_EVENT_PREFIX}.${event.model}.${event.operation}`, event),
+    ];
+  }
+
+  /**
+   * The listeners of a write's changes, or undefined when nothing listens. Live queries hear of
+   * the changes whenever they are captured: for the application, or for them (`recordModels`).
+   */
+  private changeListeners(raw: PlatformRequest): ChangeListener[] | undefined {
+    const listeners = this.applicationListeners();
     const live = this.live.listener;
-    const all = live ? [...listeners, live] : listeners;
-    return all.length > 0 ? all : undefined;
+    const captured = listeners.length > 0 || this.outbox !== undefined || this.capturedForLive.has(raw);
+    if (live && captured) return [...listeners, live];
+    return listeners.length > 0 ? listeners : undefined;
   }
 
   forRequest(request: ApiRequest): Promise<PrismaClientLike> {
@@ -170,12 +177,19 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
 
   /**
    * Notes the models the queries of `request` reach, from now on (before it runs): what a live
-   * query reads, or what a write changes when no change is captured otherwise (no listener, no
-   * outbox), which live queries then learn of from its models alone, without reading any row.
-   * Answers none for a write whose changes are captured.
+   * query reads, or what a write changes when its changes are not captured, which live queries
+   * then learn of from its models alone, without reading any row. A write's changes are captured
+   * for the application's listeners and the outbox, or for live queries while one is open in this
+   * process (their rows tell which queries they concern): then it answers none.
    */
   recordModels(request: ApiRequest): Set<string> | undefined {
-    if (!isReadMethod(request.raw.method) && (this.outbox || this.changeListeners())) return undefined;
+    if (!isReadMethod(request.raw.method)) {
+      if (this.outbox || this.applicationListeners().length > 0) return undefined;
+      if (this.live.watching) {
+        this.capturedForLive.add(request.raw);
+        return undefined;
+      }
+    }
     const models = new Set<string>();
     RECORDED.set(request.raw, { note: noteModels(models) });
     return models;
@@ -208,7 +222,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     const recorded = RECORDED.get(request);
     const client = recorded ? recordingClient(own, modelMeta, recorded) : own;
     const writes = !isReadMethod(request.method);
-    const onChange = writes ? this.changeListeners() : undefined;
+    const onChange = writes ? this.changeListeners(request) : undefined;
     const beforeCommit = writes ? this.outbox?.write : undefined;
     if (!policies && !rules && !onChange && !beforeCommit) {
       // Without policies and rules a read's answer depends on its client alone.

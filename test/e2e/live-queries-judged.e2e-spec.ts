@@ -178,26 +178,29 @@ describe.each(testProviders())("live queries judged by the caller's current cont
     tokens.set('first', ids.ada).set('second', ids.ada);
     const first = await live(path, 'first');
     const second = await live(path, 'second');
-    const rerunsAfter = async (step: () => Promise<unknown>) => {
+    /** The re-runs after `step`, whose changed rows concern `judged` of the two streams. */
+    const rerunsAfter = async (step: () => Promise<unknown>, judged = 2) => {
       const before = queries.reruns;
       const calls = contextCalls;
       await step();
       await converged(first, path, 'first');
       await converged(second, path, 'second');
-      // The context is asked once per stream per change (and once per GET of `converged`).
-      expect(contextCalls - calls).toBe(2 + 2 + 1);
+      // The context is asked once per stream the change re-runs (and once per GET of `converged`).
+      expect(contextCalls - calls).toBe(judged + 2 + 1);
       return queries.reruns - before;
     };
     await setRole('ada', true);
-    expect(await rerunsAfter(() => createPost('bob', false))).toBe(1);
+    // A published post, a draft of ada's: each concerns both streams, judged again at each.
+    expect(await rerunsAfter(() => createPost('bob', true))).toBe(1);
     // `second` now names bob: its context differs, its stream re-runs on its own.
     tokens.set('second', ids.bob);
-    expect(await rerunsAfter(() => createPost('bob', false))).toBe(2);
+    expect(await rerunsAfter(() => createPost('ada', false))).toBe(2);
     expect(first.events.at(-1)!.data).not.toBe(second.events.at(-1)!.data);
-    // Alike again: each group runs once more, then they are one.
+    // Alike again: a draft of bob's concerns only the stream that read as bob, which runs as ada
+    // now and joins the other (its answer is the other's), then they are one.
     tokens.set('second', ids.ada);
-    expect(await rerunsAfter(() => createPost('bob', false))).toBe(2);
-    expect(await rerunsAfter(() => createPost('bob', false))).toBe(1);
+    expect(await rerunsAfter(() => createPost('bob', false), 1)).toBe(1);
+    expect(await rerunsAfter(() => createPost('ada', false))).toBe(1);
     await setRole('ada', false);
   });
 
@@ -214,13 +217,10 @@ describe.each(testProviders())("live queries judged by the caller's current cont
       for (const name of NAMES)
         for (const path of READS)
           subscriptions.push({ name, path, stream: await live(path, name), answers: new Set() });
-      const answersNow = async (converge: boolean) => {
-        for (const subscription of subscriptions) {
-          const { stream, path, name, answers } = subscription;
-          answers.add(converge ? await converged(stream, path, name) : await get(path, name));
-        }
+      const converge = async () => {
+        for (const { stream, path, name, answers } of subscriptions) answers.add(await converged(stream, path, name));
       };
-      await answersNow(true);
+      await converge();
       for (const step of plan) {
         const post = posts[step.pick % posts.length]!;
         if (step.kind === 'role') {
@@ -228,14 +228,15 @@ describe.each(testProviders())("live queries judged by the caller's current cont
           if (admins.has(step.who)) admins.delete(step.who);
           else admins.add(step.who);
           await setRole(step.who, admins.has(step.who));
+          // Changed outside the module: told as docs/live.md advises, the streams reading posts re-run.
+          t.app.get(LiveQueries).committed(['Post', 'Comment']);
         } else if (step.kind === 'post') posts.push(await createPost(step.who, step.flag));
         else if (step.kind === 'publish')
           await write('post/updateMany', 'PUT', { where: { id: post }, data: { published: step.flag } });
         else if (step.kind === 'delete')
           await write(`post/deleteMany?${new URLSearchParams(rpcQuery({ where: { id: post } }))}`, 'DELETE');
         else await write('post/restore', 'POST', { where: { id: post } });
-        // A role changed outside the module reaches the streams with the next write they hear of.
-        await answersNow(step.kind !== 'role');
+        await converge();
       }
       for (const { stream, answers } of subscriptions) {
         for (const event of stream.events) {
