@@ -64,8 +64,10 @@ export function readParameterName(name: string): ParameterName | undefined {
   const known = readNames.get(name);
   if (known !== undefined) return known ?? undefined;
   const read = readName(name);
-  // Clients send few distinct names; a bound keeps arbitrary ones from growing the map.
-  if (readNames.size < MAX_READ_NAMES) readNames.set(name, read === undefined ? null : Object.freeze(read));
+  // Clients send few distinct names. Past the bound the map starts over: arbitrary names cannot
+  // grow it, nor fill it for good and leave the names a route does send read on every request.
+  if (readNames.size >= MAX_READ_NAMES) readNames.clear();
+  readNames.set(name, read === undefined ? null : Object.freeze(read));
   return read;
 }
 
