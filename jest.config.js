@@ -32,7 +32,8 @@ const project = {
  */
 const PLATFORM_SUITES = JSON.parse(readFileSync('test/platform-suites.json', 'utf8'));
 
-// The adapter matrix: every suite on Express; the platform's suites again on Fastify.
+// The adapter matrix: every suite on Express; the platform's suites again on Fastify, on SQLite
+// (`testProviders`, test/support/test-database.ts).
 // `createTestApp` (test/support/test-app.ts) reads the platform from the CRUD_API_PLATFORM global.
 export default {
   projects: [

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 
 import type { OpenApiDocument } from '../../lib/index.js';
 
@@ -8,6 +8,19 @@ import type { OpenApiDocument } from '../../lib/index.js';
 const require = createRequire(import.meta.url);
 const Ajv2020 = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js').default;
 const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
+
+/**
+ * Compiled for a verdict, not for speed: each document and schema is compiled once per contract,
+ * and most are used by a few requests (referenced schemas compiled once, documents not checked
+ * against the meta-schema, generated code not optimised).
+ */
+const AJV_OPTIONS: Options = {
+  strict: false,
+  verbose: true,
+  inlineRefs: false,
+  validateSchema: false,
+  code: { optimize: false },
+};
 
 /** One HTTP exchange as a test saw it. */
 export interface Exchange {
@@ -111,17 +124,13 @@ function deepObject(entries: ReadonlyArray<[string[], string]>): Record<string, 
 export class OpenApiContract {
   private readonly routes: Route[];
   private readonly bases: string[];
-  private readonly ajv = addFormats(new Ajv2020({ strict: false, allErrors: true, verbose: true }));
-  private readonly coercing = addFormats(
-    new Ajv2020({ strict: false, allErrors: true, verbose: true, coerceTypes: true }),
-  );
+  private readonly ajv: InstanceType<typeof Ajv2020>;
+  /** Query parameters arrive as strings: their own instance, made for the first one checked. */
+  private coercingAjv?: InstanceType<typeof Ajv2020>;
   private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(private readonly documents: readonly OpenApiDocument[]) {
-    documents.forEach((document, index) => {
-      this.ajv.addSchema(document as object, `doc${index}`);
-      this.coercing.addSchema(document as object, `doc${index}`);
-    });
+    this.ajv = this.withDocuments(AJV_OPTIONS);
     this.routes = documents.flatMap((document, index) =>
       Object.keys(document.paths).map((template) => ({
         document: index,
@@ -257,7 +266,7 @@ export class OpenApiContract {
         schemaPointer = `${base}/schema`;
       }
       if (values.length > 1 && parameter.style !== 'deepObject') return `${parameter.name} given more than once`;
-      const validate = this.validator(parameter.content ? this.ajv : this.coercing, schemaPointer);
+      const validate = this.validator(parameter.content ? this.ajv : this.coercing(), schemaPointer);
       if (!validate(value)) return `${parameter.name}: ${ajvErrors(validate.errors)}`;
     }
     if (operation.requestBody) {
@@ -277,6 +286,16 @@ export class OpenApiContract {
       .slice(2)
       .split('/')
       .reduce<any>((node, part) => node?.[part.replaceAll('~1', '/').replaceAll('~0', '~')], document);
+  }
+
+  private withDocuments(options: Options): InstanceType<typeof Ajv2020> {
+    const ajv = addFormats(new Ajv2020(options));
+    this.documents.forEach((document, index) => ajv.addSchema(document as object, `doc${index}`));
+    return ajv;
+  }
+
+  private coercing(): InstanceType<typeof Ajv2020> {
+    return (this.coercingAjv ??= this.withDocuments({ ...AJV_OPTIONS, coerceTypes: true }));
   }
 
   private validator(ajv: InstanceType<typeof Ajv2020>, schemaPointer: string): ValidateFunction {

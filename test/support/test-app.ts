@@ -7,18 +7,14 @@ import type { DatabaseProvider } from '../../fixtures/blog/database/database-url
 import { CrudApiModule, type CrudApiModuleOptions } from '../../lib/index.js';
 import { contractAgent } from './openapi-agent.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { testPlatform } from './test-platform.js';
 
 export const TEST_ENDPOINT = 'http://localhost/api/rest';
 
 /** The sample schema's model for Idempotency-Key answers, which the module keeps to itself as an application would. */
 export const TEST_IDEMPOTENCY = { model: 'IdempotencyKey' };
 
-/** The HTTP platforms the e2e suites run on: jest's projects set `CRUD_API_PLATFORM` per project. */
-export type TestPlatform = 'express' | 'fastify';
-
-export function testPlatform(): TestPlatform {
-  return (globalThis as { CRUD_API_PLATFORM?: TestPlatform }).CRUD_API_PLATFORM ?? 'express';
-}
+export { type TestPlatform, testPlatform } from './test-platform.js';
 
 /**
  * A Nest application of the module on the platform under test, initialized and ready to serve
