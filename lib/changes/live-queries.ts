@@ -31,7 +31,7 @@ const MAX_PENDING_ROWS = 1000;
 /** One live query of one client, as the request that opened it describes it. */
 export interface LiveSubscription {
   /**
-   * Subscriptions with the same key share their re-runs: same query, client and policy context.
+   * Subscriptions with the same key share their re-runs: same query, client and policy decisions.
    * The key when the query opened; `judge` tells it anew before each re-run.
    */
   shareKey: string;
@@ -78,7 +78,7 @@ interface Group {
  * listener; another instance's, through the transport), a debounce apart, and sent only when
  * their answer changed. Policies hold by construction: a re-run is the subscriber's own request,
  * judged by its context as it is then: each subscriber's context is asked again before a re-run,
- * and subscribers share a re-run only while their contexts are the same.
+ * and subscribers share a re-run only while the policies decide alike for their contexts.
  */
 export class LiveQueries implements OnApplicationBootstrap, OnModuleDestroy {
   /** @internal The `live` option with its defaults; absent when live queries are off. */

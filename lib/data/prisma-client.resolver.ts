@@ -7,6 +7,7 @@ import { noteModels, type QueryNote, recordingClient } from '../changes/read-mod
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { PolicyContext } from '../policies/policy.types.js';
+import { policyDecisions } from '../policies/policy-set.js';
 import { policiesOf, withPolicies } from '../policies/with-policies.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ChangeEvent, ChangeListener } from '../rules/rules.types.js';
@@ -210,10 +211,37 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
    * conditional GET answers the tag known for it. None for a context JSON cannot write.
    */
   async shareKeyOf(request: ApiRequest): Promise<string | undefined> {
-    const client = await this.forRequest(request);
-    const origin =
-      this.perRequest.get(request.raw)?.origin ?? (client === this.options.prisma ? this.sharedOrigin : undefined);
+    const origin = await this.originOf(request);
     return origin && originKey(origin.client, origin.context);
+  }
+
+  /**
+   * What decides a read's answer besides its URL and headers: its Prisma client and, with
+   * policies, every rule as its context evaluates them (`policyDecisions`), not the context itself:
+   * callers the policies cannot tell apart (sessions of one user, say) read the same. Live queries
+   * share their re-runs by it (by the context when a rule throws for it). None when JSON cannot
+   * tell two of them apart.
+   */
+  async decisionKeyOf(request: ApiRequest): Promise<string | undefined> {
+    const origin = await this.originOf(request);
+    const { policies } = this.options;
+    if (!origin || !policies) return origin && originKey(origin.client, {});
+    let decisions: PolicyContext;
+    try {
+      decisions = policyDecisions(policies, origin.context);
+    } catch {
+      // A rule that throws for this context may not be one its reads reach: keyed by the context then.
+      const key = originKey(origin.client, origin.context);
+      return key && `context ${key}`;
+    }
+    const key = originKey(origin.client, decisions);
+    return key && `decisions ${key}`;
+  }
+
+  /** The client and context the request's client was made of; none for an unwrapped `getPrisma` client. */
+  private async originOf(request: ApiRequest): Promise<Origin | undefined> {
+    const client = await this.forRequest(request);
+    return this.perRequest.get(request.raw)?.origin ?? (client === this.options.prisma ? this.sharedOrigin : undefined);
   }
 
   private async create(request: PlatformRequest, made: RequestClient): Promise<PrismaClientLike> {

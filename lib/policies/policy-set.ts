@@ -54,6 +54,26 @@ export function validatePolicies(policies: CrudApiPolicies<any>, modelMeta: Data
   }
 }
 
+/** A rule as a context evaluates it. */
+const decide = (rule: unknown, context: PolicyContext): unknown =>
+  typeof rule === 'function' ? (rule as (ctx: PolicyContext) => unknown)(context) : rule;
+
+/**
+ * Every rule of the policies as `context` evaluates it: two contexts with the same decisions are
+ * the same caller to the policies (the rows and fields they permit), whatever else they hold. A
+ * rule that throws for the context throws here.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function policyDecisions(policies: CrudApiPolicies<any>, context: PolicyContext): Record<string, unknown> {
+  const decisions: Record<string, unknown> = {};
+  for (const [model, { fields, ...actions }] of Object.entries(policies)) {
+    const decideAll = (rules: Record<string, unknown> = {}) =>
+      Object.entries(rules).map(([name, rule]) => [name, decide(rule, context)]);
+    decisions[model] = [decideAll(actions), decideAll(fields?.read), decideAll(fields?.write)];
+  }
+  return decisions;
+}
+
 /**
  * The policies evaluated for one context (one request): rules are evaluated lazily, once each.
  * Models without rules, and actions a model's rules leave out, follow `defaultPolicy`.
@@ -228,7 +248,7 @@ export class PolicySet {
     const rules: Record<string, FieldRule> = this.config.policies?.[model]?.fields?.write ?? {};
     if (!Object.hasOwn(rules, field)) return false;
     const rule = rules[field];
-    return (typeof rule === 'function' ? rule(this.context) : rule) === true;
+    return decide(rule, this.context) === true;
   }
 
   private deniedFields(model: string, kind: 'read' | 'write'): ReadonlySet<string> {
@@ -238,7 +258,7 @@ export class PolicySet {
       const rules: Record<string, FieldRule> = this.config.policies?.[model]?.fields?.[kind] ?? {};
       fields = new Set(
         Object.entries(rules)
-          .filter(([, rule]) => (typeof rule === 'function' ? rule(this.context) : rule) !== true)
+          .filter(([, rule]) => decide(rule, this.context) !== true)
           .map(([field]) => field),
       );
       if (kind === 'read') for (const field of this.fieldModes(model).unreadable) (fields as Set<string>).add(field);
@@ -248,7 +268,7 @@ export class PolicySet {
   }
 
   private evaluate(key: string, written: unknown): boolean | PolicyWhere {
-    const value = typeof written === 'function' ? written(this.context) : written;
+    const value = decide(written, this.context);
     if (typeof value === 'boolean' || isPlainObject(value)) return value;
     throw new Error(`policies: rule ${key} must give a boolean or a where object, got ${typeof value}`);
   }

@@ -46,8 +46,8 @@ const generatedSteps = fc.array(
  * Open live queries are judged by the caller's context as it is at each re-run, not as it was when
  * they opened: the application's `context` is asked again (here it reads the caller's token and
  * role from the database), so a demoted caller stops receiving what its GET no longer answers, a
- * revoked token ends the stream with the GET's error, and only callers whose contexts are the same
- * now share a re-run.
+ * revoked token ends the stream with the GET's error, and only callers whose contexts the policies
+ * decide alike now share a re-run.
  */
 describe.each(testProviders())("live queries judged by the caller's current context (%s)", (provider) => {
   /** Bearer tokens: each names a user, whose role the context reads at each call. */
@@ -71,7 +71,8 @@ describe.each(testProviders())("live queries judged by the caller's current cont
             ? null
             : await t.db.prisma.user.findUnique({ where: { id }, select: { id: true, role: true } });
         if (!user) throw new CrudApiError('unauthorized', 'The token is not valid.');
-        return { user };
+        // The token as a session of the user's, which no rule reads.
+        return { user, session: token };
       },
     },
     seed: async ({ db }) => {
@@ -172,7 +173,7 @@ describe.each(testProviders())("live queries judged by the caller's current cont
     expect(still.ended).toBe(false);
   });
 
-  it('shares a re-run only between subscribers whose contexts are the same now', async () => {
+  it('shares a re-run only between subscribers whose rules decide alike now', async () => {
     const queries = t.app.get(LiveQueries);
     const path = READS[0]!;
     tokens.set('first', ids.ada).set('second', ids.ada);
@@ -192,7 +193,8 @@ describe.each(testProviders())("live queries judged by the caller's current cont
     await setRole('ada', true);
     // A published post, a draft of ada's: each concerns both streams, judged again at each.
     expect(await rerunsAfter(() => createPost('bob', true))).toBe(1);
-    // `second` now names bob: its context differs, its stream re-runs on its own.
+    // Two sessions of ada's: their contexts differ, their rules' decisions do not (one re-run).
+    // `second` now names bob: its decisions differ, its stream re-runs on its own.
     tokens.set('second', ids.bob);
     expect(await rerunsAfter(() => createPost('ada', false))).toBe(2);
     expect(first.events.at(-1)!.data).not.toBe(second.events.at(-1)!.data);

@@ -33,9 +33,9 @@ export function liveStream(live: LiveQueries, clients: PrismaClientResolver): St
       let reads = new ReadFootprint();
       recordQueries(request, { note: (...query) => reads.note(...query) });
       const query = `${scope.interface} ${request.path}?${request.query}\n${raw.headers.prefer ?? ''}\n`;
-      // A context JSON cannot write shares with no other.
+      // Subscribers the policies cannot tell apart share re-runs; decisions JSON cannot write share with none.
       const alone = `request ${randomUUID()}`;
-      const shareKey = async () => query + ((await clients.shareKeyOf(request)) ?? alone);
+      const shareKey = async () => query + ((await clients.decisionKeyOf(request)) ?? alone);
       const once = async (into: ReadFootprint) => {
         reads = into;
         try {
