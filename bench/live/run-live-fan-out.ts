@@ -57,6 +57,13 @@ export interface PoliciesRow {
   unconcernedEvents: number;
   /** Server CPU per write, from the write until the server is idle again (re-runs of the unconcerned included). */
   cpuMsPerWrite: number;
+  /**
+   * The server's CPU while nothing is written, per second: the streams' heartbeats (every
+   * `live.heartbeat`, 15 s by default), which land in some writes' windows and not in others'.
+   */
+  idleCpuMsPerSecond: number;
+  /** `cpuMsPerWrite` less the idle CPU of the same time: what the write itself costs. */
+  netCpuMsPerWrite: number;
   /** Server RSS and heap after a full collection, per open idle stream (its socket included). */
   rssPerIdleStreamKb: number;
   heapPerIdleStreamKb: number;
@@ -182,9 +189,11 @@ const OWN_DRAFTS = `/api/rpc/post/findMany?q=${encodeURIComponent(
   JSON.stringify({ where: { published: false }, select: { id: true, title: true }, orderBy: { id: 'asc' } }),
 )}`;
 const CONCERNED_SHARE = 0.01;
-const POLICY_WRITES = 5;
+const POLICY_WRITES = 10;
 /** How long the server's CPU must stay (nearly) idle before a write counts as fully handled. */
 const IDLE_WINDOW_MS = 250;
+/** Two periods of the default heartbeat (`live.heartbeat`, 15 s): the idle CPU's measurement. */
+const IDLE_MEASURE_MS = 30_000;
 
 /** Who subscriber `n` of `count` is, and which subscribers the write `write` concerns: see `measurePolicies`. */
 export function policyCallers(count: number, users: number) {
@@ -220,8 +229,10 @@ async function measurePolicies(server: ServerProcess, count: number): Promise<Po
   );
   await until(() => subscribers.every((s) => s.events >= 1), 'first answers');
   const after = await server.memory();
+  const idleMicrosPerMs = await idleCpu(server);
   const latencies: number[] = [];
   let cpuMicros = 0;
+  let idleMicros = 0;
   let unconcernedEvents = 0;
   let concernedPerWrite = 0;
   for (let write = 0; write < POLICY_WRITES; write++) {
@@ -234,6 +245,7 @@ async function measurePolicies(server: ServerProcess, count: number): Promise<Po
     await updateDrafts(server.origin, [...authors], `live policies ${write}`);
     await until(() => concerned.every((n) => subscribers[n]!.events > seen[n]!), `write ${write} delivered`);
     cpuMicros += await untilIdle(server);
+    idleMicros += idleMicrosPerMs * (performance.now() - sent);
     subscribers.forEach((s, n) => {
       if (authors.has(callers.userOf(n))) latencies.push(s.arrivals[seen[n]!]! - sent);
       else unconcernedEvents += s.events - seen[n]!;
@@ -247,15 +259,26 @@ async function measurePolicies(server: ServerProcess, count: number): Promise<Po
     ...latencySummary(latencies),
     unconcernedEvents,
     cpuMsPerWrite: cpuMicros / POLICY_WRITES / 1000,
+    idleCpuMsPerSecond: idleMicrosPerMs,
+    netCpuMsPerWrite: Math.max(0, cpuMicros - idleMicros) / POLICY_WRITES / 1000,
     rssPerIdleStreamKb: (after.rss - before.rss) / count / 1024,
     heapPerIdleStreamKb: (after.heapUsed - before.heapUsed) / count / 1024,
   };
   log(
     `policies: ${concernedPerWrite} of ${count} concerned per write, p99 ${row.latencyP99Ms.toFixed(1)} ms, ` +
-      `${unconcernedEvents} events to the others, CPU ${row.cpuMsPerWrite.toFixed(1)} ms per write, ` +
+      `${unconcernedEvents} events to the others, CPU ${row.cpuMsPerWrite.toFixed(1)} ms per write ` +
+      `(${row.netCpuMsPerWrite.toFixed(1)} ms less ${row.idleCpuMsPerSecond.toFixed(1)} ms/s idle), ` +
       `${row.rssPerIdleStreamKb.toFixed(1)} KB RSS per idle stream`,
   );
   return row;
+}
+
+/** The server's CPU over two heartbeat periods without writes, in µs per ms (ms per s). */
+async function idleCpu(server: ServerProcess): Promise<number> {
+  await server.reset();
+  const start = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MEASURE_MS));
+  return (await server.stats()).cpuMicros / (performance.now() - start);
 }
 
 /** Waits until the server used under 5% of a core over `IDLE_WINDOW_MS`; answers its CPU µs since the last reset. */
