@@ -216,7 +216,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
   }
 
   /**
-   * What decides a read's answer besides its URL and headers: its Prisma client and, with
+   * @internal What decides a read's answer besides its URL and headers: its Prisma client and, with
    * policies, every rule as its context evaluates them (`policyDecisions`), not the context itself:
    * callers the policies cannot tell apart (sessions of one user, say) read the same. Live queries
    * share their re-runs by it (by the context when a rule throws for it). None when JSON cannot
