@@ -226,7 +226,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     const origin = await this.originOf(request);
     const { policies } = this.options;
     if (!origin || !policies) return origin && originKey(origin.client, {});
-    let decisions: PolicyContext;
+    let decisions: unknown[];
     try {
       decisions = policyDecisions(policies, origin.context);
     } catch {
@@ -281,7 +281,7 @@ interface RequestClient {
  * A client's number and the JSON of a context; none when JSON may not tell two contexts apart:
  * class instances (their private state is not written), cycles, BigInts.
  */
-function originKey(client: object, context: PolicyContext): string | undefined {
+function originKey(client: object, context: PolicyContext | unknown[]): string | undefined {
   if (!isPlainData(context)) return undefined;
   let id = CLIENT_IDS.get(client);
   if (id === undefined) {

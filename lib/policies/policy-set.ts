@@ -64,14 +64,15 @@ const decide = (rule: unknown, context: PolicyContext): unknown =>
  * rule that throws for the context throws here.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function policyDecisions(policies: CrudApiPolicies<any>, context: PolicyContext): Record<string, unknown> {
-  const decisions: Record<string, unknown> = {};
-  for (const [model, { fields, ...actions }] of Object.entries(policies)) {
-    const decideAll = (rules: Record<string, unknown> = {}) =>
-      Object.entries(rules).map(([name, rule]) => [name, decide(rule, context)]);
-    decisions[model] = [decideAll(actions), decideAll(fields?.read), decideAll(fields?.write)];
-  }
-  return decisions;
+export function policyDecisions(policies: CrudApiPolicies<any>, context: PolicyContext): unknown[] {
+  const decideAll = (rules: Record<string, unknown> = {}) =>
+    Object.entries(rules).map(([name, rule]) => [name, decide(rule, context)]);
+  return Object.entries(policies).map(([model, { fields, ...actions }]) => [
+    model,
+    decideAll(actions),
+    decideAll(fields?.read),
+    decideAll(fields?.write),
+  ]);
 }
 
 /**

@@ -59,6 +59,10 @@ describe('readParameterName', () => {
     expect(readParameterName('filter]late[')).toBeUndefined();
     const late = readParameterName('fields[late]');
     expect(readParameterName('fields[late]')).toBe(late);
+    // A long name is read alike, but not kept.
+    const long = `filter[${'a'.repeat(200)}]`;
+    expect(readParameterName(long)).toEqual({ kind: 'family', family: 'filter', selectors: ['a'.repeat(200)] });
+    expect(readParameterName(long)).not.toBe(readParameterName(long));
   });
 
   it('ignores an implementation-specific name: a legal base with a character outside a-z, legal members', () => {

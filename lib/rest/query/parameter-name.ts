@@ -49,6 +49,8 @@ export type ParameterName =
  */
 const readNames = new Map<string, ParameterName | null>();
 const MAX_READ_NAMES = 256;
+/** Longer names are read each time: the map holds at most 256 names of this length, whatever the server's header limit. */
+const MAX_READ_NAME_LENGTH = 128;
 
 /**
  * The one reading of a query parameter's name on every REST route (JSON:API 1.1 §"Query Parameters"),
@@ -64,6 +66,7 @@ export function readParameterName(name: string): ParameterName | undefined {
   const known = readNames.get(name);
   if (known !== undefined) return known ?? undefined;
   const read = readName(name);
+  if (name.length > MAX_READ_NAME_LENGTH) return read;
   // Clients send few distinct names. Past the bound the map starts over: arbitrary names cannot
   // grow it, nor fill it for good and leave the names a route does send read on every request.
   if (readNames.size >= MAX_READ_NAMES) readNames.clear();
