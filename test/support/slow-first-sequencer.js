@@ -1,9 +1,15 @@
 // Jest orders the suites by their durations in its cache, and a fresh checkout's (CI) by file size,
-// which would start the suites that take longest for what they set up (the Nest 11 application's
-// install and build, child processes, a browser) last, ending the run with one worker busy.
+// which would start the suites that take longest for what they set up (the static checks, the Nest 11
+// application's install and build, child processes, a browser) last, ending the run with one worker busy.
 import Sequencer from '@jest/test-sequencer';
 
-const FIRST = ['/test/nest11/nest11.e2e', '/graceful-shutdown.', '/test/browser/', '/test/operations/'];
+const FIRST = [
+  '/test/unit/static-checks.',
+  '/test/nest11/nest11.e2e',
+  '/graceful-shutdown.',
+  '/test/browser/',
+  '/test/operations/',
+];
 /** The other suites of the Nest 11 application wait for the first one's install: last, not idle. */
 const LAST = ['/test/nest11/'];
 
