@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -13,19 +14,17 @@ const CHECKS = [
   ['api:check', 'the API reports match what the entry points export (`npm run api:check`)'],
 ] as const;
 
-/** The script's exit code and, when it fails, what it printed. */
-function run(script: string): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    // Jest's NODE_OPTIONS (--experimental-vm-modules, its heap size) is no business of the tools'.
-    const { NODE_OPTIONS: _, ...env } = process.env;
-    execFile(
-      'npm',
-      ['run', '--silent', script],
-      { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, output: error ? `${stdout}${stderr}` : '' }),
-    );
-  });
+/** The script's exit code, and what it printed when it failed. */
+async function run(script: string): Promise<{ code: number | string; output: string }> {
+  // Jest's NODE_OPTIONS (--experimental-vm-modules, its heap size) is no business of the tools'.
+  const { NODE_OPTIONS: _, ...env } = process.env;
+  return promisify(execFile)('npm', ['run', '--silent', script], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 }).then(
+    () => ({ code: 0, output: '' }),
+    (error: { code?: number | string; stdout?: string; stderr?: string }) => ({
+      code: error.code ?? 1,
+      output: `${error.stdout ?? ''}${error.stderr ?? ''}`,
+    }),
+  );
 }
 
 describe('the static checks', () => {

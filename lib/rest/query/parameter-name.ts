@@ -63,10 +63,11 @@ const MAX_READ_NAME_LENGTH = 128;
  *   (`__proto__[x]`, `filterisbn]`, `filter]title[`, a control character), which a server must refuse.
  */
 export function readParameterName(name: string): ParameterName | undefined {
+  // A long name is never kept: no lookup, which would hash it once more.
+  if (name.length > MAX_READ_NAME_LENGTH) return readName(name);
   const known = readNames.get(name);
   if (known !== undefined) return known ?? undefined;
   const read = readName(name);
-  if (name.length > MAX_READ_NAME_LENGTH) return read;
   // Clients send few distinct names. Past the bound the map starts over: arbitrary names cannot
   // grow it, nor fill it for good and leave the names a route does send read on every request.
   if (readNames.size >= MAX_READ_NAMES) readNames.clear();
