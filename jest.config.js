@@ -55,9 +55,9 @@ export default {
   ],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testSequencer: '<rootDir>/test/support/slow-first-sequencer.js',
-  // One worker more than cores: the suites wait on databases, child processes and timers much of
-  // their time (the whole run, 2 cores: 796 s with 2 workers, 687 s with 3, 856 s with 4).
-  maxWorkers: availableParallelism() + 1,
+  // One worker per core: a third worker on 2 cores ran faster once (687 s against 796 s) but let
+  // sqlite-locked read a 2.8 s event-loop stall in one clean CI run out of five.
+  maxWorkers: availableParallelism(),
   // A worker that ran many suites holds a large heap, whose full collections pause it for a second
   // or more: the suites that measure event-loop stalls (sqlite-locked) would read the collector's.
   workerIdleMemoryLimit: '1536MB',
