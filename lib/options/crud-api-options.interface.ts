@@ -106,7 +106,7 @@ export interface CrudApiOptions {
    */
   caching?: CrudApiCaching | false;
   /**
-   * GETs that arrive together and would get the same answer share one read
+   * GETs that arrive together and would get the same answer share a read
    * (docs/http.md#coalesced-reads); each is read after it arrived, as it would be alone. Which
    * GETs are the same: `'request'` the same interface, URL, headers (but those unique
    * to each request, such as `X-Request-Id` and `traceparent`), client address, Prisma client
