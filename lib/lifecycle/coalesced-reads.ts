@@ -13,7 +13,10 @@ export class CoalescedReads {
   private readonly waiting = new Map<string, Promise<unknown>>();
   /** Runs under way per key. */
   private readonly running = new Map<string, number>();
-  /** Keys whose reads started in this turn: a read may end within its turn (SQLite), still shareable. */
+  /**
+   * Keys whose reads started since the last `setImmediate` phase: a read may end within its turn
+   * (SQLite), and the GETs that came with it still share one read.
+   */
   private readonly startedThisTurn = new Set<string>();
 
   run<T>(key: string, read: () => Promise<T>): Promise<T> {
