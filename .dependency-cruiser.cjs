@@ -8,6 +8,7 @@ const LAYERS = [
   'scalars',
   'prisma',
   'rules',
+  'history',
   'policies',
   'changes',
   'options',

@@ -125,6 +125,10 @@ export type {
 export type { CrudApiOutbox, WebhookTarget } from './changes/outbox.types.js';
 export { type WebhookVerification, verifyWebhookSignature } from './changes/webhook-signature.js';
 
+/** History and time travel (the `history` option, docs/history.md), and one version of a row as `history` answers it. */
+export type { CrudApiHistory } from './history/history.types.js';
+export type { RowVersion } from './policies/history-operations.js';
+
 /** Teaches a client's superjson instance the RPC interface's Prisma types (Decimal, bytes). */
 export { registerPrismaTypes, type DecimalConstructor } from './rpc/rpc-superjson.js';
 
@@ -193,6 +197,8 @@ export { CRUD_API_OPTIONS } from './options/crud-api.constants.js';
 export type { ResolvedCrudApiOptions } from './options/crud-api-options.interface.js';
 /** Its `outbox`: the `outbox` option with every default applied. */
 export type { OutboxSettings } from './changes/outbox.types.js';
+/** Its `history`: the `history` option with its model resolved. */
+export type { HistorySettings } from './history/history-writer.js';
 /** The REST operations: subclass it and pass the subclass as the `restService` extra. */
 export { type DeleteMode, RestService, type RelationshipChange } from './rest/rest.service.js';
 /** What `RestService`'s resource operations (`createResource`...) take: override them to extend every REST write path. */

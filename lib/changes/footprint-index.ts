@@ -1,6 +1,6 @@
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
+import { whereMatches } from '../prisma/row-filter.js';
 import type { ReadFootprint, RowChange } from './read-footprint.js';
-import { whereMatches } from './row-filter.js';
 import { isSlotValue, whereShape } from './where-shape.js';
 
 type Row = Readonly<Record<string, unknown>>;

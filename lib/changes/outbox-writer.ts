@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-
+import { plainRow, rowKey } from '../history/stored-row.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { CommitHook } from '../policies/policy.types.js';
@@ -17,26 +16,6 @@ export interface OutboxChange {
   before?: Row;
 }
 
-/** A column's value as JSON carries it: Dates as ISO text, BigInts and Decimals as text, Bytes as base64. */
-function jsonValue(value: unknown): unknown {
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'bigint') return value.toString();
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
-  // Prisma's Decimal (decimal.js): its text keeps every digit.
-  if (
-    value !== null &&
-    typeof value === 'object' &&
-    (value as { constructor?: { name?: string } }).constructor?.name === 'Decimal'
-  )
-    return String(value);
-  return value;
-}
-
-/** The row's columns as JSON carries them. */
-function plainRow(row: Row): Row {
-  return Object.fromEntries(Object.entries(row).map(([name, value]) => [name, jsonValue(value)]));
-}
-
 /**
  * The change an event stands for, as the outbox keeps it. Its rows come without the columns no
  * client may read (write-only, internal): every change event is made so (`readableRow`).
@@ -49,15 +28,6 @@ export function outboxChange(event: ChangeEvent): OutboxChange {
     ...(event.after ? { after: plainRow(event.after) } : {}),
     ...(event.before ? { before: plainRow(event.before) } : {}),
   };
-}
-
-/** Longest row key kept as it is: longer keys (long text ids) are kept as their hash, which orders as well. */
-const ROW_KEY_LENGTH = 128;
-
-/** The row a change is about, as one text: the entries of one row are delivered in their order. */
-export function rowKey(id: Row): string {
-  const text = JSON.stringify(id);
-  return text.length <= ROW_KEY_LENGTH ? text : `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 
+import { rowKey } from '../history/stored-row.js';
 import { retryDelay } from './outbox-worker.js';
-import { outboxChange, rowKey } from './outbox-writer.js';
+import { outboxChange } from './outbox-writer.js';
 import { signWebhook, verifyWebhookSignature } from './webhook-signature.js';
 
 describe('webhook signature (Standard Webhooks)', () => {

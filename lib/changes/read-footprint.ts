@@ -1,7 +1,7 @@
 import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { isPlainObject } from '../policies/rule-where.js';
+import { whereMatches } from '../prisma/row-filter.js';
 import { modelsReached } from './read-models.js';
-import { whereMatches } from './row-filter.js';
 
 type Row = Readonly<Record<string, unknown>>;
 

@@ -1,4 +1,8 @@
-import type { PrismaModelOperationName, SoftDeleteOperationName } from '../metadata/prisma-operations.js';
+import type {
+  HistoryOperationName,
+  PrismaModelOperationName,
+  SoftDeleteOperationName,
+} from '../metadata/prisma-operations.js';
 import type { DecimalConstructor } from '../rpc/prisma-superjson-types.js';
 import type {
   ChangesWrites,
@@ -19,6 +23,9 @@ export type RpcOperationName = PrismaModelOperationName;
 
 /** The operations of soft-deleted models (`rules: { Post: { softDelete } }`, docs/soft-delete.md). */
 export type RpcSoftDeleteOperationName = SoftDeleteOperationName;
+
+/** The operations of models that record their history (`rules: { Post: { history: true } }`, docs/history.md). */
+export type RpcHistoryOperationName = HistoryOperationName;
 
 /**
  * `restore` and `hardDelete`, typed as the model's `delete`: a unique `where`, `select`/`include`/

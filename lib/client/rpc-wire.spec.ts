@@ -3,7 +3,7 @@ import { SuperJSON } from 'superjson';
 import { PRISMA_OPERATIONS } from '../metadata/prisma-operations.js';
 import { registerPrismaTypes } from '../rpc/prisma-superjson-types.js';
 import { toRpcClientError } from './rpc-client.error.js';
-import type { RpcOperationName, RpcSoftDeleteOperationName } from './rpc-client.types.js';
+import type { RpcHistoryOperationName, RpcOperationName, RpcSoftDeleteOperationName } from './rpc-client.types.js';
 import { decodeRpcResult, encodeRpcCall, encodeTransaction } from './rpc-wire.js';
 
 const serializer = registerPrismaTypes(new SuperJSON(), null);
@@ -87,8 +87,8 @@ describe('RPC client wire form', () => {
     expect(toRpcClientError(400, '{"error":"text"}')).toMatchObject({ message: '{"error":"text"}' });
   });
 
-  it('offers exactly the operations the server serves, and those of soft-deleted models', () => {
-    const offered: Record<RpcOperationName | RpcSoftDeleteOperationName, true> = {
+  it('offers exactly the operations the server serves, and those of soft-deleted models and history', () => {
+    const offered: Record<RpcOperationName | RpcSoftDeleteOperationName | RpcHistoryOperationName, true> = {
       findMany: true,
       findUnique: true,
       findUniqueOrThrow: true,
@@ -108,6 +108,8 @@ describe('RPC client wire form', () => {
       deleteMany: true,
       restore: true,
       hardDelete: true,
+      history: true,
+      restoreVersion: true,
     };
     const served = PRISMA_OPERATIONS.map((operation) => operation.name);
     expect(Object.keys(offered).sort()).toEqual(served.sort());

@@ -140,7 +140,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     let made = this.perRequest.get(request.raw);
     if (!made) {
       made = {} as RequestClient;
-      made.client = this.create(request.raw, made);
+      made.client = this.create(request.raw, made, request.id);
       this.perRequest.set(request.raw, made);
     }
     return made.client;
@@ -244,8 +244,8 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     return this.perRequest.get(request.raw)?.origin ?? (client === this.options.prisma ? this.sharedOrigin : undefined);
   }
 
-  private async create(request: PlatformRequest, made: RequestClient): Promise<PrismaClientLike> {
-    const { getPrisma, prisma, policies, rules, defaultPolicy, modelMeta } = this.options;
+  private async create(request: PlatformRequest, made: RequestClient, requestId?: string): Promise<PrismaClientLike> {
+    const { getPrisma, prisma, policies, rules, defaultPolicy, modelMeta, history } = this.options;
     const own = getPrisma ? await getPrisma(request) : (prisma as PrismaClientLike);
     const recorded = RECORDED.get(request);
     const client = recorded ? recordingClient(own, modelMeta, recorded) : own;
@@ -260,7 +260,10 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     const context = await (this.options.context ?? defaultPolicyContext)(request);
     made.origin = { client: own, context };
     const transactionOptions = transactionBounds(this.options.transactions);
-    const settings = { policies, rules, onChange, beforeCommit, defaultPolicy, modelMeta, context, transactionOptions };
+    const settings = {
+      ...{ policies, rules, onChange, beforeCommit, defaultPolicy, modelMeta, context, transactionOptions },
+      ...{ history, requestId },
+    };
     return withPolicies(client, settings);
   }
 }

@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   'constraint-violation': { status: 400, title: 'Constraint violation' },
   'data-layer-error': { status: 400, title: 'Data layer rejected the request' },
   'validation-failed': { status: 400, title: 'Validation failed' },
+  'as-of-before-retention': { status: 400, title: 'Time before the history kept' },
+  'as-of-unsupported': { status: 400, title: 'Read not answerable as of a past time' },
   unauthorized: { status: 401, title: 'Unauthorized' },
   forbidden: { status: 403, title: 'Forbidden' },
   'client-id-not-allowed': { status: 403, title: 'Client-generated ids are not supported' },

@@ -1,7 +1,11 @@
 import { modelMeta } from '../../fixtures/generated/postgresql/crud-api/index.js';
 import { createRpcClient } from '../client/create-rpc-client.js';
 import { FLUENT_OPERATIONS } from '../client/fluent-call.js';
-import type { RpcOperationName, RpcSoftDeleteOperationName } from '../client/rpc-client.types.js';
+import type {
+  RpcHistoryOperationName,
+  RpcOperationName,
+  RpcSoftDeleteOperationName,
+} from '../client/rpc-client.types.js';
 import type { RowOperationName, RuledOperationName } from '../client/rules-data.types.js';
 import { CONDITIONAL_WRITES, TAGGED_WRITES } from '../lifecycle/interface-writes.js';
 import { DocumentedFields } from '../openapi/documented-fields.js';
@@ -47,7 +51,7 @@ describe('the Prisma operation table', () => {
   it('documents every operation for every model that may call it (OpenAPI)', () => {
     const registry = new ModelRegistry(modelMeta);
     const fields = new DocumentedFields(registry, undefined, undefined, {
-      Post: { softDelete: { field: 'deletedAt' } },
+      Post: { softDelete: { field: 'deletedAt' }, history: true },
     });
     const options = { rpcPath: 'rpc', limits: DEFAULT_LIMITS, transactions: DEFAULT_TRANSACTIONS };
     const { paths } = buildRpcDocument(fields, options as RpcDocumentOptions, { title: 't', version: '1' });
@@ -66,7 +70,8 @@ describe('the Prisma operation table', () => {
   });
 
   it('types the client with every operation (a compile-time check)', () => {
-    const all: Same<RpcOperationName | RpcSoftDeleteOperationName, PrismaOperationName> = true;
+    const all: Same<RpcOperationName | RpcSoftDeleteOperationName | RpcHistoryOperationName, PrismaOperationName> =
+      true;
     const ruled: Same<RuledOperationName, DataWriteOperationName> = true;
     expect([all, ruled]).toEqual([true, true]);
   });
@@ -83,6 +88,7 @@ describe('the Prisma operation table', () => {
         'count',
         'aggregate',
         'groupBy',
+        'history',
       ]),
     );
     const rowsOfModelOperations: RowOperationName[] = [
@@ -98,7 +104,9 @@ describe('the Prisma operation table', () => {
       'updateManyAndReturn',
       'delete',
     ];
-    expect(sorted(ROW_OPERATIONS)).toEqual(sorted([...rowsOfModelOperations, 'restore', 'hardDelete']));
+    expect(sorted(ROW_OPERATIONS)).toEqual(
+      sorted([...rowsOfModelOperations, 'restore', 'hardDelete', 'restoreVersion']),
+    );
     expect(sorted(FLUENT_OPERATIONS)).toEqual(
       sorted([
         'findUnique',
@@ -111,13 +119,16 @@ describe('the Prisma operation table', () => {
         'delete',
         'restore',
         'hardDelete',
+        'restoreVersion',
       ]),
     );
   });
 
   it('derives the writes that take If-Match and carry an ETag on both interfaces', () => {
-    expect(CONDITIONAL_WRITES.rpc).toEqual(new Set(['upsert', 'update', 'delete', 'restore', 'hardDelete']));
-    expect(TAGGED_WRITES.rpc).toEqual(new Set(['create', 'upsert', 'update', 'restore']));
+    expect(CONDITIONAL_WRITES.rpc).toEqual(
+      new Set(['upsert', 'update', 'delete', 'restore', 'hardDelete', 'restoreVersion']),
+    );
+    expect(TAGGED_WRITES.rpc).toEqual(new Set(['create', 'upsert', 'update', 'restore', 'restoreVersion']));
     const {
       update,
       delete: remove,

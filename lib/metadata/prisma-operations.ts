@@ -13,7 +13,7 @@ export type TakeRule =
   | 'cap';
 
 /** What a successful call answers: rows, or `{ count }` of the rows written (`batch`), a count, aggregates, groups. */
-export type ResultKind = 'rows' | 'row' | 'row-or-null' | 'batch' | 'count' | 'aggregate' | 'groups';
+export type ResultKind = 'rows' | 'row' | 'row-or-null' | 'batch' | 'count' | 'aggregate' | 'groups' | 'versions';
 
 /**
  * The results that are rows of the model, shaped by `select`, `include` and `omit`: rows, one row,
@@ -51,6 +51,10 @@ export interface PrismaOperation {
   readonly writesDeletedRow?: true;
   /** An operation of soft-deleted models only (the `rules` option's `softDelete`), as their policy delegate has. */
   readonly softDeleteOnly?: true;
+  /** An operation of models that record their history only (the `rules` option's `history`). */
+  readonly historyOnly?: true;
+  /** Whether a read takes `asOf`, and answers the rows as they were then (models with history). */
+  readonly asOf?: true;
 }
 
 const GET = ['GET'] as const;
@@ -66,12 +70,20 @@ const REMOVE = { access: 'write', methods: DELETE, successStatus: 200 } as const
 
 /** The table, `as const` so that the types below name its rows. */
 const TABLE = [
-  { ...READ, name: 'findMany', rows: 'many', args: 'findMany', result: 'rows', take: 'default' },
-  { ...READ, name: 'findUnique', rows: 'one', args: 'findUnique', result: 'row-or-null' },
-  { ...READ, name: 'findUniqueOrThrow', rows: 'one', args: 'findUniqueOrThrow', result: 'row' },
-  { ...READ, name: 'findFirst', rows: 'many', args: 'findFirst', result: 'row-or-null', take: 'cap' },
-  { ...READ, name: 'findFirstOrThrow', rows: 'many', args: 'findFirstOrThrow', result: 'row', take: 'cap' },
-  { ...READ, name: 'count', rows: 'many', args: 'count', result: 'count', take: 'cap' },
+  { ...READ, name: 'findMany', rows: 'many', args: 'findMany', result: 'rows', take: 'default', asOf: true },
+  { ...READ, name: 'findUnique', rows: 'one', args: 'findUnique', result: 'row-or-null', asOf: true },
+  { ...READ, name: 'findUniqueOrThrow', rows: 'one', args: 'findUniqueOrThrow', result: 'row', asOf: true },
+  { ...READ, name: 'findFirst', rows: 'many', args: 'findFirst', result: 'row-or-null', take: 'cap', asOf: true },
+  {
+    ...READ,
+    name: 'findFirstOrThrow',
+    rows: 'many',
+    args: 'findFirstOrThrow',
+    result: 'row',
+    take: 'cap',
+    asOf: true,
+  },
+  { ...READ, name: 'count', rows: 'many', args: 'count', result: 'count', take: 'cap', asOf: true },
   { ...READ, name: 'aggregate', rows: 'many', args: 'aggregate', result: 'aggregate', take: 'cap' },
   { ...READ, name: 'groupBy', rows: 'many', args: 'groupBy', result: 'groups', take: 'cap' },
   { ...CREATE, name: 'create', rows: 'one', args: 'create', result: 'row', tagged: true },
@@ -118,15 +130,40 @@ const TABLE = [
     ifMatch: true,
     softDeleteOnly: true,
   },
+  // The recorded versions of one row, newest first (docs/history.md).
+  {
+    access: 'read',
+    methods: GET,
+    successStatus: 200,
+    name: 'history',
+    rows: 'one',
+    args: 'history',
+    result: 'versions',
+    take: 'default',
+    historyOnly: true,
+  },
+  // Puts one row back to a recorded version, by an update.
+  {
+    ...POST_WRITE,
+    name: 'restoreVersion',
+    rows: 'one',
+    args: 'restoreVersion',
+    result: 'row',
+    ifMatch: true,
+    tagged: true,
+    historyOnly: true,
+  },
 ] as const satisfies readonly PrismaOperation[];
 
 type Row = (typeof TABLE)[number];
 
 export type PrismaOperationName = Row['name'];
 /** Prisma's own operations, which every model's delegate has. */
-export type PrismaModelOperationName = Exclude<Row, { softDeleteOnly: true }>['name'];
+export type PrismaModelOperationName = Exclude<Row, { softDeleteOnly: true } | { historyOnly: true }>['name'];
 /** The operations soft-deleted models add to Prisma's. */
 export type SoftDeleteOperationName = Extract<Row, { softDeleteOnly: true }>['name'];
+/** The operations models with history add to Prisma's. */
+export type HistoryOperationName = Extract<Row, { historyOnly: true }>['name'];
 export type ReadOperationName = Extract<Row, { access: 'read' }>['name'];
 export type WriteOperationName = Extract<Row, { access: 'write' }>['name'];
 /** The writes given data to write: every write but the deletes. */

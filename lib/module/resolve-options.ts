@@ -14,6 +14,8 @@ import {
 import { type CrudApiOutbox, OUTBOX_DEFAULTS, type OutboxSettings } from '../changes/outbox.types.js';
 import { outboxModelProblems } from '../changes/outbox-model.js';
 import { idempotencyModelProblems } from '../data/idempotency/idempotency-records.js';
+import { historyModelProblems } from '../history/history-model.js';
+import { historyModels } from '../history/history-writer.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
 import type { CrudApiOpenApiOptions, OpenApiServer } from '../openapi/openapi.types.js';
 import type { CrudApiOptions, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
@@ -27,6 +29,7 @@ import {
 } from '../options/option-spec.js';
 import {
   DEFAULT_CACHING,
+  DEFAULT_HISTORY,
   DEFAULT_IDEMPOTENCY,
   DEFAULT_LIMITS,
   DEFAULT_SHUTDOWN,
@@ -35,6 +38,7 @@ import {
 } from '../options/option-table.js';
 import { validatePolicies } from '../policies/policy-set.js';
 import { validateRules } from '../rules/field-modes.js';
+import { HISTORY_ROUTE } from '../shared/history.constants.js';
 import type { CrudApiModuleExtras } from './crud-api-module-options.interface.js';
 import { modelNameProblems } from './model-name-problems.js';
 import { securityProblems } from './security-problems.js';
@@ -162,12 +166,14 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
   if (options.idempotency) failOnProblems(idempotencyModelProblems(idempotencyModel, options.idempotency.model));
   const outboxModel = options.outbox && options.modelMeta.models[options.outbox.model];
   if (options.outbox) failOnProblems(outboxProblems(options, outboxModel));
+  const historyModel = options.history && options.modelMeta.models[options.history.model];
+  failOnProblems(historyProblems(options, historyModel));
   if (options.caching && options.caching.revalidate === 'changes' && !options.live)
     failOnProblems([
       '"caching.revalidate": \'changes\' needs the `live` option, through which the module hears of commits',
     ]);
   // The keys' and the outbox's models are the module's own: no route, document, option, policy or rule reaches them.
-  const modelMeta = [idempotencyModel, outboxModel].reduce(
+  const modelMeta = [idempotencyModel, outboxModel, historyModel].reduce(
     (meta, owned) => (owned ? withoutModel(meta, owned.name) : meta),
     options.modelMeta,
   );
@@ -187,7 +193,23 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
       model: idempotencyModel,
     },
     outbox: outboxModel && outboxSettings(options.outbox!, outboxModel),
+    history: historyModel && { ...withDefaults(DEFAULT_HISTORY, options.history), model: historyModel },
   };
+}
+
+/**
+ * What is wrong with the `history` option and the rules that use it: its model, a model recording
+ * its history without the option, and a relation named as the history route.
+ */
+function historyProblems(options: CrudApiOptions, model: DataModelMeta['models'][string] | undefined): string[] {
+  const problems = options.history ? historyModelProblems(model, options.history.model) : [];
+  for (const name of historyModels(options.rules)) {
+    if (!options.history) problems.push(`"rules": ${name}.history needs the \`history\` option (its model)`);
+    const shadowed = options.modelMeta.models[name]?.fields[HISTORY_ROUTE];
+    if (shadowed?.kind === 'relation')
+      problems.push(`"rules": ${name}.history: its relation "${HISTORY_ROUTE}" has the name of the history route`);
+  }
+  return problems;
 }
 
 /** What is wrong with the `outbox` option beyond its shape: its model, its webhooks' names and models, the client of its worker. */

@@ -1,3 +1,4 @@
+import { historyModels } from '../history/history-writer.js';
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import type { ModelRegistry } from '../metadata/model-registry.js';
 import type { CrudApiPolicies, DefaultPolicy } from '../policies/policy.types.js';
@@ -110,6 +111,11 @@ export class DocumentedFields {
   }
 
   /** Whether the model is soft-deleted (`rules: { Post: { softDelete } }`): deletes mark its rows, which can come back. */
+  /** Whether the model's rules record its history (`history: true`). */
+  recordsHistory(model: ModelMeta): boolean {
+    return historyModels(this.rules).has(model.name);
+  }
+
   softDeleted(model: ModelMeta): boolean {
     return softDeletedModels(this.rules).has(model.name);
   }

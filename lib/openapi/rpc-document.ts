@@ -5,6 +5,7 @@ import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interfa
 import { OPERATION_ARGS } from '../rpc/args/operation-args.js';
 import { findRpcOperation, readsArgsFromQuery } from '../rpc/rpc-operations.js';
 import { RPC_TRANSACTION_ROUTE } from '../rpc/transaction/transaction-route.js';
+import { AS_OF_PARAMETER } from '../shared/history.constants.js';
 import type { DocumentedFields } from './documented-fields.js';
 import {
   errorResponseComponents,
@@ -43,7 +44,10 @@ function argsSchema(
   maxTake: number | undefined,
 ): JsonSchema {
   const grammar = operation.args;
-  const keys = Object.keys(OPERATION_ARGS[grammar]);
+  // Reads take `asOf` on models with history only (the others answer it 400).
+  const keys = Object.keys(OPERATION_ARGS[grammar]).filter(
+    (key) => key !== AS_OF_PARAMETER || fields.recordsHistory(model),
+  );
   const properties = Object.fromEntries(keys.map((key) => [key, argumentSchema(fields, model, grammar, key)]));
   const { take } = operation;
   const capped =
@@ -91,10 +95,12 @@ export function buildRpcDocument(
     Object.assign(schemas, modelRpcSchemas(fields, model));
     for (const operation of PRISMA_OPERATIONS) {
       const { name } = operation;
-      // restore and hardDelete exist on soft-deleted models only, whatever the provider.
+      // restore and hardDelete exist on soft-deleted models only, history's on models with history, whatever the provider.
       const offered = operation.softDeleteOnly
         ? fields.softDeleted(model)
-        : findRpcOperation(name, registry.provider) !== undefined;
+        : operation.historyOnly
+          ? fields.recordsHistory(model)
+          : findRpcOperation(name, registry.provider) !== undefined;
       if (!offered || !registry.allowsOperation(model, name)) continue;
       const args = rpcNames(model).args(name);
       schemas[args] = argsSchema(fields, model, operation, options.maxTake);

@@ -7,6 +7,7 @@ import {
 } from '../metadata/prisma-operations.js';
 import { AGGREGATE_KEYS } from '../rpc/args/aggregates.js';
 import { isNumericField, isOrderedType, SCALAR_CODECS } from '../scalars/scalar-codecs.js';
+import { AS_OF_PARAMETER } from '../shared/history.constants.js';
 import type { DocumentedFields } from './documented-fields.js';
 import { type JsonSchema, nullable, ref } from './openapi.types.js';
 import { fieldValueSchema, scalarSchema } from './wire-schemas.js';
@@ -388,6 +389,16 @@ export function argumentSchema(
       description: 'A where on the groups: field filters and aggregate filters (_count, _avg, _sum, _min, _max).',
     },
     ...Object.fromEntries(AGGREGATE_KEYS.map((aggregateKey) => [aggregateKey, aggregate])),
+    [AS_OF_PARAMETER]: {
+      ...SCALAR_CODECS.DateTime.schema.request,
+      description:
+        'Answer the rows as they were at this time (models whose rules record their history; 400 on others, and before the history kept).',
+    },
+    since: { ...SCALAR_CODECS.DateTime.schema.request, description: 'Versions recorded at or after this time.' },
+    until: { ...SCALAR_CODECS.DateTime.schema.request, description: 'Versions recorded at or before this time.' },
+    actor: { type: 'string', description: 'Versions recorded for this actor.' },
+    order: { enum: ['desc', 'asc'], description: 'Newest first (default) or oldest first.' },
+    version: { type: 'integer', minimum: 0, description: 'The version to put the row back to.' },
   };
   if (operation === 'groupBy')
     byKey.orderBy = many({ type: 'object', description: 'Fields and aggregates ({ _count: { field: "asc" } }).' });
@@ -403,6 +414,7 @@ export function resultSchema(model: ModelMeta, operation: Pick<PrismaOperation, 
     rows: () => ({ type: 'array', items: row }),
     row: () => row,
     'row-or-null': () => nullable(row),
+    versions: () => ({ type: 'array', items: versionSchema(row) }),
     batch: () => ref('BatchCount'),
     count: () => ({
       anyOf: [
@@ -417,4 +429,24 @@ export function resultSchema(model: ModelMeta, operation: Pick<PrismaOperation, 
     }),
   };
   return schemas[operation.result]();
+}
+
+/** One recorded change of a row (`history`), its row in the model's row schema. */
+function versionSchema(row: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    required: ['version', 'operation', 'at', 'actor', 'requestId', 'changed', 'data'],
+    properties: {
+      version: {
+        type: 'integer',
+        description: 'The change’s number: the versions of a row are numbered in their order.',
+      },
+      operation: { enum: ['create', 'update', 'delete'] },
+      at: { ...SCALAR_CODECS.DateTime.schema.response, description: 'When it was recorded, by the database’s clock.' },
+      actor: { type: ['string', 'null'] },
+      requestId: { type: ['string', 'null'] },
+      changed: { type: 'array', items: { type: 'string' }, description: 'The fields the change set or changed.' },
+      data: { ...nullable(row), description: 'The row after the change; null for a delete.' },
+    },
+  };
 }

@@ -1,6 +1,8 @@
 import type { CrudApiLive } from '../changes/live.types.js';
 import type { CrudApiOutbox, OutboxSettings } from '../changes/outbox.types.js';
 import type { ErrorCode } from '../errors/error-codes.js';
+import type { CrudApiHistory } from '../history/history.types.js';
+import type { HistorySettings } from '../history/history-writer.js';
 import type { DataModelMeta, ModelMeta, ModelOperationsOption } from '../metadata/model-meta.types.js';
 import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from '../policies/policy.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
@@ -133,6 +135,12 @@ export interface CrudApiOptions {
    * each instance. Off without it.
    */
   outbox?: CrudApiOutbox;
+  /**
+   * History and time travel (docs/history.md): every change of a model whose rules say
+   * `history: true` is recorded in this model in the write's transaction; its history is readable,
+   * and reads can ask for the rows as they were at a past time. Off without it.
+   */
+  history?: CrudApiHistory;
 }
 
 /** Which GETs share a read (`coalesceReads`). */
@@ -285,7 +293,7 @@ export interface CrudApiLimits {
 /** The options of one instance with every default applied, mount paths included. */
 export type ResolvedCrudApiOptions = Omit<
   CrudApiOptions,
-  'limits' | 'transactions' | 'shutdown' | 'caching' | 'idempotency' | 'outbox'
+  'limits' | 'transactions' | 'shutdown' | 'caching' | 'idempotency' | 'outbox' | 'history'
 > &
   Required<Pick<CrudApiOptions, 'pageSize' | 'count' | 'idDivider' | 'bodyLimit' | 'coalesceReads'>> & {
     /** Mount paths of the REST and RPC controllers. */
@@ -303,6 +311,8 @@ export type ResolvedCrudApiOptions = Omit<
     idempotency?: Required<Omit<CrudApiIdempotency, 'model'>> & { model: ModelMeta };
     /** The model is the schema's (which `modelMeta` no longer lists). */
     outbox?: OutboxSettings;
+    /** The model is the schema's (which `modelMeta` no longer lists). */
+    history?: HistorySettings;
   };
 
 /** How a collection's total is found (`count` option, `Prefer: count=…`). */

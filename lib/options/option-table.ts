@@ -21,6 +21,8 @@ import type { CrudApiLive } from '../changes/live.types.js';
 import { LIVE_DEFAULTS } from '../changes/live.types.js';
 import type { CrudApiOutbox, WebhookTarget } from '../changes/outbox.types.js';
 import { OUTBOX_DEFAULTS } from '../changes/outbox.types.js';
+import type { CrudApiHistory } from '../history/history.types.js';
+import { defaultActor } from '../history/history-writer.js';
 import { DEFAULT_POLICY } from '../policies/policy-set.js';
 import type { PlatformRequest } from '../shared/api-request.js';
 import { COUNT_STRATEGIES, TRANSACTION_ISOLATION_LEVELS } from './crud-api.constants.js';
@@ -142,6 +144,16 @@ const OUTBOX = {
   retention: { rules: positiveInt(), default: OUTBOX_DEFAULTS.retention },
   onDelivered: { rules: optional(isFunction('onDelivered', '(models) => void')) },
 } satisfies OptionTable<CrudApiOutbox>;
+
+const HISTORY = {
+  model: { rules: [IsString(), IsNotEmpty()], documented: 'required' },
+  actor: {
+    rules: optional(isFunction('actor', '(context) => string | number | null')),
+    default: defaultActor,
+    documented: 'context.user?.id',
+  },
+  retention: { rules: positiveInt(), documented: 'kept for ever' },
+} satisfies OptionTable<CrudApiHistory>;
 
 // The live queries live below this folder: their defaults are theirs.
 const LIVE = {
@@ -292,6 +304,11 @@ export const OPTION_TABLE = {
     options: OUTBOX,
     documented: 'off',
   },
+  history: {
+    rules: optional(IsObject({ message: 'history must be { model, actor?, retention? }' }), ValidateNested()),
+    options: HISTORY,
+    documented: 'off',
+  },
 } satisfies OptionTable<CrudApiOptions>;
 
 export const DEFAULT_LIMITS = defaultsOf(LIMITS);
@@ -299,3 +316,4 @@ export const DEFAULT_TRANSACTIONS = defaultsOf(TRANSACTIONS);
 export const DEFAULT_SHUTDOWN = defaultsOf(SHUTDOWN);
 export const DEFAULT_CACHING = defaultsOf(CACHING);
 export const DEFAULT_IDEMPOTENCY = defaultsOf(IDEMPOTENCY);
+export const DEFAULT_HISTORY = defaultsOf(HISTORY);

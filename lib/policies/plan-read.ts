@@ -1,3 +1,4 @@
+import { CrudApiError } from '../errors/crud-api.error.js';
 import { unknownField } from '../errors/unknown-field.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { answersRows, prismaOperation } from '../metadata/prisma-operations.js';
@@ -276,4 +277,14 @@ export function expandUnique(model: ModelMeta, where: Record<string, any>): Poli
     else out[key] = value;
   }
   return out;
+}
+
+/** Prisma's `WhereUniqueInput` rule, kept although the engine looks rows up with `findFirst`. */
+export function assertUnique(model: ModelMeta, where: unknown): void {
+  const given = where !== null && typeof where === 'object' ? (where as Record<string, unknown>) : {};
+  const named = model.uniqueConstraints.some(
+    (constraint) =>
+      given[constraint.name] !== undefined || constraint.fields.every((field) => given[field] !== undefined),
+  );
+  if (!named) throw new CrudApiError('invalid-argument', `where must name a unique field or key of ${model.name}`);
 }

@@ -1,8 +1,14 @@
 import { CrudApiError } from '../errors/crud-api.error.js';
+import { historyRows, recordHistory } from '../history/history-writer.js';
 import { idSelect } from '../metadata/id-select.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
-import { operationNames, type PrismaOperationName, type ReadOperationName } from '../metadata/prisma-operations.js';
+import {
+  type HistoryOperationName,
+  operationNames,
+  type PrismaOperationName,
+  type ReadOperationName,
+} from '../metadata/prisma-operations.js';
 import { LazyTransaction } from '../prisma/lazy-transaction.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { RETURNING } from '../prisma/provider-capabilities.js';
@@ -16,12 +22,14 @@ import {
 import { deliverChanges } from '../rules/change-delivery.js';
 import { throwInvalidValues } from '../rules/invalid-value.js';
 import type { ChangeListener } from '../rules/rules.types.js';
+import { AS_OF_PARAMETER } from '../shared/history.constants.js';
 import { ChangeCapture, type RowHolder } from './change-capture.js';
 import { checkWriteData, type DataNode } from './check-write-data.js';
 import { checkClientIds } from './client-ids.js';
 import { finishRead } from './finish-read.js';
 import { bulkWriteWhere } from './foreign-key-guards.js';
-import { expandUnique, planRead } from './plan-read.js';
+import { readAsOf, restoreVersion, versions } from './history-operations.js';
+import { assertUnique, expandUnique, planRead } from './plan-read.js';
 import { isResultNotReadable, policyViolation, resultNotReadable } from './policy.error.js';
 import type { CommitHook, PolicyAction, TransactionBounds } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
@@ -43,6 +51,8 @@ export interface OperationScope {
   capture?: ChangeCapture;
   /** Prisma's options (`maxWait`, `timeout`) for the transactions the scope opens. */
   transactionOptions?: TransactionBounds;
+  /** The request the client serves (its `X-Request-Id`), recorded with its changes' history. */
+  requestId?: string;
 }
 
 type Args = Record<string, any>;
@@ -52,8 +62,8 @@ export type Operation = (scope: OperationScope, model: ModelMeta, args: Args) =>
 const delegate = (client: PrismaClientLike, model: ModelMeta) => client[toTypeName(model.name)];
 
 /** Whether the changes of the scope's writes are read: something listens to them or keeps them. */
-const captures = (scope: Pick<OperationScope, 'listeners' | 'beforeCommit'>): boolean =>
-  scope.listeners !== undefined || scope.beforeCommit !== undefined;
+const captures = (scope: Pick<OperationScope, 'listeners' | 'beforeCommit' | 'set'>): boolean =>
+  scope.listeners !== undefined || scope.beforeCommit !== undefined || scope.set.history !== undefined;
 
 /** Whether no access policy judges the rows an operation touches and no listener is told of them. */
 export const noPoliciesOrCapture = (scope: OperationScope): boolean => !scope.set.hasPolicies && !captures(scope);
@@ -68,14 +78,15 @@ const rulesAlone = (scope: OperationScope, model: ModelMeta, args: Args): boolea
 /**
  * An interactive transaction in which an unreadable result does not undo the write: the
  * RESULT_NOT_READABLE error leaves the callback, the transaction commits, then the error is thrown.
- * With change listeners or a `beforeCommit` hook, the transaction's changes are read before the
- * commit, handed to the hook in the transaction, and delivered to the listeners after the commit.
+ * With change listeners, a `beforeCommit` hook or models with history, the transaction's changes are
+ * read before the commit, recorded in the history and handed to the hook in the transaction, and
+ * delivered to the listeners after the commit.
  */
 export async function runTransaction<T>(
   client: PrismaClientLike,
   fn: (tx: PrismaClientLike, capture?: ChangeCapture) => Promise<T>,
   options?: unknown,
-  scope?: Pick<OperationScope, 'listeners' | 'set' | 'beforeCommit'>,
+  scope?: Pick<OperationScope, 'listeners' | 'set' | 'beforeCommit' | 'requestId'>,
 ): Promise<T> {
   let deferred: unknown;
   const capture = scope && captures(scope) ? new ChangeCapture(scope.set) : undefined;
@@ -90,6 +101,13 @@ export async function runTransaction<T>(
     }
     if (capture) {
       await capture.settle(tx);
+      const history = scope!.set.history;
+      if (history)
+        await recordHistory(
+          tx,
+          history.settings,
+          historyRows(history.settings, history.models, capture.events, scope!.requestId),
+        );
       await scope!.beforeCommit?.(tx, capture.events);
     }
     return value;
@@ -125,6 +143,7 @@ function uniqueIdWhere(model: ModelMeta, row: Row): Row {
 }
 
 async function read(scope: OperationScope, model: ModelMeta, operation: string, args: Args): Promise<unknown> {
+  if (args[AS_OF_PARAMETER] !== undefined) return readAsOf(scope, model, operation, args);
   const plan = planRead(scope.set, model, operation, args);
   if (plan.cursor) {
     const anchor = await delegate(scope.client, model).findFirst({
@@ -157,16 +176,6 @@ async function readBack(
   const byKey = new Map(found.map((row) => [key(row), row]));
   // Keep the written order when the selection kept the key; otherwise the database's order.
   return rows.every((row) => byKey.has(key(row))) ? rows.map((row) => byKey.get(key(row))!) : found;
-}
-
-/** Prisma's `WhereUniqueInput` rule, kept although the engine looks rows up with `findFirst`. */
-function assertUnique(model: ModelMeta, where: unknown): void {
-  const given = where !== null && typeof where === 'object' ? (where as Args) : {};
-  const named = model.uniqueConstraints.some(
-    (constraint) =>
-      given[constraint.name] !== undefined || constraint.fields.every((field) => given[field] !== undefined),
-  );
-  if (!named) throw new CrudApiError('invalid-argument', `where must name a unique field or key of ${model.name}`);
 }
 
 /** The readable row a unique selector names, after checking `action`'s rule on it. */
@@ -586,10 +595,13 @@ const readOperation =
   (scope, model, args) =>
     read(scope, model, operation, args ?? {});
 
-/** Every read of the operation table, planned and finished by the same `read`. */
+/** Every read of Prisma's in the operation table, planned and finished by the same `read`. */
 const READS = Object.fromEntries(
-  [...operationNames((operation) => operation.access === 'read')].map((name) => [name, readOperation(name)]),
-) as Record<ReadOperationName, Operation>;
+  [...operationNames((operation) => operation.access === 'read' && !operation.historyOnly)].map((name) => [
+    name,
+    readOperation(name),
+  ]),
+) as Record<Exclude<ReadOperationName, HistoryOperationName>, Operation>;
 
 /**
  * Every model operation a policy client offers, by the operation table (soft-deleted models' own
@@ -608,4 +620,7 @@ export const POLICY_OPERATIONS: Readonly<Record<PrismaOperationName, Operation>>
   deleteMany: (scope, model, args) => deleteMany(scope, model, args ?? {}),
   restore: (scope, model, args) => restore(scope, model, args ?? {}),
   hardDelete: (scope, model, args) => remove(scope, model, args ?? {}, 'hardDelete'),
+  history: (scope, model, args) => versions(scope, model, args ?? {}),
+  restoreVersion: (scope, model, args) =>
+    restoreVersion(scope, model, args ?? {}, (updateArgs) => update(scope, model, updateArgs)),
 };

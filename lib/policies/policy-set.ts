@@ -1,3 +1,4 @@
+import { historyModels, type HistorySettings } from '../history/history-writer.js';
 import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { fieldModes, type ModelFieldModes } from '../rules/field-modes.js';
 import { reachesRules } from '../rules/reaches-rules.js';
@@ -38,6 +39,8 @@ export interface PolicyConfig {
   /** Default `'deny'` (see `DefaultPolicy`). */
   defaultPolicy?: DefaultPolicy;
   modelMeta: DataModelMeta;
+  /** Where the changes of the models whose rules say `history: true` are recorded. */
+  history?: HistorySettings;
 }
 
 /** Fails fast (at start-up) on rules naming a model or field the schema does not have. */
@@ -114,6 +117,14 @@ export class PolicySet {
     return reachesRules(softDeleteReach(rules!, modelMeta), model, args, (name) => this.model(name));
   }
 
+  /** The history settings and the models that record theirs, when the client records any. */
+  get history(): { settings: HistorySettings; models: ReadonlySet<string> } | undefined {
+    const settings = this.config.history;
+    if (!settings) return undefined;
+    const models = historyModels(this.config.rules);
+    return models.size === 0 ? undefined : { settings, models };
+  }
+
   /** The model's soft-delete setting, if it is soft-deleted. */
   softDelete(model: string): SoftDelete | undefined {
     return softDeletedModels(this.config.rules).get(model);
@@ -175,7 +186,8 @@ export class PolicySet {
     const policies = this.config.policies ?? {};
     const policy = Object.hasOwn(policies, model) ? policies[model] : undefined;
     const written = action === 'postUpdate' ? (policy?.postUpdate ?? policy?.update) : policy?.[action];
-    const fallback = SOFT_DELETE_ACTIONS.has(action) ? false : this.fallback;
+    // A history rule narrows the read rule, which the caller passed already: without one, every row.
+    const fallback = SOFT_DELETE_ACTIONS.has(action) ? false : action === 'history' ? true : this.fallback;
     return written === undefined ? fallback : this.evaluate(`${model}.${action}`, written);
   }
 

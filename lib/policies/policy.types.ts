@@ -26,7 +26,7 @@ export type FieldRule<Ctx = PolicyContext> = boolean | ((ctx: Ctx) => boolean);
  * `postUpdate` is the rule a row must satisfy after an update (PostgreSQL's `WITH CHECK`);
  * `restore`, `readDeleted` and `hardDelete` apply to soft-deleted models only.
  */
-export type PolicyAction = 'read' | 'create' | 'update' | 'postUpdate' | 'delete' | SoftDeleteAction;
+export type PolicyAction = 'read' | 'create' | 'update' | 'postUpdate' | 'delete' | 'history' | SoftDeleteAction;
 
 /** The actions on soft-deleted rows: denied unless a rule allows them, whatever `defaultPolicy` says. */
 export type SoftDeleteAction = 'restore' | 'readDeleted' | 'hardDelete';
@@ -50,6 +50,11 @@ export interface ModelPolicy<Where = PolicyWhere, Ctx = PolicyContext> {
   postUpdate?: PolicyRule<Where, Ctx>;
   /** Rows the caller may delete (on a soft-deleted model: mark deleted). */
   delete?: PolicyRule<Where, Ctx>;
+  /**
+   * Rows whose history (recorded versions) the caller may read, among those it may read: a model
+   * whose rules record its history (docs/history.md). Default: every row it may read.
+   */
+  history?: PolicyRule<Where, Ctx>;
   /** Soft-deleted rows the caller may restore. Default: none. */
   restore?: PolicyRule<Where, Ctx>;
   /** Soft-deleted rows the caller may read when it asks for deleted rows. Default: none. */

@@ -1,4 +1,5 @@
 import type { ModelMeta } from '../metadata/model-meta.types.js';
+import { isPlainObject } from '../shared/plain-object.js';
 import type { PolicyWhere } from './policy.types.js';
 
 /** A rule after evaluation for one context: every row, or the rows matching a `where`. */
@@ -12,11 +13,7 @@ export function noRows(model: ModelMeta): PolicyWhere {
   return { [model.idFields[0]!]: { in: [] } };
 }
 
-export function isPlainObject(value: unknown): value is Record<string, any> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
+export { isPlainObject };
 
 /** The rule as a `where` (undefined when it permits every row). */
 export function ruleWhere(rule: ResolvedRule): PolicyWhere | undefined {

@@ -5,6 +5,7 @@ import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { validateRules } from '../rules/field-modes.js';
 import { reachesRules } from '../rules/reaches-rules.js';
 import type { ChangeListener } from '../rules/rules.types.js';
+import { AS_OF_PARAMETER } from '../shared/history.constants.js';
 import { findPrototypeKey } from '../shared/prototype-keys.js';
 import { inChildSpan } from '../telemetry/child-span.js';
 import { SPANS } from '../telemetry/telemetry.constants.js';
@@ -51,6 +52,8 @@ export interface WithPoliciesOptions extends PolicyConfig {
    * client opens itself: each write and its checks, and `$transaction` calls given no options.
    */
   transactionOptions?: TransactionBounds;
+  /** The request the client serves, recorded with the history of its changes. */
+  requestId?: string;
 }
 
 /**
@@ -73,6 +76,7 @@ export function withPolicies<Client extends object>(client: Client, options: Wit
     inTransaction: false,
     transactionOptions: options.transactionOptions,
     beforeCommit: options.beforeCommit,
+    requestId: options.requestId,
   };
   return policyClient(listeners && listeners.length > 0 ? { ...scope, listeners } : scope) as Client;
 }
@@ -156,12 +160,19 @@ function policyClient(scope: OperationScope): PrismaClientLike {
 /**
  * A client with rules only (no policies, no change listeners) leaves an operation to Prisma as it is
  * when its arguments reach no model with rules and no soft-deleted row (not even by a foreign key): a
- * model without rules costs nothing.
+ * model without rules costs nothing. A read passes through whatever records changes, unless it asks
+ * for a past time.
  */
-function passesThrough(scope: OperationScope, model: ModelMeta, args: unknown): boolean {
+function passesThrough(scope: OperationScope, model: ModelMeta, args: unknown, reads: boolean): boolean {
   const { set } = scope;
   const rules = set.writeRules;
-  if (!rules || !noPoliciesOrCapture(scope) || set.reachesSoftDeleted(model, args)) return false;
+  if (!rules || set.reachesSoftDeleted(model, args)) return false;
+  if (
+    reads
+      ? set.hasPolicies || (args as { [AS_OF_PARAMETER]?: unknown } | undefined)?.[AS_OF_PARAMETER] !== undefined
+      : !noPoliciesOrCapture(scope)
+  )
+    return false;
   return !reachesRules(rules, model, args, (name) => set.model(name));
 }
 
@@ -193,11 +204,12 @@ class PolicyDelegate {
 
 /** Defines a model operation on the delegates that `offered` says have it. */
 function defineOperation(name: string, operation: Operation, offered: (state: DelegateState) => boolean): void {
+  const reads = prismaOperation(name)?.access === 'read';
   const run = async function (this: PolicyDelegate, args?: Record<string, unknown>): Promise<unknown> {
     const { scope, model, base } = this[STATE];
     const prototypePath = findPrototypeKey(args);
     if (prototypePath) throw prototypeKey(prototypePath);
-    if (passesThrough(scope, model, args)) return (base[name] as (args?: object) => Promise<unknown>)(args);
+    if (passesThrough(scope, model, args, reads)) return (base[name] as (args?: object) => Promise<unknown>)(args);
     return inChildSpan(SPANS.policy, () => operation(scope, model, args ?? {}), model.name, name);
   };
   Object.defineProperty(PolicyDelegate.prototype, name, {
@@ -208,11 +220,14 @@ function defineOperation(name: string, operation: Operation, offered: (state: De
 }
 
 for (const [name, operation] of Object.entries(POLICY_OPERATIONS)) {
-  // Soft-deleted models' own operations, which Prisma's delegates do not have (they never pass through:
-  // a client with soft-deleted models is not one of rules alone).
-  const offered = prismaOperation(name)?.softDeleteOnly
+  // Soft-deleted models' and history models' own operations, which Prisma's delegates do not have (they
+  // never pass through: a client with soft-deleted models or history is not one of rules alone).
+  const row = prismaOperation(name);
+  const offered = row?.softDeleteOnly
     ? ({ scope, model }: DelegateState) => scope.set.softDelete(model.name) !== undefined
-    : ({ base }: DelegateState) => typeof base[name] === 'function';
+    : row?.historyOnly
+      ? ({ scope, model }: DelegateState) => scope.set.history?.models.has(model.name) === true
+      : ({ base }: DelegateState) => typeof base[name] === 'function';
   defineOperation(name, operation, offered);
 }
 

@@ -77,8 +77,8 @@ describe('RPC operation table', () => {
   it('offers restore (POST) and hardDelete (DELETE) on soft-deleted models only', () => {
     expect(findRpcOperation('restore', 'sqlite')).toBeUndefined();
     expect(findRpcOperation('hardDelete', 'postgresql')).toBeUndefined();
-    expect(findRpcOperation('restore', 'sqlite', true)?.methods).toEqual(['POST']);
-    expect(findRpcOperation('hardDelete', 'mysql', true)?.methods).toEqual(['DELETE']);
+    expect(findRpcOperation('restore', 'sqlite', () => true)?.methods).toEqual(['POST']);
+    expect(findRpcOperation('hardDelete', 'mysql', () => true)?.methods).toEqual(['DELETE']);
     expect(missingOperationMessage('restore', 'sqlite')).toBe('Unknown operation "restore".');
     expect(['restore', 'hardDelete', 'findMany', '$queryRaw'].map(isRpcOperationName)).toEqual([
       true,
@@ -88,12 +88,22 @@ describe('RPC operation table', () => {
     ]);
   });
 
+  it('offers history (GET) and restoreVersion (POST) on models with history only', () => {
+    expect(findRpcOperation('history', 'sqlite')).toBeUndefined();
+    expect(findRpcOperation('restoreVersion', 'postgresql', (op) => op.name === 'restore')).toBeUndefined();
+    expect(findRpcOperation('history', 'mysql', () => true)?.methods).toEqual(['GET']);
+    expect(findRpcOperation('restoreVersion', 'sqlite', () => true)).toMatchObject({
+      methods: ['POST'],
+      ifMatch: true,
+    });
+  });
+
   it('takes withDeleted on the reads and hardDelete, and compares a restore with the deleted row', () => {
     const taking = PRISMA_OPERATIONS.filter((op) => op.withDeleted && !op.softDeleteOnly).map((op) => op.name);
-    // Exactly the reads the `operations` option's readOnly keeps.
-    expect(taking).toEqual([...operationNames((op) => op.access === 'read')]);
-    expect(findRpcOperation('hardDelete', 'sqlite', true)?.withDeleted).toBe(true);
-    expect(findRpcOperation('restore', 'sqlite', true)).toMatchObject({ writesDeletedRow: true });
-    expect(findRpcOperation('restore', 'sqlite', true)?.withDeleted).toBeUndefined();
+    // Exactly Prisma's reads the `operations` option's readOnly keeps (a row's history is its own read).
+    expect(taking).toEqual([...operationNames((op) => op.access === 'read' && !op.historyOnly)]);
+    expect(findRpcOperation('hardDelete', 'sqlite', () => true)?.withDeleted).toBe(true);
+    expect(findRpcOperation('restore', 'sqlite', () => true)).toMatchObject({ writesDeletedRow: true });
+    expect(findRpcOperation('restore', 'sqlite', () => true)?.withDeleted).toBeUndefined();
   });
 });

@@ -6,10 +6,17 @@ export function isRpcOperationName(name: string): boolean {
   return prismaOperation(name) !== undefined;
 }
 
-/** The operation behind a URL segment, if it exists on the provider (and on a soft-deleted model, for its own). */
-export function findRpcOperation(name: string, provider: string, softDeleted = false): OperationRow | undefined {
+/**
+ * The operation behind a URL segment, if it exists on the provider; the module's own operations
+ * (soft delete's, history's) when `offered` says the model's delegate has them.
+ */
+export function findRpcOperation(
+  name: string,
+  provider: string,
+  offered: (operation: OperationRow) => boolean = () => false,
+): OperationRow | undefined {
   const operation = prismaOperation(name);
-  if (!operation || (operation.softDeleteOnly && !softDeleted)) return undefined;
+  if (!operation || ((operation.softDeleteOnly || operation.historyOnly) && !offered(operation))) return undefined;
   if (operation.requires && !OPERATION_FEATURES[operation.requires].supports(provider)) return undefined;
   return operation;
 }

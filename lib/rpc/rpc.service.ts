@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 
-import { deletedRowsClient, softDeletedOn } from '../data/deleted-rows.js';
+import { deletedRowsClient } from '../data/deleted-rows.js';
 import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
 import { runInBatchTransaction, runInTransaction } from '../data/run-in-transaction.js';
 import { atStepSync } from '../data/step-failure.error.js';
@@ -193,8 +193,13 @@ export class RpcService {
     if (isRpcOperationName(name) && !this.registry.allowsOperation(model, name)) {
       throw new CrudApiError('unknown-operation', `Operation "${name}" is not available for this model.`);
     }
-    const softDeleted = client !== undefined && softDeletedOn(client, this.registry.delegateName(model));
-    const operation = findRpcOperation(name, this.registry.provider, softDeleted);
+    // The module's own operations exist on the models whose policy delegate offers them.
+    const delegate = client?.[this.registry.delegateName(model)];
+    const operation = findRpcOperation(
+      name,
+      this.registry.provider,
+      (own) => typeof delegate?.[own.name] === 'function',
+    );
     if (!operation) throw new CrudApiError('unknown-operation', missingOperationMessage(name, this.registry.provider));
     if (method !== undefined && !operation.methods.includes(method)) {
       const allowed = operation.methods.join(', ');

@@ -138,6 +138,8 @@ export function validateRules(rules: CrudApiRules, models: Readonly<Record<strin
       if (Object.hasOwn(model.fields, name))
         throw new Error(`rules: virtual field "${modelName}.${name}" has the name of a field of ${modelName}`);
     }
+    if (modelRules.history !== undefined && typeof modelRules.history !== 'boolean')
+      throw new Error(`rules: ${modelName}.history must be true or false`);
     if (modelRules.softDelete) validateSoftDelete(modelRules.softDelete, model, rules, models);
   }
 }

@@ -78,6 +78,12 @@ export interface ModelRules<Create = AnyRecord, Update = AnyRecord, Row = AnyRec
   beforeDelete?: (args: DeleteHookArgs<Row, Ctx, Client>) => void | Promise<void>;
   /** Deletes set a timestamp instead of removing the row (see `SoftDelete`). */
   softDelete?: SoftDelete;
+  /**
+   * Every committed change of the model's rows is recorded in the `history` option's model, in the
+   * write's transaction: its history can be read, the model read as of a past time, and a row put
+   * back to a version (docs/history.md).
+   */
+  history?: boolean;
   validate?: {
     /** The data of a create, after the hooks. */
     create?: RuleSchema;

@@ -22,6 +22,8 @@ export interface ApiRequest {
   body: unknown;
   /** The platform's request: handed to `getPrisma` and `context`, and the key of per-request state. */
   raw: PlatformRequest;
+  /** Its id (its `X-Request-Id`), once the module began serving it. */
+  id?: string;
 }
 
 /** Whether a request of this method only reads (GET, HEAD): it writes nothing, so has no change to tell. */
@@ -54,6 +56,8 @@ export function toApiRequest(raw: RequestFields): ApiRequest {
     headers: raw.headers,
     body: raw.body,
     raw,
+    // Set when the request begins: present from the start, so every request object has one shape.
+    id: undefined,
   };
 }
 

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 
 // A deliberately wrong in-memory decision: no changed row matches any query's filter. The
 // convergence check must catch it, or it would not catch a real mistake of `whereMatches` either.
-jest.unstable_mockModule('../../lib/changes/row-filter.js', () => ({ whereMatches: () => false }));
+jest.unstable_mockModule('../../lib/prisma/row-filter.js', () => ({ whereMatches: () => false }));
 
 const { expectLiveConvergence, ROW_DECIDED_READS } = await import('../support/live-convergence.js');
 const { usePolicyApp } = await import('../support/policy-writes.js');

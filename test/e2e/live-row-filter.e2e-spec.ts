@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { whereMatches } from '../../lib/changes/row-filter.js';
+import { whereMatches } from '../../lib/prisma/row-filter.js';
 import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
 
 const RUNS = { seed: Number(process.env.FUZZ_SEED ?? 4646), numRuns: Number(process.env.FUZZ_RUNS ?? 60) };

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 import { modelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
-import { whereMatches } from '../../lib/changes/row-filter.js';
+import { whereMatches } from '../../lib/prisma/row-filter.js';
 import { andWhere } from '../../lib/policies/rule-where.js';
 
 const Post = modelMeta.models.Post!;

@@ -8,6 +8,7 @@ import type { Stage } from './exchange.js';
 export const telemetry: Stage = async (exchange, next) => {
   const call = beginRequest(exchange.raw, exchange.scope);
   exchange.call = call;
+  exchange.request.id = call.id;
   try {
     const sent = await next();
     finishRequest(call, sent.status);

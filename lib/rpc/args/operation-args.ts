@@ -1,9 +1,10 @@
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import type { ArgsGrammarName } from '../../metadata/prisma-operations.js';
+import { AS_OF_PARAMETER } from '../../shared/history.constants.js';
 import { AGGREGATE_KEYS, aggregateSelection } from './aggregates.js';
 import { oneOrMany, type Rule } from './args-context.js';
 import { orderBy } from './order-by.js';
-import { boolean, count, cursor, scalarFieldNames, take } from './paging.js';
+import { boolean, count, cursor, instant, oneOf, scalarFieldNames, take, text } from './paging.js';
 import { selection, type SelectionKey } from './selection.js';
 import { whereInput, whereUniqueInput } from './where.js';
 import { createData, topLevelShape, updateData } from './write-data.js';
@@ -35,8 +36,10 @@ const AGGREGATES = Object.fromEntries(
   AGGREGATE_KEYS.map((key) => [key, (model: ModelMeta) => aggregateSelection(model, key)]),
 );
 
-const FIND_MANY = { where, ...SELECTION, ...PAGING, distinct: scalarFieldNames };
-/** One row named by a unique `where`, with its selection: a find, a delete (and soft delete's restore and hardDelete). */
+/** `asOf` of a read: the rows as they were at that time (docs/history.md). */
+const AS_OF = { [AS_OF_PARAMETER]: fixed(instant) };
+const FIND_MANY = { where, ...SELECTION, ...PAGING, distinct: scalarFieldNames, ...AS_OF };
+/** One row named by a unique `where`, with its selection: a delete (and soft delete's restore and hardDelete). */
 const ONE_ROW = { where: whereUnique, ...SELECTION };
 
 /**
@@ -47,9 +50,9 @@ export const OPERATION_ARGS: Readonly<Record<ArgsGrammarName, Readonly<Record<st
   findMany: FIND_MANY,
   findFirst: FIND_MANY,
   findFirstOrThrow: FIND_MANY,
-  findUnique: ONE_ROW,
-  findUniqueOrThrow: ONE_ROW,
-  count: { where, ...PAGING, select: (model) => aggregateSelection(model, '_count') },
+  findUnique: { ...ONE_ROW, ...AS_OF },
+  findUniqueOrThrow: { ...ONE_ROW, ...AS_OF },
+  count: { where, ...PAGING, select: (model) => aggregateSelection(model, '_count'), ...AS_OF },
   aggregate: { where, ...PAGING, ...AGGREGATES },
   groupBy: {
     by: scalarFieldNames,
@@ -69,4 +72,14 @@ export const OPERATION_ARGS: Readonly<Record<ArgsGrammarName, Readonly<Record<st
   upsert: { where: whereUnique, create, update, ...SELECTION },
   delete: ONE_ROW,
   deleteMany: { where, limit: fixed(count) },
+  history: {
+    where: whereUnique,
+    since: fixed(instant),
+    until: fixed(instant),
+    actor: fixed(text),
+    order: fixed(oneOf(['asc', 'desc'])),
+    skip: fixed(count),
+    take: fixed(count),
+  },
+  restoreVersion: { where: whereUnique, version: fixed(count), ...SELECTION },
 };

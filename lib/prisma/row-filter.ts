@@ -1,5 +1,5 @@
 import type { FieldMeta, ModelMeta } from '../metadata/model-meta.types.js';
-import { isPlainObject } from '../policies/rule-where.js';
+import { isPlainObject } from '../shared/plain-object.js';
 
 /**
  * A condition's value for a row, as SQL evaluates it: `true`, `false`, or `null` (unknown: a

@@ -1,0 +1,77 @@
+import type { ModelMeta } from '../metadata/model-meta.types.js';
+import { toTypeName } from '../metadata/model-registry.js';
+import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import type { ChangeEvent, CrudApiRules, RuleContext } from '../rules/rules.types.js';
+import type { CrudApiHistory } from './history.types.js';
+import { plainRow, rowKey } from './stored-row.js';
+
+type Row = Record<string, unknown>;
+
+/** The `history` option as the policy clients use it: its model resolved. */
+export interface HistorySettings extends Omit<CrudApiHistory, 'model'> {
+  model: ModelMeta;
+}
+
+/** The actor when the option names none: the id of the context's user, if it has one. */
+export const defaultActor = (context: RuleContext): string | number | bigint | null | undefined => context.user?.id;
+
+const NONE: ReadonlySet<string> = new Set();
+const modelsOf = new WeakMap<CrudApiRules, ReadonlySet<string>>();
+
+/** The models whose rules ask for their history (`rules[Model].history: true`), found once per rules object. */
+export function historyModels(rules: CrudApiRules | undefined): ReadonlySet<string> {
+  if (!rules) return NONE;
+  let models = modelsOf.get(rules);
+  if (!models) {
+    models = new Set(Object.entries(rules).flatMap(([name, rule]) => (rule.history === true ? [name] : [])));
+    modelsOf.set(rules, models);
+  }
+  return models;
+}
+
+/** The fields a change set or changed: all of the row's for a create or a delete. */
+function changedFields(after: Row | undefined, before: Row | undefined): string[] {
+  if (!after || !before) return Object.keys(after ?? before ?? {});
+  return Object.keys(after).filter((name) => JSON.stringify(after[name]) !== JSON.stringify(before[name]));
+}
+
+/** Who made the change, as the history keeps it: text, or null. */
+function actorOf(settings: HistorySettings, context: RuleContext): string | null {
+  const actor = (settings.actor ?? defaultActor)(context);
+  return actor === undefined || actor === null ? null : String(actor);
+}
+
+/**
+ * The history rows of a transaction's changes, one per changed row of a model with history. Its
+ * time is left to the database (the model's `at` default), so every instance records on one clock.
+ */
+export function historyRows(
+  settings: HistorySettings,
+  models: ReadonlySet<string>,
+  events: readonly ChangeEvent[],
+  requestId: string | undefined,
+): Row[] {
+  return events
+    .filter((event) => models.has(event.model))
+    .map((event) => {
+      const after = event.after && plainRow(event.after);
+      const before = event.before && plainRow(event.before);
+      return {
+        model: event.model,
+        rowKey: rowKey(event.id),
+        operation: event.operation,
+        // An absent optional Json column is SQL NULL; Prisma refuses a plain null there.
+        ...(after ? { data: after } : {}),
+        ...(before ? { before } : {}),
+        changed: changedFields(after, before),
+        actor: actorOf(settings, event.context),
+        requestId: requestId ?? null,
+      };
+    });
+}
+
+/** Writes the rows in the transaction, in one statement: they commit with the changes or not at all. */
+export async function recordHistory(tx: PrismaClientLike, settings: HistorySettings, rows: Row[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx[toTypeName(settings.model.name)].createMany({ data: rows });
+}
