@@ -34,6 +34,21 @@ export interface HistoryEntry {
   requestId: string | null;
 }
 
+/** One recorded change of a row, as a caller reads it: the fields it may not read are left out. */
+export interface RowVersion {
+  /** The change's number (the history entry's id): versions of one row are numbered in their order. */
+  version: number;
+  operation: HistoryEntry['operation'];
+  /** When it was recorded, by the database's clock, just before it committed. */
+  at: Date;
+  actor: string | null;
+  requestId: string | null;
+  /** The fields the change set or changed (every field, for a create or a delete). */
+  changed: string[];
+  /** The row after the change; null for a delete. */
+  data: Record<string, unknown> | null;
+}
+
 /** What is wrong with the model named by `history.model`, one message per problem. */
 export function historyModelProblems(model: ModelMeta | undefined, name: string): string[] {
   const problems = ownedModelProblems('history.model', model, name, HISTORY_FIELDS);

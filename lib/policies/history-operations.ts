@@ -8,7 +8,7 @@ import {
   sortKeys,
   statesAt,
 } from '../history/as-of.js';
-import type { HistoryEntry } from '../history/history-model.js';
+import type { HistoryEntry, RowVersion } from '../history/history-model.js';
 import type { HistorySettings } from '../history/history-writer.js';
 import { rowKey, sameValue, typedRow } from '../history/stored-row.js';
 import { idSelect } from '../metadata/id-select.js';
@@ -32,21 +32,6 @@ type Row = Record<string, any>;
 export interface HistoryScope {
   client: PrismaClientLike;
   set: PolicySet;
-}
-
-/** One recorded change of a row, as a caller reads it: the fields it may not read are left out. */
-export interface RowVersion {
-  /** The change's number (the history entry's id): versions of one row are numbered in their order. */
-  version: number;
-  operation: HistoryEntry['operation'];
-  /** When it was recorded, by the database's clock, just before it committed. */
-  at: Date;
-  actor: string | null;
-  requestId: string | null;
-  /** The fields the change set or changed (every field, for a create or a delete). */
-  changed: string[];
-  /** The row after the change; null for a delete. */
-  data: Row | null;
 }
 
 const delegate = (client: PrismaClientLike, model: ModelMeta) => client[toTypeName(model.name)];
