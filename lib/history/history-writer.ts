@@ -75,3 +75,20 @@ export async function recordHistory(tx: PrismaClientLike, settings: HistorySetti
   if (rows.length === 0) return;
   await tx[toTypeName(settings.model.name)].createMany({ data: rows });
 }
+
+/** How often an instance deletes the changes past the history's retention. */
+const PURGE_INTERVAL_MS = 60_000;
+const nextPurge = new WeakMap<HistorySettings, number>();
+
+/**
+ * Deletes the changes recorded before the retention, at most once a minute per instance, after a
+ * write and outside it: a failure is retried a minute later and never fails the write.
+ */
+export function purgeExpired(client: PrismaClientLike, settings: HistorySettings, now = Date.now()): void {
+  if (settings.retention === undefined || (nextPurge.get(settings) ?? 0) > now) return;
+  nextPurge.set(settings, now + PURGE_INTERVAL_MS);
+  const before = new Date(now - settings.retention);
+  void Promise.resolve()
+    .then(() => client[toTypeName(settings.model.name)].deleteMany({ where: { at: { lt: before } } }))
+    .catch(() => undefined);
+}

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { Decimal } from '@prisma/client/runtime/client';
 
 import type { ModelMeta } from '../metadata/model-meta.types.js';
+import { isDecimalLike } from '../scalars/decimal.js';
 
 type Row = Record<string, unknown>;
 
@@ -12,12 +13,7 @@ function jsonValue(value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
   // Prisma's Decimal (decimal.js): its text keeps every digit.
-  if (
-    value !== null &&
-    typeof value === 'object' &&
-    (value as { constructor?: { name?: string } }).constructor?.name === 'Decimal'
-  )
-    return String(value);
+  if (isDecimalLike(value)) return String(value);
   return value;
 }
 

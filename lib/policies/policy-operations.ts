@@ -1,5 +1,5 @@
 import { CrudApiError } from '../errors/crud-api.error.js';
-import { historyRows, recordHistory } from '../history/history-writer.js';
+import { historyRows, purgeExpired, recordHistory } from '../history/history-writer.js';
 import { idSelect } from '../metadata/id-select.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
@@ -53,6 +53,8 @@ export interface OperationScope {
   transactionOptions?: TransactionBounds;
   /** The request the client serves (its `X-Request-Id`), recorded with its changes' history. */
   requestId?: string;
+  /** False for an operation that writes no model with history (its changes need not be read for it). */
+  recordsHistory?: boolean;
 }
 
 type Args = Record<string, any>;
@@ -62,8 +64,10 @@ export type Operation = (scope: OperationScope, model: ModelMeta, args: Args) =>
 const delegate = (client: PrismaClientLike, model: ModelMeta) => client[toTypeName(model.name)];
 
 /** Whether the changes of the scope's writes are read: something listens to them or keeps them. */
-const captures = (scope: Pick<OperationScope, 'listeners' | 'beforeCommit' | 'set'>): boolean =>
-  scope.listeners !== undefined || scope.beforeCommit !== undefined || scope.set.history !== undefined;
+const captures = (scope: Pick<OperationScope, 'listeners' | 'beforeCommit' | 'set' | 'recordsHistory'>): boolean =>
+  scope.listeners !== undefined ||
+  scope.beforeCommit !== undefined ||
+  (scope.recordsHistory !== false && scope.set.history !== undefined);
 
 /** Whether no access policy judges the rows an operation touches and no listener is told of them. */
 export const noPoliciesOrCapture = (scope: OperationScope): boolean => !scope.set.hasPolicies && !captures(scope);
@@ -86,7 +90,7 @@ export async function runTransaction<T>(
   client: PrismaClientLike,
   fn: (tx: PrismaClientLike, capture?: ChangeCapture) => Promise<T>,
   options?: unknown,
-  scope?: Pick<OperationScope, 'listeners' | 'set' | 'beforeCommit' | 'requestId'>,
+  scope?: Pick<OperationScope, 'listeners' | 'set' | 'beforeCommit' | 'requestId' | 'recordsHistory'>,
 ): Promise<T> {
   let deferred: unknown;
   const capture = scope && captures(scope) ? new ChangeCapture(scope.set) : undefined;
@@ -113,6 +117,8 @@ export async function runTransaction<T>(
     return value;
   }, options);
   if (capture && scope!.listeners) deliverChanges(scope!.listeners, capture.events);
+  const history = capture && scope!.set.history;
+  if (history) purgeExpired(client, history.settings);
   if (deferred) throw deferred;
   return result;
 }

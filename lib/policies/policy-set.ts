@@ -125,6 +125,14 @@ export class PolicySet {
     return models.size === 0 ? undefined : { settings, models };
   }
 
+  /** Whether an operation's arguments on `model` can write rows of a model that records its history (see `reachesRules`). */
+  reachesHistory(model: ModelMeta, args: unknown): boolean {
+    const history = this.history;
+    if (!history) return false;
+    const modelOf = (name: string) => this.model(name);
+    return reachesRules(historyReach(this.config.rules!, history.models, modelOf), model, args, modelOf);
+  }
+
   /** The model's soft-delete setting, if it is soft-deleted. */
   softDelete(model: string): SoftDelete | undefined {
     return softDeletedModels(this.config.rules).get(model);
@@ -285,6 +293,39 @@ export class PolicySet {
     if (typeof value === 'boolean' || isPlainObject(value)) return value;
     throw new Error(`policies: rule ${key} must give a boolean or a where object, got ${typeof value}`);
   }
+}
+
+const historyReaches = new WeakMap<object, CrudApiRules>();
+
+/**
+ * The models through which a write reaches rows with history, as a rules map for `reachesRules`: the
+ * models that record their history, and the soft-deleted models whose deletes and restores cascade
+ * to them (at any depth). Found once per rules object.
+ */
+function historyReach(
+  rules: CrudApiRules,
+  models: ReadonlySet<string>,
+  modelOf: (name: string) => ModelMeta,
+): CrudApiRules {
+  let reach = historyReaches.get(rules);
+  if (!reach) {
+    const cascades = (name: string, seen = new Set<string>()): boolean => {
+      if (models.has(name)) return true;
+      if (seen.has(name)) return false;
+      seen.add(name);
+      const model = modelOf(name);
+      return (rules[name]?.softDelete?.cascade ?? []).some((field) =>
+        cascades(model.fields[field]!.relation!.model, seen),
+      );
+    };
+    reach = Object.fromEntries(
+      Object.keys(rules)
+        .filter((name) => cascades(name))
+        .map((name) => [name, rules[name]!]),
+    );
+    historyReaches.set(rules, reach);
+  }
+  return reach;
 }
 
 const reaches = new WeakMap<object, CrudApiRules>();

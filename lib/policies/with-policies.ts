@@ -209,8 +209,13 @@ function defineOperation(name: string, operation: Operation, offered: (state: De
     const { scope, model, base } = this[STATE];
     const prototypePath = findPrototypeKey(args);
     if (prototypePath) throw prototypeKey(prototypePath);
-    if (passesThrough(scope, model, args, reads)) return (base[name] as (args?: object) => Promise<unknown>)(args);
-    return inChildSpan(SPANS.policy, () => operation(scope, model, args ?? {}), model.name, name);
+    // A write outside a transaction that reaches no model with history has no change to record.
+    const own =
+      reads || scope.inTransaction || !scope.set.history || scope.set.reachesHistory(model, args)
+        ? scope
+        : { ...scope, recordsHistory: false };
+    if (passesThrough(own, model, args, reads)) return (base[name] as (args?: object) => Promise<unknown>)(args);
+    return inChildSpan(SPANS.policy, () => operation(own, model, args ?? {}), model.name, name);
   };
   Object.defineProperty(PolicyDelegate.prototype, name, {
     get(this: PolicyDelegate) {

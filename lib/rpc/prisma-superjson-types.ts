@@ -1,28 +1,12 @@
-// Browser-safe: imports superjson only, so the RPC client (lib/client) can share it with the server.
+// Browser-safe: imports superjson and a pure scalar module only, so the RPC client (lib/client) can share it with the server.
 import type { SuperJSON } from 'superjson';
+
+import { type DecimalLike, isDecimalLike } from '../scalars/decimal.js';
+
+export { isDecimalLike };
 
 /** A class that builds a decimal from its string form, such as Prisma's or decimal.js's `Decimal`. */
 export type DecimalConstructor = new (value: string) => { toString(): string };
-
-interface DecimalLike {
-  d: number[];
-  e: number;
-  s: number;
-  toFixed(): string;
-}
-
-/** The same duck test Prisma applies: several copies of decimal.js may be loaded. */
-export function isDecimalLike(value: unknown): value is DecimalLike {
-  const candidate = value as DecimalLike | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    Array.isArray(candidate.d) &&
-    typeof candidate.e === 'number' &&
-    typeof candidate.s === 'number' &&
-    typeof candidate.toFixed === 'function'
-  );
-}
 
 /** Base64 without `Buffer`, so the helper also works in browsers. */
 function bytesToBase64(bytes: Uint8Array): string {

@@ -39,3 +39,23 @@ export function isDecimalText(text: string): boolean {
 export function isDecimalNumber(value: number): boolean {
   return Number.isFinite(value) && Math.abs(value) < 10 ** MAX_DECIMAL_DIGITS;
 }
+
+export interface DecimalLike {
+  d: number[];
+  e: number;
+  s: number;
+  toFixed(): string;
+}
+
+/** The same duck test Prisma applies: several copies of decimal.js may be loaded (a bundled client names its class `Decimal2`). */
+export function isDecimalLike(value: unknown): value is DecimalLike {
+  const candidate = value as DecimalLike | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    Array.isArray(candidate.d) &&
+    typeof candidate.e === 'number' &&
+    typeof candidate.s === 'number' &&
+    typeof candidate.toFixed === 'function'
+  );
+}
