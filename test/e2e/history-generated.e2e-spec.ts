@@ -6,8 +6,8 @@
  * then, and each row's history must hold, at each of those times, the row as it was. A rolled-back
  * write must leave the history as it was.
  */
-import { CRUD_API_OPTIONS, type CrudApiRules, type ResolvedCrudApiOptions, withPolicies } from '../../lib/index.js';
 import { plainRow } from '../../lib/history/stored-row.js';
+import { CRUD_API_OPTIONS, type CrudApiRules, type ResolvedCrudApiOptions, withPolicies } from '../../lib/index.js';
 import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
