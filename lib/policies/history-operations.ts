@@ -223,9 +223,10 @@ export async function readAsOf(scope: HistoryScope, model: ModelMeta, operation:
   const provider = set.modelMeta.provider;
   const keys = sortKeys(model, rest.orderBy, provider);
   const compare = rowComparator(model, set.modelMeta, keys);
-  const past = [...statesAt(model, changes).values()]
-    .filter((row): row is Row => row !== null && matches(model, plan.args.where, row, provider))
-    .sort(compare);
+  const candidates = [...statesAt(model, changes).values()].filter(
+    (row): row is Row => row !== null && matches(model, plan.args.where, row, provider),
+  );
+  const past = (await readableNow(scope, model, candidates)).sort(compare);
   const ids = changedIds(model, changes);
   const tableWhere = ids.length === 0 ? plan.args.where : andWhere(plan.args.where, { NOT: anyOfIds(model, ids) });
   const skip: number = rest.skip ?? 0;
@@ -247,6 +248,27 @@ export async function readAsOf(scope: HistoryScope, model: ModelMeta, operation:
   if (operation === 'findMany') return rows;
   if (rows[0] || !operation.endsWith('OrThrow')) return rows[0] ?? null;
   throw new CrudApiError('not-found', `No ${model.name} row matched as of ${at.toISOString()}`);
+}
+
+/**
+ * The rows of the past the caller may still read: those deleted since, and those whose row today
+ * the read rule permits (a row the caller may not read now shows nothing of its past either). The
+ * soft-delete condition is left out: a row deleted since was live then.
+ */
+async function readableNow(scope: HistoryScope, model: ModelMeta, rows: Row[]): Promise<Row[]> {
+  const rule = scope.set.policyRule(model.name, 'read');
+  if (rows.length === 0 || rule === true) return rows;
+  const key = (row: Row) => rowKey(idWhere(model, row));
+  const ids = anyOfIds(model, rows);
+  // One after the other: the client may be an interactive transaction's.
+  const existing: Row[] = await delegate(scope.client, model).findMany({ where: ids, select: idSelect(model) });
+  const readable: Row[] = await delegate(scope.client, model).findMany({
+    where: { AND: [ids, rule] },
+    select: idSelect(model),
+  });
+  const exists = new Set(existing.map(key));
+  const permitted = new Set(readable.map(key));
+  return rows.filter((row) => !exists.has(key(row)) || permitted.has(key(row)));
 }
 
 /** Whether a row of the past matches the read's `where`; a 400 when that cannot be told from the row alone. */
