@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
 
+import { Decimal } from '@prisma/client/runtime/client';
+
 import { rowKey } from '../history/stored-row.js';
 import { retryDelay } from './outbox-worker.js';
 import { outboxChange } from './outbox-writer.js';
@@ -67,7 +69,7 @@ describe('outboxChange', () => {
   const row = {
     id: 1n,
     at: new Date('2026-01-02T03:04:05.678Z'),
-    price: { constructor: { name: 'Decimal' }, toString: () => '1.50' },
+    price: new Decimal('12345678901234567890.123456789'),
     avatar: new Uint8Array([0, 1, 2]),
     meta: { a: [1] },
   };
@@ -81,7 +83,7 @@ describe('outboxChange', () => {
       after: row,
       context: { user: 1 },
     });
-    const plain = { id: '1', at: '2026-01-02T03:04:05.678Z', price: '1.50', avatar: 'AAEC', meta: { a: [1] } };
+    const plain = { id: '1', at: '2026-01-02T03:04:05.678Z', price: '12345678901234567890.123456789', avatar: 'AAEC', meta: { a: [1] } };
     expect(change).toEqual({ model: 'User', operation: 'update', id: { id: '1' }, before: plain, after: plain });
   });
 
