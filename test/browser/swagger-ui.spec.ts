@@ -35,7 +35,10 @@ function useSwaggerUi(options: UseTestAppOptions['options']) {
   let origin = '';
   // Declared first, so it runs before the application closes.
   afterAll(() => browser?.close());
-  const t = useTestApp('sqlite', { options, seed: seedPost });
+  // The history's model is the module's own, as in an application that records history: with all nine
+  // models of the fixture described, Swagger UI 5 stops rendering the REST operations after the first
+  // tag's sixteenth (no error on the page; eight render in ~10 s).
+  const t = useTestApp('sqlite', { options: { history: { model: 'HistoryEntry' }, ...options }, seed: seedPost });
   beforeAll(async () => {
     origin = await listenOnLoopback(t.app);
     browser = await launchChromium();
