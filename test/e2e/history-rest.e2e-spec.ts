@@ -6,19 +6,20 @@ const JSON_API = 'application/vnd.api+json';
 const ENDPOINT = 'http://localhost/api/rest';
 
 /** Who calls: `id` is the recorded actor; the flags drive the policies below. */
-let caller = { id: 1, historian: true, seesRating: true };
+type Caller = { id: number; historian: boolean; seesRating: boolean };
+let caller: Caller = { id: 1, historian: true, seesRating: true };
 
 /** Post records its history; `content` is write-only, so no answer or version shows it. */
 const rules: CrudApiRules = { Post: { history: true, fields: { content: 'writeOnly' } } };
 
 /** Everything allowed, but the history of posts for non-historians and `rating` for some callers. */
-const policies: CrudApiPolicies = {
+const policies: CrudApiPolicies<{ user: Caller }> = {
   Post: {
     read: true,
     create: true,
     update: true,
     delete: true,
-    history: ({ user }) => user.historian,
+    history: ({ user }: { user: Caller }) => user.historian,
     fields: { read: { rating: ({ user }) => user.seesRating } },
   },
   User: { read: true, create: true, update: true, delete: true },
@@ -34,7 +35,8 @@ describe.each(testProviders())('history and time travel over REST (%s)', (provid
   let authorId: number;
   const t = useTestApp(provider, {
     options: {
-      history: { model: 'HistoryEntry' },
+      // A day: every change of a test is kept, and a time long before is refused.
+      history: { model: 'HistoryEntry', retention: 86_400_000 },
       rules,
       policies,
       defaultPolicy: 'allow',
@@ -184,6 +186,8 @@ describe.each(testProviders())('history and time travel over REST (%s)', (provid
     expect((await get(`/api/rest/user/${authorId}/history`).expect(404)).body).toEqual(refusal('404', 'not-found'));
     const restored = await t.http().post(`/api/rest/user/${authorId}/history/1/restore`).expect(404);
     expect(restored.body).toEqual(refusal('404', 'not-found'));
+    const unknown = await t.http().post('/api/rest/nothing/1/history/1/restore').expect(404);
+    expect(unknown.body).toEqual(refusal('404', 'unknown-type'));
   });
 
   it('refuses unknown and malformed history parameters', async () => {
@@ -267,6 +271,7 @@ describe.each(testProviders())('history and time travel over REST (%s)', (provid
       [`/api/rest/user?asOf=${at}`, 'as-of-unsupported', 'asOf'],
       [`/api/rest/post?asOf=yesterday`, 'invalid-query-parameter', 'asOf'],
       [`/api/rest/post?asOf=2024-01-01T00:00:00`, 'invalid-query-parameter', 'asOf'],
+      [`/api/rest/post/${id}?asOf=2000-01-01T00:00:00Z`, 'as-of-before-retention', ''],
     ];
     for (const [url, code, parameter] of cases) {
       const res = await get(url).expect(400);
@@ -279,6 +284,18 @@ describe.each(testProviders())('history and time travel over REST (%s)', (provid
       .send({ data: { type: 'post', id: String(id), attributes: { title: 'no' } } })
       .expect(400);
     expect(patched.body).toEqual(refusal('400', 'invalid-query-parameter', 'asOf'));
+  });
+
+  it("tags a read as of a past time by its own body: today's tag does not revalidate it", async () => {
+    const id = await create('tag then');
+    const [created] = (await history(id)).data;
+    await patch(id, { title: 'tag now' });
+    const today = await get(`/api/rest/post/${id}`).expect(200);
+    const url = `/api/rest/post/${id}?asOf=${encodeURIComponent(created.attributes.at)}`;
+    const past = await get(url).set('If-None-Match', today.headers.etag).expect(200);
+    expect(past.body.data.attributes.title).toBe('tag then');
+    expect(past.headers.etag).not.toBe(today.headers.etag);
+    await get(url).set('If-None-Match', past.headers.etag).expect(304);
   });
 
   it('puts a resource back to a version, recorded as a version of its own', async () => {
@@ -298,6 +315,8 @@ describe.each(testProviders())('history and time travel over REST (%s)', (provid
     expect(Number(versions[0].id)).toBeGreaterThan(Number(edited.id));
     expect(versions[0].attributes.changed.sort()).toEqual(['published', 'rating', 'title', 'updatedAt']);
     expect(versions[0].attributes.data).toEqual(res.body.data.attributes);
+    // Its tag is the one a read of the resource answers, so that it can be sent in If-Match.
+    expect(res.headers.etag).toBe((await get(`/api/rest/post/${id}`).expect(200)).headers.etag);
   });
 
   it('honours If-Match on a restore: 412 on a stale tag, nothing written', async () => {
@@ -308,6 +327,9 @@ describe.each(testProviders())('history and time travel over REST (%s)', (provid
     expect(res.body.errors[0].status).toBe('412');
     expect((await t.db.prisma.post.findUniqueOrThrow({ where: { id } })).title).toBe('tagged, edited');
     expect((await history(id)).data).toHaveLength(2);
+    const { etag } = (await get(`/api/rest/post/${id}`).expect(200)).headers;
+    await restore(id, created.id).set('If-Match', etag).expect(200);
+    expect((await t.db.prisma.post.findUniqueOrThrow({ where: { id } })).title).toBe('tagged');
   });
 
   it('answers 404 for an unknown version or one of another resource, 400 for a delete', async () => {

@@ -1,16 +1,10 @@
+import { modelMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
 import type { RowVersion } from '../../history/history-model.js';
-import { attributeEncoder, encodesVerbatim } from '../attribute-codec.js';
-import type { AttributeSlot } from './attributes-builder.js';
-import type { ResourceShape } from './resource-shape.js';
+import { ModelRegistry } from '../../metadata/model-registry.js';
+import { resourceShape } from './resource-shape.js';
 import { versionResource, versionsDocument } from './version-resources.js';
 
-const slot = (name: string, type: string): AttributeSlot => {
-  const encode = attributeEncoder({ name, type, kind: 'scalar', isList: false } as never);
-  return { name, encode, verbatim: encodesVerbatim(encode) };
-};
-const shape = {
-  attributes: [slot('title', 'String'), slot('views', 'BigInt'), slot('at', 'DateTime')],
-} as ResourceShape;
+const shape = resourceShape(new ModelRegistry(modelMeta), modelMeta.models.Post);
 const version = (data: RowVersion['data']): RowVersion => ({
   version: 12,
   operation: data ? 'update' : 'delete',
@@ -23,7 +17,7 @@ const version = (data: RowVersion['data']): RowVersion => ({
 
 describe('versionResource', () => {
   it('writes the row as the type writes its attributes, without what the row lacks or REST does not render', () => {
-    const row = { id: 3, title: 't', views: 5n, at: new Date('2024-01-01T00:00:00Z') };
+    const row = { id: 3, title: 't', views: 5n, createdAt: new Date('2024-01-01T00:00:00Z'), other: 1 };
     expect(versionResource(shape, version(row), 'http://x/post/3')).toEqual({
       type: 'versions',
       id: '12',
@@ -33,7 +27,7 @@ describe('versionResource', () => {
         actor: '7',
         requestId: null,
         changed: ['title'],
-        data: { title: 't', views: '5', at: '2024-01-01T00:00:00.000Z' },
+        data: { title: 't', views: '5', createdAt: '2024-01-01T00:00:00.000Z' },
       },
       links: { related: 'http://x/post/3' },
     });
