@@ -348,3 +348,32 @@ describe.each(testProviders())('history and time travel over REST (%s)', (provid
     expect((await t.db.prisma.post.findUniqueOrThrow({ where: { id: other } })).title).toBe('again');
   });
 });
+
+describe.each(testProviders())('history of a soft-deleted type over REST (%s)', (provider) => {
+  const t = useTestApp(provider, {
+    options: {
+      history: { model: 'HistoryEntry' },
+      rules: { Tag: { history: true, softDelete: { field: 'deletedAt' } } },
+      policies: { Tag: { read: true, create: true, delete: true, readDeleted: true } },
+      defaultPolicy: 'allow',
+    },
+  });
+
+  it('answers the history of a deleted resource with withDeleted=true, its delete the last version', async () => {
+    const created = await t
+      .http()
+      .post('/api/rest/tag')
+      .set('Content-Type', JSON_API)
+      .send({ data: { type: 'tag', attributes: { name: 'soft' } } })
+      .expect(201);
+    const id = created.body.data.id;
+    await t.http().delete(`/api/rest/tag/${id}`).expect(204);
+    await t.http().get(`/api/rest/tag/${id}/history`).expect(404);
+    const res = await t.http().get(`/api/rest/tag/${id}/history?withDeleted=true`).expect(200);
+    // A soft delete is the resource's delete to its clients: recorded as one, with no data.
+    expect(res.body.data.map((v: any) => [v.attributes.operation, v.attributes.data])).toEqual([
+      ['delete', null],
+      ['create', created.body.data.attributes],
+    ]);
+  });
+});
