@@ -538,7 +538,7 @@ export class RestService {
   ) {
     const choice = chooseCount(req.headers.prefer, this.options.count, query.page.kind === 'cursor');
     const delegate = modelDelegate(this.registry, client, model);
-    // The table's estimate is of today's rows: a read as of a past time counts.
+    // The table's estimate is of today's rows: a read as of a past time is counted exactly.
     const estimate =
       !query.asOf &&
       estimationAllowed({
