@@ -133,14 +133,16 @@ describe('the Prisma operation table', () => {
       update,
       delete: remove,
       restore,
+      restoreVersion,
       create,
       relationshipAdd,
       relationshipReplace,
       relationshipRemove,
     } = REST_OPERATIONS;
     const relationships = [relationshipAdd, relationshipReplace, relationshipRemove].map((op) => op.name);
-    expect(sorted(CONDITIONAL_WRITES.rest)).toEqual(sorted([update.name, remove.name, restore.name, ...relationships]));
-    expect(sorted(TAGGED_WRITES.rest)).toEqual(sorted([create.name, update.name, restore.name, ...relationships]));
+    const restores = [restore.name, restoreVersion.name];
+    expect(sorted(CONDITIONAL_WRITES.rest)).toEqual(sorted([update.name, remove.name, ...restores, ...relationships]));
+    expect(sorted(TAGGED_WRITES.rest)).toEqual(sorted([create.name, update.name, ...restores, ...relationships]));
     expect(relationships).toEqual(['relationship.add', 'relationship.replace', 'relationship.remove']);
   });
 });

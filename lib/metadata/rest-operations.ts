@@ -27,6 +27,10 @@ export const REST_OPERATIONS = {
   relationshipRemove: { name: 'relationship.remove', ifMatch: true, tagged: true },
   /** The related resources of a relationship. */
   related: { name: 'related' },
+  /** A resource's recorded versions (`GET /:type/:id/history`). */
+  history: { name: 'history' },
+  /** A resource put back to one of its versions (`POST /:type/:id/history/:version/restore`). */
+  restoreVersion: { name: 'restoreVersion', ifMatch: true, tagged: true },
 } as const satisfies Readonly<Record<string, RestOperation>>;
 
 export type RestOperationName = (typeof REST_OPERATIONS)[keyof typeof REST_OPERATIONS]['name'];

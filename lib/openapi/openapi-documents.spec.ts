@@ -340,6 +340,63 @@ describe('OpenAPI documents', () => {
     });
   });
 
+  describe('with a model that records its history', () => {
+    const { rest } = documents(sqliteMeta, { rules: { Post: { history: true } } });
+    const path = (at: string) => rest.paths[at] as Record<string, any>;
+    const asOf = expect.objectContaining({ name: 'asOf', in: 'query', required: false });
+
+    it('is valid OpenAPI 3.1', async () => {
+      await expectValid(rest);
+    });
+
+    it('take asOf on the list and fetch of that type only', () => {
+      expect(path('/api/rest/post').get.parameters).toContainEqual(asOf);
+      expect(path('/api/rest/post/{id}').get.parameters).toContainEqual(asOf);
+      expect(path('/api/rest/user').get.parameters).not.toContainEqual(asOf);
+      expect(path('/api/rest/post/{id}/comments').get.parameters).not.toContainEqual(asOf);
+      expect(path('/api/rest/post/{id}').patch.parameters).not.toContainEqual(asOf);
+    });
+
+    it('answer the versions at GET /:type/:id/history, with their filters, sort and offset pages', () => {
+      const history = path('/api/rest/post/{id}/history');
+      expect(history.get).toMatchObject({ operationId: 'history_post', tags: ['post'] });
+      expect(history.get.parameters.map((parameter: any) => parameter.name)).toEqual([
+        'filter',
+        'sort',
+        'page',
+        'If-None-Match',
+      ]);
+      const [filter, sort, page] = history.get.parameters;
+      expect(Object.keys(filter.schema.properties)).toEqual(['since', 'until', 'actor']);
+      expect(sort.schema).toEqual({ enum: ['-at', 'at'] });
+      expect(Object.keys(page.schema.properties)).toEqual(['offset', 'limit']);
+      const document = history.get.responses['200'].content['application/vnd.api+json'].schema;
+      expect(document.properties.data).toEqual({ type: 'array', items: { $ref: '#/components/schemas/PostVersion' } });
+      const version = schemas(rest).PostVersion;
+      expect(version.properties.type).toEqual({ const: 'versions' });
+      expect(version.properties.attributes.properties.data.anyOf).toContainEqual({
+        $ref: '#/components/schemas/PostAttributes',
+      });
+      expect(rest.paths).not.toHaveProperty(['/api/rest/user/{id}/history']);
+    });
+
+    it('put a resource back to a version with POST /:type/:id/history/{version}/restore', () => {
+      const restore = path('/api/rest/post/{id}/history/{version}/restore');
+      expect(restore.parameters.map((parameter: any) => parameter.name)).toEqual(['id', 'version']);
+      expect(restore.post.requestBody).toBeUndefined();
+      expect(restore.post.parameters).toContainEqual(expect.objectContaining({ name: 'If-Match', in: 'header' }));
+      expect(restore.post.responses['200'].content['application/vnd.api+json'].schema).toEqual(
+        path('/api/rest/post/{id}').get.responses['200'].content['application/vnd.api+json'].schema,
+      );
+      for (const status of ['400', '403', '404'])
+        expect(restore.post.responses[status]).toEqual({
+          $ref: `#/components/responses/JsonApiError${status}`,
+          description: expect.any(String),
+        });
+      expect(rest.paths).not.toHaveProperty(['/api/rest/user/{id}/history/{version}/restore']);
+    });
+  });
+
   describe('with soft-deleted models', () => {
     const { rest, rpc } = documents(sqliteMeta, { rules: SOFT_DELETE_RULES, idempotency: { model: 'IdempotencyKey' } });
     const operationsOf = (document: OpenApiDocument) =>

@@ -4,6 +4,7 @@ import type { PrismaOperationName } from '../metadata/prisma-operations.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { ATOMIC_MEDIA_TYPE, ATOMIC_ROUTE } from '../rest/atomic/atomic.constants.js';
 import { JSON_API_MEDIA_TYPE } from '../rest/json-api.constants.js';
+import { HISTORY_ROUTE, RESTORE_VERSION_ROUTE } from '../shared/history.constants.js';
 import { RESTORE_ROUTE } from '../shared/soft-delete.constants.js';
 import type { DocumentedFields } from './documented-fields.js';
 import {
@@ -13,6 +14,15 @@ import {
   explainedErrors,
   JSON_API_ERROR_SCHEMAS,
 } from './error-schemas.js';
+import {
+  AS_OF,
+  HISTORY_ERRORS,
+  historyParameters,
+  RESTORE_VERSION_ERRORS,
+  VERSION,
+  versionName,
+  versionSchema,
+} from './history.js';
 import { type JsonSchema, nullable, type OpenApiDocument, ref } from './openapi.types.js';
 import { IF_MATCH, minimalAnswer, PREFER_RETURN, WRITTEN_ETAG } from './response-headers.js';
 import { collectionParameters, filterSchema, resourceParameters, restParameterComponents } from './rest-parameters.js';
@@ -87,9 +97,12 @@ export function buildRestDocument(
     ...ATOMIC_SCHEMAS,
   };
   for (const model of models)
-    Object.assign(schemas, modelRestSchemas(fields, model, options.idDivider), {
-      [restNames(model).filter]: filterSchema(fields, model),
-    });
+    Object.assign(
+      schemas,
+      modelRestSchemas(fields, model, options.idDivider),
+      { [restNames(model).filter]: filterSchema(fields, model) },
+      fields.recordsHistory(model) ? { [versionName(model)]: versionSchema(model) } : {},
+    );
   return {
     openapi: '3.1.0',
     info: {
@@ -174,11 +187,14 @@ class RestPaths {
     const allows = (operation: PrismaOperationName) => this.fields.registry.allowsOperation(model, operation);
     const resource = ref(names.resource);
     const reads = resourceParameters(model);
+    const history = this.fields.recordsHistory(model);
+    // Reads as of a past time: a collection and a resource of a type with history.
+    const pastReads = [...reads, ...(history ? [AS_OF] : [])];
     const paths: Record<string, Record<string, unknown>> = {};
     const collection: Record<string, unknown> = {};
     if (allows('findMany')) {
       collection.get = this.operation(model, `list_${type}`, `List ${type} resources`, {
-        parameters: [...reads, ...collectionParameters(model)],
+        parameters: [...pastReads, ...collectionParameters(model)],
         responses: {
           200: {
             description: 'A page of the collection',
@@ -206,7 +222,7 @@ class RestPaths {
     const single: Record<string, unknown> = { parameters: [ID] };
     if (allows('findUnique')) {
       single.get = this.operation(model, `fetch_${type}`, `Fetch a ${type}`, {
-        parameters: reads,
+        parameters: pastReads,
         responses: { 200: { description: 'The resource', ...json(topLevelDocument(resource)) } },
       });
     }
@@ -245,6 +261,57 @@ class RestPaths {
       // A relationship named like the route keeps its GET there.
       paths[at] = { ...paths[at], parameters: [ID], post: this.restoreOperation(model) };
     }
+    if (history) Object.assign(paths, this.historyPaths(model, allows));
+    return paths;
+  }
+
+  /** `GET /:type/:id/history` and `POST /:type/:id/history/{version}/restore`, as the operations allow. */
+  private historyPaths(
+    model: ModelMeta,
+    allows: (operation: PrismaOperationName) => boolean,
+  ): Record<string, Record<string, unknown>> {
+    const type = toTypeName(model.name);
+    const at = `${this.base}/${type}/{id}/${HISTORY_ROUTE}`;
+    const paths: Record<string, Record<string, unknown>> = {};
+    if (allows('findUnique') && allows('history'))
+      paths[at] = {
+        parameters: [ID],
+        get: this.operation(
+          model,
+          `history_${type}`,
+          `The versions of a ${type}, newest first`,
+          {
+            parameters: historyParameters(this.options.pageSize),
+            responses: {
+              200: {
+                description: 'A page of the versions',
+                ...json(topLevelDocument({ type: 'array', items: ref(versionName(model)) })),
+              },
+            },
+          },
+          HISTORY_ERRORS,
+        ),
+      };
+    if (allows('restoreVersion'))
+      paths[`${at}/{version}/${RESTORE_VERSION_ROUTE}`] = {
+        parameters: [ID, VERSION],
+        post: this.operation(
+          model,
+          `restore_version_${type}`,
+          `Put a ${type} back to one of its versions (an update, recorded as a version)`,
+          {
+            parameters: [...resourceParameters(model), IF_MATCH],
+            responses: {
+              200: {
+                description: 'The resource as restored',
+                headers: WRITTEN_ETAG,
+                ...json(topLevelDocument(ref(restNames(model).resource))),
+              },
+            },
+          },
+          RESTORE_VERSION_ERRORS,
+        ),
+      };
     return paths;
   }
 

@@ -9,6 +9,7 @@ import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interfa
 import { REST_COLLECTION_ROUTE } from '../options/interface-mounts.js';
 import type { ApiRequest } from '../shared/api-request.js';
 import type { ApiResponse, PlatformResponse } from '../shared/api-response.js';
+import { HISTORY_ROUTE, RESTORE_VERSION_ROUTE } from '../shared/history.constants.js';
 import { RESTORE_ROUTE } from '../shared/soft-delete.constants.js';
 import { ATOMIC_MEDIA_TYPE, ATOMIC_ROUTE } from './atomic/atomic.constants.js';
 import { negotiateAtomic } from './atomic/atomic-negotiation.js';
@@ -24,7 +25,7 @@ type Params = Record<string, string>;
  * The JSON:API routes, on Express or Fastify. Thin: every route describes the request, hands it
  * to `RestService` and writes what it returns. Collection and resource routes come first (Express
  * tries routes in order, and these serve most requests); relationship routes come before related
- * ones so that `relationships` is never taken for a relationship name. Mounted per module instance
+ * ones so that `relationships` is never taken for a relationship name, and so does the history route. Mounted per module instance
  * by `mountController`.
  */
 export class RestController {
@@ -88,6 +89,13 @@ export class RestController {
     return this.send(req, res, REST_OPERATIONS.restore.name, p.type!, run, { takesDocument: false });
   }
 
+  /** Puts a resource back to a version; five segments, so no other POST route can be taken for it. */
+  @Post(`:type/:id/${HISTORY_ROUTE}/:version/${RESTORE_VERSION_ROUTE}`)
+  restoreVersion(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
+    const run = (api: ApiRequest) => this.rest.restoreVersion(api, p.type!, p.id!, p.version!);
+    return this.send(req, res, REST_OPERATIONS.restoreVersion.name, p.type!, run, { takesDocument: false });
+  }
+
   @Get(':type/:id/relationships/:relationship/:relatedId')
   fetchToOneRelationship(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
     return this.send(req, res, REST_OPERATIONS.relationship.name, p.type!, (api) =>
@@ -121,6 +129,15 @@ export class RestController {
     return this.send(req, res, REST_OPERATIONS.relationshipRemove.name, p.type!, (api) =>
       this.rest.changeRelationship(api, 'remove', p.type!, p.id!, p.relationship!),
     );
+  }
+
+  /**
+   * A resource's versions; before the related route, which it would otherwise be taken for. On a
+   * type without history it serves a relationship named `history`, if there is one.
+   */
+  @Get(`:type/:id/${HISTORY_ROUTE}`)
+  history(@Req() req: any, @Res() res: PlatformResponse, @Param() p: Params) {
+    return this.send(req, res, REST_OPERATIONS.history.name, p.type!, (api) => this.rest.history(api, p.type!, p.id!));
   }
 
   @Get(':type/:id/:relationship/:relatedId')

@@ -17,6 +17,7 @@ import { policiesOf } from '../policies/with-policies.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import type { ApiRequest } from '../shared/api-request.js';
 import type { ApiResponse } from '../shared/api-response.js';
+import { HISTORY_ROUTE } from '../shared/history.constants.js';
 import { HARD_DELETE_PARAMETER, SOFT_DELETE_FLAG, WITH_DELETED_PARAMETER } from '../shared/soft-delete.constants.js';
 import { inChildSpan } from '../telemetry/child-span.js';
 import { SPANS } from '../telemetry/telemetry.constants.js';
@@ -30,6 +31,7 @@ import {
 import { chooseCount, type CountChoice } from './pagination/count-strategy.js';
 import { estimateTableRows, estimationAllowed } from './pagination/estimate-count.js';
 import { withItemCursors, withKeysetFields } from './pagination/keyset-rows.js';
+import { historyQuery } from './query/history-query.js';
 import { frozenQuery, type QueryRoute, type ReadQuery, readQuery } from './query/read-query.js';
 import type { SoftDeleteParameters } from './query/soft-delete-parameters.js';
 import { formatResourceId, uniqueWhere } from './resource-id.js';
@@ -37,7 +39,14 @@ import { assertReferencesExist, findResource } from './resources/find-resource.j
 import { modelDelegate, type Row } from './resources/model-delegate.js';
 import { foreignKeyWhere, relationWhere } from './resources/related-rows.js';
 import { type ResourceContext, visibleFields, writeScope } from './resources/resource-context.js';
-import { resourceDocument, resourceSelection } from './resources/resource-document.js';
+import { pastSelection, resourceDocument, resourceSelection } from './resources/resource-document.js';
+import {
+  historyNotRecorded,
+  pastRead,
+  readVersions,
+  recordsHistory,
+  versionNumber,
+} from './resources/resource-history.js';
 import {
   assertOperationAllowed,
   relationshipField,
@@ -48,7 +57,10 @@ import {
 import { runWrite } from './resources/write-failure.js';
 import type { Selection } from './serialize/build-selection.js';
 import { CompoundDocument } from './serialize/compound-document.js';
+import { buildPaginationLinks } from './serialize/pagination-links.js';
 import { relationshipLinks, requestUrl, resourceUrl } from './serialize/resource-links.js';
+import { resourceShape } from './serialize/resource-shape.js';
+import { versionsDocument } from './serialize/version-resources.js';
 import { assertRequiredMembers } from './write/assert-required-members.js';
 import { assertNoDocument } from './write/document-members.js';
 import { withIssuePointers } from './write/issue-pointers.js';
@@ -89,18 +101,61 @@ export class RestService {
     protected readonly clients: PrismaClientResolver,
   ) {}
 
+  /** `GET /:type`; with `asOf`, the collection as it was then. */
   async list(req: ApiRequest, type: string): Promise<ApiResponse> {
     const model = resourceModel(this.registry, type, 'findMany');
-    const { client, query } = await this.read(req, model, true);
-    const page = await this.page(req, client, model, query, query.where, this.selection(client, model, query), type);
+    const { client, query } = await this.read(req, model, true, true);
+    const page = await this.page(
+      req,
+      client,
+      model,
+      query,
+      query.where,
+      this.readSelection(client, model, query),
+      type,
+    );
     return this.collection(model, page, query, type);
   }
 
+  /** `GET /:type/:id`; with `asOf`, the resource as it was then (404 if it did not exist). */
   async fetch(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
     const target = this.target(type, id, 'findUnique');
-    const { client, query } = await this.read(req, target.model, false);
-    const row = await findResource(this.registry, client, target, this.selection(client, target.model, query));
+    const { client, query } = await this.read(req, target.model, false, true);
+    const selection = this.readSelection(client, target.model, query);
+    const past = pastRead(this.registry, client, target.model, query.asOf);
+    const row = await findResource(this.registry, client, target, selection, past);
     return this.resourceResponse(target.model, row, query, `${type}/${id}`);
+  }
+
+  /**
+   * `GET /:type/:id/history`: the resource's versions, newest first, of a type that records its
+   * history; on any other type, the related resources of a relationship of that name, if it has one
+   * (404 otherwise).
+   */
+  async history(req: ApiRequest, type: string, id: string): Promise<ApiResponse> {
+    const model = resourceModel(this.registry, type, 'findUnique');
+    const requested = await this.clients.forRequest(req);
+    if (!recordsHistory(this.registry, requested, model)) {
+      if (this.registry.findField(model, HISTORY_ROUTE)?.relation)
+        return this.fetchRelated(req, type, id, HISTORY_ROUTE);
+      throw historyNotRecorded(type);
+    }
+    const target = this.target(type, id, 'history');
+    const query = inChildSpan(SPANS.parse, () => historyQuery(req.query, this.options));
+    const client = this.applyWithDeleted(requested, query);
+    const { versions, hasNext } = await readVersions(this.registry, client, target, query);
+    return inChildSpan(SPANS.serialize, () => {
+      const path = `${type}/${id}/${HISTORY_ROUTE}`;
+      const self = requestUrl(this.options.endpoint, path, query.search);
+      const related = resourceUrl(
+        this.options.endpoint,
+        type,
+        formatResourceId(target.model, target.id, this.options.idDivider),
+      );
+      const pages = buildPaginationLinks(this.urlWithoutQuery(self), query.search, query.page, undefined, hasNext);
+      const links = { self, related, ...pages };
+      return { status: 200, body: versionsDocument(resourceShape(this.registry, target.model), versions, links) };
+    });
   }
 
   async fetchRelated(
@@ -212,6 +267,32 @@ export class RestService {
     const current = this.resourceRepresentation(req, target, path, { withDeleted: true });
     return this.conditionally(context, current, async (written) => {
       const row = await this.restoreResource(written, target, selection);
+      return this.resourceResponse(target.model, row, query, path);
+    });
+  }
+
+  /**
+   * `POST /:type/:id/history/:version/restore`: puts the resource back to one of its versions (an
+   * update, recorded as a version of its own) and answers its document, as `PATCH` does; its
+   * `If-Match` is compared with the representation `GET /:type/:id` answers.
+   */
+  async restoreVersion(req: ApiRequest, type: string, id: string, version: string): Promise<ApiResponse> {
+    const target = this.target(type, id, 'restoreVersion');
+    const context = await this.context(req);
+    if (!recordsHistory(this.registry, context.client, target.model)) throw historyNotRecorded(type);
+    const number = versionNumber(version);
+    const query = this.query(req, context.client, target.model, WRITE_ONE);
+    inChildSpan(SPANS.parse, () => assertNoDocument(req.body));
+    const selection = this.selection(context.client, target.model, query);
+    const path = `${type}/${id}`;
+    return this.conditionally(context, this.resourceRepresentation(req, target, path), async (written) => {
+      const row = await runWrite(written, { model: target.model, target, references: [] }, () =>
+        modelDelegate(this.registry, written.client, target.model).restoreVersion!({
+          where: uniqueWhere(target.model, target.id),
+          version: number,
+          ...selection,
+        }),
+      );
       return this.resourceResponse(target.model, row, query, path);
     });
   }
@@ -457,14 +538,18 @@ export class RestService {
   ) {
     const choice = chooseCount(req.headers.prefer, this.options.count, query.page.kind === 'cursor');
     const delegate = modelDelegate(this.registry, client, model);
-    const estimate = estimationAllowed({
-      provider: this.registry.provider,
-      rowsMayBeHidden: this.rowsMayBeHidden(client),
-      filtered: where !== undefined,
-    });
+    // The table's estimate is of today's rows: a read as of a past time is counted exactly.
+    const estimate =
+      !query.asOf &&
+      estimationAllowed({
+        provider: this.registry.provider,
+        rowsMayBeHidden: this.rowsMayBeHidden(client),
+        filtered: where !== undefined,
+      });
+    const past = pastRead(this.registry, client, model, query.asOf);
     const source: PageSource = {
-      findMany: (args) => delegate.findMany!(args),
-      count: (args) => delegate.count!(args),
+      findMany: (args) => delegate.findMany!({ ...args, ...past }),
+      count: (args) => delegate.count!({ ...args, ...past }),
       ...(estimate ? { estimate: () => estimateTableRows(client, model) } : {}),
     };
     const baseUrl = this.urlWithoutQuery(requestUrl(this.options.endpoint, path, query.search));
@@ -600,19 +685,26 @@ export class RestService {
     });
   }
 
-  /** A read's query parameters, and the client the read runs on (`withDeleted`). */
+  /**
+   * A read's query parameters, and the client the read runs on (`withDeleted`); `past` for the
+   * reads that take `asOf` (a collection, a resource).
+   */
   private async read(
     req: ApiRequest,
     model: ModelMeta,
     collection: boolean,
+    past = false,
   ): Promise<{ client: PrismaClientLike; query: ReadQuery }> {
     const requested = await this.clients.forRequest(req);
-    const query = this.query(req, requested, model, { collection, kind: 'read' });
+    const query = this.query(req, requested, model, { collection, kind: 'read', ...(past ? { past: true } : {}) });
     return { client: this.applyWithDeleted(requested, query), query };
   }
 
   /** The client to run on: with `withDeleted=true`, the one that also reads the deleted rows the caller may read. */
-  private applyWithDeleted(client: PrismaClientLike, { withDeleted }: SoftDeleteParameters): PrismaClientLike {
+  private applyWithDeleted(
+    client: PrismaClientLike,
+    { withDeleted }: Pick<SoftDeleteParameters, 'withDeleted'>,
+  ): PrismaClientLike {
     return withDeleted ? deletedRowsClient(client) : client;
   }
 
@@ -631,6 +723,11 @@ export class RestService {
   /** What a resource document needs, less what the client's access policies hide. */
   private selection(client: PrismaClientLike, model: ModelMeta, query: ReadQuery): Selection {
     return resourceSelection(this.registry, client, model, query.include);
+  }
+
+  /** What a read loads: as `selection` says, or without relations for a read as of a past time. */
+  private readSelection(client: PrismaClientLike, model: ModelMeta, query: ReadQuery): Selection {
+    return query.asOf ? pastSelection(this.registry, client, model) : this.selection(client, model, query);
   }
 
   private compound(query: ReadQuery): CompoundDocument {

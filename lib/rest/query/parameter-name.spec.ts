@@ -68,7 +68,7 @@ describe('readParameterName', () => {
   it('ignores an implementation-specific name: a legal base with a character outside a-z, legal members', () => {
     fc.assert(
       fc.property(customBase, legalBrackets, (base, members) => {
-        fc.pre(base !== 'withDeleted' && base !== 'hardDelete');
+        fc.pre(!['withDeleted', 'hardDelete', 'asOf'].includes(base));
         expect(readParameterName(base + brackets(members))).toEqual({ kind: 'ignored' });
       }),
       RUNS,
@@ -149,6 +149,8 @@ describe('readParameterName', () => {
     expect(readParameterName('_')).toEqual({ kind: 'ignored' });
     expect(readParameterName('withDeleted')).toEqual({ kind: 'own', name: 'withDeleted' });
     expect(readParameterName('hardDelete')).toEqual({ kind: 'own', name: 'hardDelete' });
+    expect(readParameterName('asOf')).toEqual({ kind: 'own', name: 'asOf' });
+    expect(readParameterName('asOf[x]')).toBeUndefined();
     expect([readParameterName('_[x]'), readParameterName('__'), readParameterName('withDeleted[x]')]).toEqual([
       undefined,
       undefined,

@@ -1,11 +1,12 @@
+import { AS_OF_PARAMETER } from '../../shared/history.constants.js';
 import { HARD_DELETE_PARAMETER, WITH_DELETED_PARAMETER } from '../../shared/soft-delete.constants.js';
 
 /** The query parameter families JSON:API 1.1 defines. */
 const FAMILIES = new Set(['filter', 'sort', 'page', 'include', 'fields'] as const);
 export type Family = typeof FAMILIES extends Set<infer K> ? K : never;
 
-/** The implementation-specific parameters this module reads (soft delete), by their exact names. */
-const OWN_PARAMETERS = new Set([WITH_DELETED_PARAMETER, HARD_DELETE_PARAMETER] as const);
+/** The implementation-specific parameters this module reads (soft delete, time travel), by their exact names. */
+const OWN_PARAMETERS = new Set([WITH_DELETED_PARAMETER, HARD_DELETE_PARAMETER, AS_OF_PARAMETER] as const);
 export type OwnParameter = typeof OWN_PARAMETERS extends Set<infer K> ? K : never;
 
 /**
@@ -56,7 +57,7 @@ const MAX_READ_NAME_LENGTH = 128;
  * The one reading of a query parameter's name on every REST route (JSON:API 1.1 §"Query Parameters"),
  * undefined for a name that must be answered 400:
  * - the five JSON:API families, `base[member]…`, with `[]` or a legal member name in each bracket;
- * - this module's own `withDeleted` and `hardDelete`, by their exact names;
+ * - this module's own `withDeleted`, `hardDelete` and `asOf`, by their exact names;
  * - any other implementation-specific name (a legal member name as base, with a character outside
  *   a-z, and legal bracketed members) is ignored, as JSON:API lets a server do, and so is `_`;
  * - everything else is 400: names JSON:API reserves (all a-z) and names that break its naming rules

@@ -20,7 +20,7 @@ export interface RawQuery {
   page: Partial<Record<PageKey, string>>;
   /** `fields[type]` values by type name. */
   fields: Map<string, string>;
-  /** The module's own implementation-specific parameters (`withDeleted`, `hardDelete`), as given. */
+  /** The module's own implementation-specific parameters (`withDeleted`, `hardDelete`, `asOf`), as given. */
   own: Partial<Record<OwnParameter, string>>;
   /** The query string as sent (without `?`), kept for `links`. */
   search: string;

@@ -6,6 +6,7 @@ import type { Keyset } from '../pagination/collection-page.js';
 import { cursorCodec } from '../pagination/cursor-codec.js';
 import { keysetKeys, keysetOrderBy } from '../pagination/sort-keys.js';
 import type { VisibleFields } from '../visible-fields.js';
+import { asOfParameter } from './as-of-parameter.js';
 import { assertJoinBudget } from './join-budget.js';
 import { type Fieldsets, parseFields } from './parse-fields.js';
 import { buildFilterWhere } from './parse-filter.js';
@@ -19,6 +20,8 @@ import { type RouteKind, type SoftDeleteParameters, softDeleteParameters } from 
 export interface QueryRoute {
   collection: boolean;
   kind: RouteKind;
+  /** A read of the type's own collection or resource, which takes `asOf` (`asOfParameter`). */
+  past?: true;
 }
 
 /** A request's query parameters as Prisma arguments and rendering choices, and its soft-delete switches. */
@@ -32,6 +35,8 @@ export interface ReadQuery extends SoftDeleteParameters {
   fieldsets: Fieldsets;
   /** The query string as sent, for `links`. */
   search: string;
+  /** `asOf`: read the rows as they were at this time. */
+  asOf?: Date;
 }
 
 /**
@@ -49,6 +54,7 @@ export function readQuery(
   const raw = parseQuery(search, options.limits);
   assertJoinBudget(raw, options.limits);
   const switches = softDeleteParameters(raw.own, route.kind);
+  const asOf = asOfParameter(raw, route.kind !== 'read' ? 'write' : route.past ? 'past' : 'read');
   if (!route.collection) {
     const parameter =
       raw.filters[0]?.parameter ??
@@ -71,6 +77,7 @@ export function readQuery(
     fieldsets: parseFields(fields, raw.fields),
     search,
     ...switches,
+    ...(asOf ? { asOf } : {}),
   };
 }
 

@@ -9,16 +9,18 @@ import type { RelatedReference } from '../write/relationship-data.js';
 import { modelDelegate, type Row } from './model-delegate.js';
 import { type ResourceTarget, targetNotFound } from './resource-target.js';
 
-/** The target's row with the selection, 404 when the caller's client finds none. */
+/** The target's row with the selection (as of `past.asOf`, if given), 404 when the caller's client finds none. */
 export async function findResource(
   registry: ModelRegistry,
   client: PrismaClientLike,
   target: ResourceTarget,
   selection: Selection,
+  past: { asOf?: Date } = {},
 ): Promise<Row> {
   const row = await modelDelegate(registry, client, target.model).findUnique!({
     where: uniqueWhere(target.model, target.id),
     ...selection,
+    ...past,
   });
   if (!row) throw targetNotFound(target);
   return row as Row;

@@ -5,7 +5,7 @@ import { policiesOf } from '../../policies/with-policies.js';
 import type { PrismaClientLike } from '../../prisma/prisma-client-like.js';
 import type { Fieldsets } from '../query/parse-fields.js';
 import type { IncludeTree } from '../query/parse-include.js';
-import { buildSelection, type Selection } from '../serialize/build-selection.js';
+import { buildSelection, scalarSelection, type Selection } from '../serialize/build-selection.js';
 import { CompoundDocument } from '../serialize/compound-document.js';
 
 /** What a resource document of `model` needs loaded, less what the client's access policies hide. */
@@ -16,6 +16,11 @@ export function resourceSelection(
   include: IncludeTree,
 ): Selection {
   return buildSelection(registry, model, include, policiesOf(client));
+}
+
+/** What a resource document of `model` as of a past time loads (`scalarSelection`). */
+export function pastSelection(registry: ModelRegistry, client: PrismaClientLike, model: ModelMeta): Selection {
+  return scalarSelection(registry, model, policiesOf(client));
 }
 
 /** A response document with the request's sparse fieldsets. */

@@ -5,7 +5,7 @@ import { ModelRegistry } from '../../metadata/model-registry.js';
 import type { PolicyInspector } from '../../policies/with-policies.js';
 import { NO_FIELD_MODES } from '../../rules/field-modes.js';
 import type { IncludeTree } from '../query/parse-include.js';
-import { buildSelection } from './build-selection.js';
+import { buildSelection, scalarSelection } from './build-selection.js';
 
 const registry = new ModelRegistry(modelMeta);
 const { Post, User } = modelMeta.models;
@@ -43,5 +43,20 @@ describe('buildSelection', () => {
       'passwordHash',
     );
     expect(buildSelection(registry, Post, tree(), policies)).toEqual({ include: { author: { select: { id: true } } } });
+  });
+});
+
+describe('scalarSelection', () => {
+  it('loads no relation: nothing extra without hidden fields, the visible scalars with some', () => {
+    expect(scalarSelection(registry, User)).toEqual({});
+    const policies: PolicyInspector = {
+      hiddenFields: (model) => new Set(model === 'User' ? ['passwordHash'] : []),
+      readsEveryRow: () => false,
+      fieldModes: () => NO_FIELD_MODES,
+    };
+    expect(scalarSelection(registry, Post, policies)).toEqual({});
+    expect(scalarSelection(registry, User, policies)).toEqual({
+      select: { id: true, email: true, name: true, role: true, createdAt: true },
+    });
   });
 });

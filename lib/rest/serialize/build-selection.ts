@@ -50,12 +50,23 @@ export function buildSelection(
     }
   }
   const hidden = policies?.hiddenFields(model.name);
-  if (hidden?.size) {
-    const select: Record<string, unknown> = {};
-    for (const field of registry.fieldsOf(model)) {
-      if (!field.relation && !hidden.has(field.name)) select[field.name] = true;
-    }
-    return { select: { ...select, ...relations } };
-  }
+  if (hidden?.size) return { select: { ...visibleScalars(registry, model, hidden), ...relations } };
   return Object.keys(relations).length ? { include: relations } : {};
+}
+
+/**
+ * What a read as of a past time loads (`asOf`): the scalar fields the caller may see and no
+ * relation, which has no past; to-one linkage then comes from the foreign keys as they were.
+ */
+export function scalarSelection(registry: ModelRegistry, model: ModelMeta, policies?: PolicyInspector): Selection {
+  const hidden = policies?.hiddenFields(model.name);
+  return hidden?.size ? { select: visibleScalars(registry, model, hidden) } : {};
+}
+
+function visibleScalars(registry: ModelRegistry, model: ModelMeta, hidden: ReadonlySet<string>): Record<string, true> {
+  const select: Record<string, true> = {};
+  for (const field of registry.fieldsOf(model)) {
+    if (!field.relation && !hidden.has(field.name)) select[field.name] = true;
+  }
+  return select;
 }

@@ -45,4 +45,14 @@ describe('CompoundDocument', () => {
     document.primaryResource(modelMeta.models.Comment, c2, include);
     expect(document.includedResources()).toEqual([]);
   });
+
+  it('gives links only for a to-one whose linkage was not loaded and no local foreign key gives (a read as of a past time)', () => {
+    const document = new CompoundDocument({ registry, endpoint: 'http://x/api', idDivider: '_', fieldsets: new Map() });
+    const user = { id: 3, email: 'a@x.test', name: 'a' };
+    expect(document.primaryResource(modelMeta.models.User, user, tree()).relationships.profile).toEqual({
+      links: { self: 'http://x/api/user/3/relationships/profile', related: 'http://x/api/user/3/profile' },
+    });
+    const loaded = document.primaryResource(modelMeta.models.User, { ...user, profile: null }, tree());
+    expect(loaded.relationships.profile!.data).toBeNull();
+  });
 });

@@ -111,6 +111,8 @@ export class CompoundDocument implements RelatedRenderer {
   /** A to-one relationship: linkage from the loaded related row, or else from this row's foreign key. */
   toOne(self: string, slot: RelationshipSlot, row: Row, nested: IncludeTree | undefined): RelationshipObject {
     const loaded = row[slot.name] as Row | null | undefined;
+    // Not loaded and no foreign key here (a read as of a past time): links only, no linkage to guess.
+    if (loaded === undefined && !slot.foreignKeys) return { links: relationshipLinks(self, slot.name) };
     if (!loaded) return toOneLinkage(self, slot, loaded === undefined ? this.foreignKeyId(slot, row) : null);
     if (nested) this.addIncluded(slot.relatedShape(), loaded, nested);
     return toOneLinkage(self, slot, formatResourceId(slot.related, loaded, this.context.idDivider));
