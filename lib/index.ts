@@ -127,7 +127,7 @@ export { type WebhookVerification, verifyWebhookSignature } from './changes/webh
 
 /** History and time travel (the `history` option, docs/history.md), and one version of a row as `history` answers it. */
 export type { CrudApiHistory } from './history/history.types.js';
-export type { RowVersion } from './history/history-model.js';
+export type { RowVersion } from './shared/row-version.js';
 
 /** Teaches a client's superjson instance the RPC interface's Prisma types (Decimal, bytes). */
 export { registerPrismaTypes, type DecimalConstructor } from './rpc/rpc-superjson.js';

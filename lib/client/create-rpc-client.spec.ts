@@ -1,3 +1,6 @@
+import { SuperJSON } from 'superjson';
+
+import { registerPrismaTypes } from '../rpc/prisma-superjson-types.js';
 import { createRpcClient } from './create-rpc-client.js';
 import { randomUuid } from './idempotency-key.js';
 import type { RpcClientOptions } from './rpc-client.types.js';
@@ -233,5 +236,71 @@ describe('RPC client and soft delete', () => {
     expect(query(sent[1]!)).toEqual({ q: '{"where":{"id":2}}' });
     expect(sent[1]!.body).toBeUndefined();
     for (const request of sent) expect(request.headers.get('Idempotency-Key')).toMatch(UUID_FIELD);
+  });
+});
+
+describe('RPC client and history', () => {
+  /** The query parameters of a request, each parsed as JSON. */
+  const query = (request: Sent) =>
+    Object.fromEntries([...new URL(request.url).searchParams].map(([name, value]) => [name, JSON.parse(value)]));
+  const at = new Date('2024-01-02T03:04:05.000Z');
+  /** An answer with superjson's metadata, as the server sends Dates. */
+  const serialized = (data: unknown) => {
+    const { json, meta } = registerPrismaTypes(new SuperJSON(), null).serialize(data);
+    return new Response(JSON.stringify({ data: json, meta: { serialization: meta } }), { status: 200 });
+  };
+
+  it('reads a row’s versions with a GET of q and meta, its times restored as Dates', async () => {
+    const version = { version: 2, operation: 'update', at, actor: null, requestId: 'r', changed: ['title'] };
+    const { client, sent } = fakeClient([() => serialized([{ ...version, data: { id: 1, createdAt: at } }])]);
+    expect(await client.post.history({ where: { id: 1 }, since: at, order: 'asc', take: 5 })).toEqual([
+      { ...version, data: { id: 1, createdAt: at } },
+    ]);
+    expect(`${sent[0]!.method} ${new URL(sent[0]!.url).pathname}`).toBe('GET /rpc/post/history');
+    expect(query(sent[0]!)).toEqual({
+      q: { where: { id: 1 }, since: at.toISOString(), order: 'asc', take: 5 },
+      meta: { serialization: { v: 1, values: { since: ['Date'] } } },
+    });
+    expect(sent[0]!.headers.get('Idempotency-Key')).toBeNull();
+  });
+
+  it('sends asOf of a read in q, a Date with its meta', async () => {
+    const { client, sent } = fakeClient([() => ok([]), () => ok(0)]);
+    await client.post.findMany({ where: { id: 1 }, asOf: at });
+    await client.post.count({ asOf: '2024-01-02T03:04:05Z' });
+    expect(sent.map(query)).toEqual([
+      {
+        q: { where: { id: 1 }, asOf: at.toISOString() },
+        meta: { serialization: { v: 1, values: { asOf: ['Date'] } } },
+      },
+      { q: { asOf: '2024-01-02T03:04:05Z' } },
+    ]);
+  });
+
+  it('restores a version with a POST of the arguments and its key, relation methods included', async () => {
+    const { client, sent } = fakeClient([() => ok({ id: 1, title: 'old' }), () => ok({ author: { name: 'a' } })], {
+      headers: { 'If-Match': '"t"' },
+    });
+    expect(
+      await client.post.restoreVersion({ where: { id: 1 }, version: 2, select: { id: true, title: true } }),
+    ).toEqual({ id: 1, title: 'old' });
+    const restored = client.post.restoreVersion({ where: { id: 1 }, version: 2 }) as Call & Record<string, () => Call>;
+    expect(await restored.author()).toEqual({ name: 'a' });
+    expect(sent.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
+      'POST /rpc/post/restoreVersion',
+      'POST /rpc/post/restoreVersion',
+    ]);
+    expect(JSON.parse(sent[1]!.body!)).toEqual({ where: { id: 1 }, version: 2, select: { author: true } });
+    for (const request of sent) {
+      expect(request.headers.get('Idempotency-Key')).toMatch(UUID_FIELD);
+      expect(request.headers.get('If-Match')).toBe('"t"');
+    }
+  });
+
+  it('refuses withDeleted on history and restoreVersion, sending nothing', () => {
+    const { client, sent } = fakeClient([]);
+    expect(() => withDeleted(client.post.history({ where: { id: 1 } }))).toThrow(TypeError);
+    expect(() => withDeleted(client.post.restoreVersion({ where: { id: 1 }, version: 1 }))).toThrow(TypeError);
+    expect(sent).toEqual([]);
   });
 });

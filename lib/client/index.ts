@@ -11,6 +11,7 @@ export type {
   RpcModelClient,
   RpcModelName,
   RpcOperationName,
+  RpcHistoryOperationName,
   RpcSoftDeleteOperationName,
   RpcSoftDeleteOperations,
   RpcTransactionOptions,
@@ -18,6 +19,16 @@ export type {
   /** The rules of the model behind a client property: `RpcModelClient`'s second parameter. */
   RulesOfModel,
 } from './rpc-client.types.js';
+/** History's operations and the reads with `asOf` (docs/history.md), and one version of a row as `history` answers it. */
+export type {
+  RpcAsOfArgs,
+  RpcAsOfReads,
+  RpcHistoryArgs,
+  RpcHistoryOperations,
+  RpcInstant,
+  RpcRestoreVersionArgs,
+} from './history.types.js';
+export type { RowVersion } from '../shared/row-version.js';
 /** `createRpcClient`'s and `RpcClient`'s rules when none are given: Prisma's inputs as they are. */
 export type { NoRules } from './rules-data.types.js';
 export type { DecimalConstructor } from '../rpc/prisma-superjson-types.js';

@@ -4,6 +4,7 @@ import type {
   SoftDeleteOperationName,
 } from '../metadata/prisma-operations.js';
 import type { DecimalConstructor } from '../rpc/prisma-superjson-types.js';
+import type { RpcAsOfReads, RpcHistoryOperations } from './history.types.js';
 import type {
   ChangesWrites,
   HidesColumns,
@@ -55,12 +56,15 @@ export type RpcModelName<Client> = {
  * A model's operations with the generated delegate's own signatures, so arguments, `select`/`include`
  * narrowing and results are exactly Prisma's (operations a provider lacks are absent there too).
  * With the model's rules, the write operations take data as the rules let a client write it. Soft
- * delete's `restore` and `hardDelete` are typed as `delete` (`RpcSoftDeleteOperations`).
+ * delete's `restore` and `hardDelete` are typed as `delete` (`RpcSoftDeleteOperations`); history's
+ * operations and the reads with `asOf` as `RpcHistoryOperations` and `RpcAsOfReads` say.
  */
-export type RpcModelClient<Delegate, ModelRules = NoRules> = (ChangesWrites<ModelRules> extends true
-  ? Pick<Delegate, Exclude<RpcOperationName, RuledOperationName> & keyof Delegate> & RuledWrites<Delegate, ModelRules>
-  : Pick<Delegate, RpcOperationName & keyof Delegate>) &
-  RpcSoftDeleteOperations<Delegate>;
+export type RpcModelClient<Delegate, ModelRules = NoRules> = RpcAsOfReads<Delegate> &
+  (ChangesWrites<ModelRules> extends true
+    ? Pick<Delegate, Exclude<RpcOperationName, RuledOperationName> & keyof Delegate> & RuledWrites<Delegate, ModelRules>
+    : Pick<Delegate, RpcOperationName & keyof Delegate>) &
+  RpcSoftDeleteOperations<Delegate> &
+  RpcHistoryOperations<Delegate>;
 
 /**
  * A model's operations when the application's rules leave columns out of answers (write-only and
@@ -68,11 +72,10 @@ export type RpcModelClient<Delegate, ModelRules = NoRules> = (ChangesWrites<Mode
  * (`ReadableRows`), the others as `RpcModelClient` has them. Such results have no fluent relation
  * methods in their type: use `include` or `select`.
  */
-export type RpcReadableModelClient<Delegate, ModelRules, Rules> = Pick<
-  Delegate,
-  Exclude<RpcOperationName, RowOperationName | RuledOperationName> & keyof Delegate
-> &
-  ReadableRows<Delegate, ModelRules, RulesOmit<Rules>>;
+export type RpcReadableModelClient<Delegate, ModelRules, Rules> = RpcAsOfReads<Delegate, RulesOmit<Rules>> &
+  Pick<Delegate, Exclude<RpcOperationName, RowOperationName | RuledOperationName> & keyof Delegate> &
+  ReadableRows<Delegate, ModelRules, RulesOmit<Rules>> &
+  RpcHistoryOperations<Delegate, RulesOmit<Rules>>;
 
 /** The rules of the model behind a client property (`post` → `rules.Post`). */
 export type RulesOfModel<Rules, Key extends string> = string extends keyof Rules

@@ -102,7 +102,8 @@ export type ChangesWrites<R> = [Unwritable<R>] extends [never]
   : true;
 
 type Operations<Delegate> = Delegate extends { [K: symbol]: { types: { operations: infer O } } } ? O : never;
-type ArgsOf<Delegate, Operation extends string> =
+/** Prisma's arguments of one of the delegate's operations. */
+export type ArgsOf<Delegate, Operation extends string> =
   Operations<Delegate> extends Record<Operation, { args: infer A }> ? A : never;
 
 /** The members of an operation's arguments that are write data (upsert has `create` and `update`). */
@@ -129,14 +130,14 @@ type RuledArgs<Delegate, Operation extends string, R> = {
  * gets excess property checks), any other member as Prisma's `SelectSubset` takes it (its own type
  * when the arguments have it, so `select` narrows the result; `never` otherwise).
  */
-type Given<T, Shape> = {
+export type Given<T, Shape> = {
   [K in keyof T]: K extends keyof Shape ? (K extends DataMember ? Shape[K] : T[K]) : never;
 };
 
 type PayloadOf<Delegate> = Delegate extends { [K: symbol]: { types: { payload: infer P } } } ? P : never;
 
 /** An operation's result as Prisma types it, without the columns `Omit` (`RulesOmit`) names. */
-type ResultOf<Delegate, T, Operation extends string, Omit> =
+export type ResultOf<Delegate, T, Operation extends string, Omit> =
   PayloadOf<Delegate> extends infer P extends Types.Payload
     ? Types.Result.GetResult<P, T, Operation & Types.Public.Operation, Omit>
     : never;

@@ -1,5 +1,6 @@
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { type OwnedField, ownedModelProblems } from '../metadata/owned-model-problems.js';
+import type { RowVersion } from '../shared/row-version.js';
 
 /** The fields of the history model, by type (docs/history.md); `id` is its autoincrement `@id`. */
 export const HISTORY_FIELDS: Readonly<Record<string, OwnedField>> = {
@@ -21,7 +22,7 @@ export interface HistoryEntry {
   model: string;
   /** The row's primary key as one text (`rowKey`). */
   rowKey: string;
-  operation: 'create' | 'update' | 'delete';
+  operation: RowVersion['operation'];
   /** When it was recorded, by the database's clock, just before its transaction committed. */
   at: Date;
   /** The row after the change, as JSON keeps it (none for a delete). */
@@ -32,21 +33,6 @@ export interface HistoryEntry {
   changed: string[];
   actor: string | null;
   requestId: string | null;
-}
-
-/** One recorded change of a row, as a caller reads it: the fields it may not read are left out. */
-export interface RowVersion {
-  /** The change's number (the history entry's id): versions of one row are numbered in their order. */
-  version: number;
-  operation: HistoryEntry['operation'];
-  /** When it was recorded, by the database's clock, just before it committed. */
-  at: Date;
-  actor: string | null;
-  requestId: string | null;
-  /** The fields the change set or changed (every field, for a create or a delete). */
-  changed: string[];
-  /** The row after the change; null for a delete. */
-  data: Record<string, unknown> | null;
 }
 
 /** What is wrong with the model named by `history.model`, one message per problem. */

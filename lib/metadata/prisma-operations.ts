@@ -164,6 +164,8 @@ export type PrismaModelOperationName = Exclude<Row, { softDeleteOnly: true } | {
 export type SoftDeleteOperationName = Extract<Row, { softDeleteOnly: true }>['name'];
 /** The operations models with history add to Prisma's. */
 export type HistoryOperationName = Extract<Row, { historyOnly: true }>['name'];
+/** The reads that take `asOf` (models with history). */
+export type AsOfOperationName = Extract<Row, { asOf: true }>['name'];
 export type ReadOperationName = Extract<Row, { access: 'read' }>['name'];
 export type WriteOperationName = Extract<Row, { access: 'write' }>['name'];
 /** The writes given data to write: every write but the deletes. */

@@ -8,7 +8,7 @@ import {
   sortKeys,
   statesAt,
 } from '../history/as-of.js';
-import type { HistoryEntry, RowVersion } from '../history/history-model.js';
+import type { HistoryEntry } from '../history/history-model.js';
 import type { HistorySettings } from '../history/history-writer.js';
 import { rowKey, sameValue, typedRow } from '../history/stored-row.js';
 import { idSelect } from '../metadata/id-select.js';
@@ -19,6 +19,7 @@ import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { whereMatches } from '../prisma/row-filter.js';
 import { AS_OF_PARAMETER } from '../shared/history.constants.js';
 import { isPlainObject } from '../shared/plain-object.js';
+import type { RowVersion } from '../shared/row-version.js';
 import { assertUnique, expandUnique, planRead } from './plan-read.js';
 import { policyViolation } from './policy.error.js';
 import type { PolicySet } from './policy-set.js';

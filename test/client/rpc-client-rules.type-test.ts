@@ -78,6 +78,10 @@ export async function resultsLeaveOutWhatTheServerNeverSends() {
     await client.user.delete({ where: { id: 1 } }),
     await client.user.restore({ where: { id: 1 } }),
     await client.user.hardDelete({ where: { id: 1 } }),
+    await client.user.restoreVersion({ where: { id: 1 }, version: 2 }),
+    await client.user.findUniqueOrThrow({ where: { id: 1 }, asOf: new Date() }),
+    (await client.user.findMany({ asOf: new Date() }))[0]!,
+    (await client.user.history({ where: { id: 1 } }))[0]!.data!,
   ]) {
     expectTypeEqual<keyof typeof row, ReadableUserColumn>();
   }

@@ -2,7 +2,14 @@
 // Type expectations of the RPC client, checked by `tsc` (npm run typecheck), never run: the client's
 // arguments and results are the generated Prisma client's own, for the sample schema.
 import type { Prisma, PrismaClient } from '../../fixtures/generated/sqlite/prisma/client.js';
-import { type RpcClient, withDeleted } from '../../lib/client/index.js';
+import {
+  type RowVersion,
+  type RpcAsOfReads,
+  type RpcClient,
+  type RpcHistoryOperationName,
+  type RpcHistoryOperations,
+  withDeleted,
+} from '../../lib/client/index.js';
 import { expectTypeEqual } from './type-equality.js';
 
 declare const prisma: PrismaClient;
@@ -106,6 +113,76 @@ export async function softDeleteOperationsAreTypedAsDelete() {
   void client.post.restore({ where: { title: 'x' } });
   // @ts-expect-error nor data
   void client.post.hardDelete({ where: { id: 1 }, data: {} });
+}
+
+/** A post as a read without selection answers it. */
+type Post = Result<ReturnType<typeof prisma.post.findUniqueOrThrow>>;
+
+export async function historyIsTypedByTheModel() {
+  const versions = await client.post.history({ where: { id: 1 }, since: new Date(), until: '2024-01-01T00:00:00Z' });
+  expectTypeEqual<typeof versions, RowVersion<Post>[]>();
+  expectTypeEqual<(typeof versions)[number]['at'], Date>();
+  expectTypeEqual<NonNullable<(typeof versions)[number]['data']>['views'], bigint>();
+  void client.tag.history({ where: { name: 'a' }, actor: 'u1', order: 'asc', skip: 1, take: 2 });
+
+  // restoreVersion: update's where and selection, a version in place of data, update's result.
+  const restored = await client.post.restoreVersion({
+    where: { id: 1 },
+    version: 3,
+    select: { id: true, title: true },
+  });
+  expectTypeEqual<typeof restored, { id: number; title: string }>();
+  const whole = await client.post.restoreVersion({ where: { id: 1 }, version: 3, include: { author: true } });
+  expectTypeEqual<
+    typeof whole,
+    Result<ReturnType<typeof prisma.post.update<{ where: { id: number }; data: { title: string }; include: { author: true } }>>>
+  >();
+
+  // Exactly the operations of the table's models with history, and the reads that take asOf.
+  expectTypeEqual<keyof RpcHistoryOperations<PrismaClient['post']>, RpcHistoryOperationName>();
+  expectTypeEqual<
+    keyof RpcAsOfReads<PrismaClient['post']>,
+    'findMany' | 'findUnique' | 'findUniqueOrThrow' | 'findFirst' | 'findFirstOrThrow' | 'count'
+  >();
+
+  // @ts-expect-error history takes a unique where
+  void client.post.history({ where: { title: 'x' } });
+  // @ts-expect-error restoreVersion takes no data
+  void client.post.restoreVersion({ where: { id: 1 }, version: 3, data: { title: 't' } });
+  // @ts-expect-error nor goes without a version
+  void client.post.restoreVersion({ where: { id: 1 } });
+}
+
+export async function readsTakeAsOf() {
+  const at = new Date();
+  const then = await client.post.findMany({ asOf: at, where: { published: true }, select: { id: true, views: true } });
+  expectTypeEqual<typeof then, { id: number; views: bigint }[]>();
+  const one = await client.post.findUnique({ where: { id: 1 }, asOf: '2024-01-01T00:00:00Z' });
+  expectTypeEqual<typeof one, Result<ReturnType<typeof prisma.post.findUnique>>>();
+  const first = await client.post.findFirstOrThrow({ asOf: at, omit: { content: true } });
+  expectTypeEqual<typeof first, Result<ReturnType<typeof prisma.post.findFirstOrThrow<{ omit: { content: true } }>>>>();
+  const past = await client.post.findUniqueOrThrow({ where: { id: 1 }, asOf: at });
+  expectTypeEqual<typeof past, Post>();
+  expectTypeEqual<typeof first.views, bigint>();
+  const counted = await client.post.count({ asOf: at, select: { _all: true } });
+  expectTypeEqual<typeof counted, { _all: number }>();
+  const maybe = await client.post.findFirst({ asOf: at });
+  expectTypeEqual<typeof maybe, Post | null>();
+
+  // Without asOf, Prisma's own signature: its inference and relation methods.
+  const author = await client.post.findUnique({ where: { id: 1 } }).author({ select: { name: true } });
+  expectTypeEqual<typeof author, { name: string } | null>();
+
+  // @ts-expect-error a read as of a past time has no related rows
+  void client.post.findMany({ asOf: at, include: { author: true } });
+  // @ts-expect-error nor a cursor
+  void client.post.findMany({ asOf: at, cursor: { id: 1 } });
+  // @ts-expect-error asOf is a time
+  void client.post.count({ asOf: 1 });
+  // @ts-expect-error and the reads' other arguments are still checked
+  void client.post.findMany({ asOf: at, where: { titel: 'x' } });
+  // @ts-expect-error other reads take no asOf
+  void client.post.aggregate({ asOf: at, _count: true });
 }
 
 export function parametersMatchPrisma() {

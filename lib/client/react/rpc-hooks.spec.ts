@@ -67,4 +67,25 @@ describe('useRpcMutation', () => {
     await restore('');
     expect(keys.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([true, true, false]);
   });
+
+  it('invalidates the model’s history and reads as of a past time on restoreVersion, as any update', async () => {
+    const client = createRpcClient<never>({
+      baseUrl: 'http://api.test/rpc',
+      fetch: async () => new Response(JSON.stringify({ data: { id: 1 } }), { status: 200 }),
+    }) as unknown as Record<string, Model>;
+    const queryClient = new QueryClient();
+    const keys = [
+      rpcQueryKey(client.post.history({ where: { id: 1 } })),
+      rpcQueryKey(client.post.findMany({ asOf: new Date(0) })),
+      rpcQueryKey(client.tag.history({ where: { id: 1 } })),
+    ];
+    for (const key of keys) queryClient.setQueryData(key, []);
+    const restore = renderedMutation(
+      () => client.post.restoreVersion({ where: { id: 1 }, version: 2 }),
+      0,
+      queryClient,
+    );
+    await restore('');
+    expect(keys.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([true, true, false]);
+  });
 });
