@@ -83,7 +83,13 @@ describe('outboxChange', () => {
       after: row,
       context: { user: 1 },
     });
-    const plain = { id: '1', at: '2026-01-02T03:04:05.678Z', price: '12345678901234567890.123456789', avatar: 'AAEC', meta: { a: [1] } };
+    const plain = {
+      id: '1',
+      at: '2026-01-02T03:04:05.678Z',
+      price: '12345678901234567890.123456789',
+      avatar: 'AAEC',
+      meta: { a: [1] },
+    };
     expect(change).toEqual({ model: 'User', operation: 'update', id: { id: '1' }, before: plain, after: plain });
   });
 

@@ -135,7 +135,11 @@ export async function historyIsTypedByTheModel() {
   const whole = await client.post.restoreVersion({ where: { id: 1 }, version: 3, include: { author: true } });
   expectTypeEqual<
     typeof whole,
-    Result<ReturnType<typeof prisma.post.update<{ where: { id: number }; data: { title: string }; include: { author: true } }>>>
+    Result<
+      ReturnType<
+        typeof prisma.post.update<{ where: { id: number }; data: { title: string }; include: { author: true } }>
+      >
+    >
   >();
 
   // Exactly the operations of the table's models with history, and the reads that take asOf.

@@ -1,6 +1,6 @@
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import { quoteInput } from '../../errors/quote-input.js';
-import type { RowVersion } from '../../history/history-model.js';
+import type { RowVersion } from '../../shared/row-version.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import type { ModelRegistry } from '../../metadata/model-registry.js';
 import type { PrismaClientLike } from '../../prisma/prisma-client-like.js';

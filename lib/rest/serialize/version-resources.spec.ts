@@ -1,5 +1,5 @@
 import { modelMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
-import type { RowVersion } from '../../history/history-model.js';
+import type { RowVersion } from '../../shared/row-version.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
 import { resourceShape } from './resource-shape.js';
 import { versionResource, versionsDocument } from './version-resources.js';

@@ -1,4 +1,4 @@
-import type { RowVersion } from '../../history/history-model.js';
+import type { RowVersion } from '../../shared/row-version.js';
 import { SCALAR_CODECS } from '../../scalars/scalar-codecs.js';
 import { VERSION_TYPE } from '../../shared/history.constants.js';
 import { JSON_API_VERSION } from '../json-api.constants.js';
