@@ -1,10 +1,10 @@
 import { CrudApiError } from '../../errors/crud-api.error.js';
 import { quoteInput } from '../../errors/quote-input.js';
-import type { RowVersion } from '../../shared/row-version.js';
 import type { ModelMeta } from '../../metadata/model-meta.types.js';
 import type { ModelRegistry } from '../../metadata/model-registry.js';
 import type { PrismaClientLike } from '../../prisma/prisma-client-like.js';
 import { AS_OF_PARAMETER } from '../../shared/history.constants.js';
+import type { RowVersion } from '../../shared/row-version.js';
 import type { HistoryQuery } from '../query/history-query.js';
 import { uniqueWhere } from '../resource-id.js';
 import { modelDelegate } from './model-delegate.js';

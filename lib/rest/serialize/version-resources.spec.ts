@@ -1,6 +1,6 @@
 import { modelMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
-import type { RowVersion } from '../../shared/row-version.js';
 import { ModelRegistry } from '../../metadata/model-registry.js';
+import type { RowVersion } from '../../shared/row-version.js';
 import { resourceShape } from './resource-shape.js';
 import { versionResource, versionsDocument } from './version-resources.js';
 

@@ -1,6 +1,6 @@
-import type { RowVersion } from '../../shared/row-version.js';
 import { SCALAR_CODECS } from '../../scalars/scalar-codecs.js';
 import { VERSION_TYPE } from '../../shared/history.constants.js';
+import type { RowVersion } from '../../shared/row-version.js';
 import { JSON_API_VERSION } from '../json-api.constants.js';
 import { pickAttributes } from './attributes-builder.js';
 import type { PaginationLinks } from './pagination-links.js';
