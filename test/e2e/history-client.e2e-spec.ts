@@ -64,7 +64,10 @@ describe.each(testProviders())('typed RPC client and history (%s)', (provider) =
     expect(await client.post.findMany({ where: { id: created.id }, asOf, select: { title: true } })).toEqual([
       { title: 'first' },
     ]);
-    expect(await client.post.count({ where: { title: 'second' }, asOf: asOf.toISOString() })).toBe(0);
+    // (A number: MySQL's string comparisons follow the column's collation, which the past rows cannot.)
+    const viewed = { id: created.id, views: { gte: 2n } };
+    expect(await client.post.count({ where: viewed, asOf: asOf.toISOString() })).toBe(0);
+    expect(await client.post.count({ where: viewed })).toBe(1);
     expect(await client.post.findFirstOrThrow({ where: { id: created.id } })).toEqual(updated);
 
     // Back to the first version: an update, recorded as a new version.
