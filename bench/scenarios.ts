@@ -25,7 +25,9 @@ export interface Scenario {
   /** Writes change the data: responses are compared by shape, and they run after the reads. */
   write: boolean;
   /** Options our module gets in this scenario only (what it measures the cost of); the others run without them. */
-  oursOptions?: Pick<CrudApiOptions, 'rules' | 'live' | 'caching' | 'coalesceReads' | 'history'>;
+  oursOptions?: Pick<CrudApiOptions, 'rules' | 'live' | 'caching' | 'coalesceReads' | 'history' | 'onChange'>;
+  /** Options the baseline gets when it is our module without `oursOptions`: what both sides share. */
+  baselineOptions?: Scenario['oursOptions'];
   /** The request the baseline side is sent instead of `path`/`vary` (an asOf read's: the same read without asOf). */
   baselineRequest?: Pick<Scenario, 'path' | 'vary'>;
   /** What the scenario's two sides are (see `COMPARISONS`); `hand-written` unless given. */
@@ -38,7 +40,8 @@ export type ComparisonId = 'hand-written' | 'nest-team' | 'conditional' | 'histo
 export interface Comparison {
   /**
    * What the baseline server runs: a hand-written controller, or our module with the scenario's
-   * `oursOptions` (`ours`) or without them (`ours-without-options`: what those options cost).
+   * `oursOptions` (`ours`) or without them (`ours-without-options`, with the scenario's
+   * `baselineOptions` if it has any: what `oursOptions` cost).
    */
   baselineServes: 'controller' | 'ours' | 'ours-without-options';
   /** What each side serves and is sent, written into the results. */
@@ -333,11 +336,24 @@ const HISTORY: Scenario['oursOptions'] = { history: { model: 'HistoryEntry' }, r
  * A write with the post's history recorded against the same write without (`<id>-history`). With
  * nothing else capturing changes, history also turns on the change capture (the changed rows read
  * back, and before an update), so the SQL difference is that and the history's insert together.
+ * `<id>-history-captured` gives both sides an `onChange` listener, which captures the changes
+ * already: the difference is then the history's own.
  */
-function withHistory(id: string): Scenario {
+function withHistory(id: string, captured = false): Scenario {
   const write = WRITES.find((scenario) => scenario.id === id)!;
-  const title = `${write.title}, history vs none`;
-  return { ...write, id: `${id}-history`, title, comparison: 'history', oursOptions: HISTORY };
+  if (!captured) {
+    const title = `${write.title}, history vs none`;
+    return { ...write, id: `${id}-history`, title, comparison: 'history', oursOptions: HISTORY };
+  }
+  const listener: Scenario['oursOptions'] = { onChange: () => undefined };
+  return {
+    ...write,
+    id: `${id}-history-captured`,
+    title: `${write.title}, history vs none, both with an onChange listener`,
+    comparison: 'history',
+    oursOptions: { ...listener, ...HISTORY },
+    baselineOptions: listener,
+  };
 }
 
 /**
@@ -390,6 +406,8 @@ export const SCENARIOS: readonly Scenario[] = [
   withHistory('rpc-create'),
   withHistory('rpc-update'),
   withHistory('rest-update'),
+  withHistory('rpc-create', true),
+  withHistory('rpc-update', true),
 ];
 
 /** The request the baseline side is sent: the scenario's own, or its `baselineRequest`. */

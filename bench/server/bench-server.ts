@@ -46,7 +46,10 @@ const benchScenario = SCENARIOS.find((s) => s.id === args.scenario);
 // What the baseline side serves: a controller, or our module with or without the scenario's options.
 const baselineServes = benchScenario ? COMPARISONS[comparisonOf(benchScenario)].baselineServes : 'controller';
 const servesOurs = args.side === 'ours' || baselineServes !== 'controller';
-const scenarioOptions = args.side === 'baseline' && baselineServes === 'ours-without-options' ? {} : undefined;
+const scenarioOptions =
+  args.side === 'baseline' && baselineServes === 'ours-without-options'
+    ? (benchScenario?.baselineOptions ?? {})
+    : undefined;
 
 async function oursModule(db: SampleDatabase): Promise<Type> {
   const [{ CrudApiModule }, { liveOptions }] = await Promise.all([

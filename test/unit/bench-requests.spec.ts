@@ -68,11 +68,19 @@ describe('bench varied requests', () => {
       }
     }
     const withHistory = SCENARIOS.filter((s) => comparisonOf(s) === 'history');
-    expect(withHistory.map((s) => s.id)).toEqual(['rpc-create-history', 'rpc-update-history', 'rest-update-history']);
-    for (const { id, title, oursOptions, comparison, ...write } of withHistory) {
-      const { id: _, title: __, ...plain } = SCENARIOS.find((s) => `${s.id}-history` === id)!;
+    expect(withHistory.map((s) => s.id)).toEqual([
+      'rpc-create-history',
+      'rpc-update-history',
+      'rest-update-history',
+      'rpc-create-history-captured',
+      'rpc-update-history-captured',
+    ]);
+    for (const { id, title, oursOptions, baselineOptions, comparison, ...write } of withHistory) {
+      const { id: _, title: __, ...plain } = SCENARIOS.find((s) => id.startsWith(`${s.id}-history`))!;
       expect(write).toEqual(plain);
       expect(oursOptions?.rules?.Post?.history).toBe(true);
+      // Both sides capture changes, or neither: the difference is history's.
+      expect(oursOptions?.onChange).toBe(baselineOptions?.onChange);
       expect(COMPARISONS[comparison!].baselineServes).toBe('ours-without-options');
     }
   });
