@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 
 import { modelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
-import { whereMatches } from '../../lib/prisma/row-filter.js';
 import { andWhere } from '../../lib/policies/rule-where.js';
+import { whereMatches } from '../../lib/prisma/row-filter.js';
 
 const Post = modelMeta.models.Post!;
 const RUNS = { seed: Number(process.env.FUZZ_SEED ?? 20261128), numRuns: Number(process.env.FUZZ_RUNS ?? 500) };
