@@ -5,7 +5,9 @@ import path from 'node:path';
 import type { TestDatabase } from '../test/support/test-database.js';
 import { type BenchOptions, parseBenchOptions } from './bench-options.js';
 import { createBenchDatabase } from './dataset/bench-database.js';
+import { HISTORY_SIZE } from './dataset/history-span.js';
 import { addPosts, DEFAULT_DATASET, seedDataset } from './dataset/seed-dataset.js';
+import { seedHistory } from './dataset/seed-history.js';
 import { runLiveFanOut } from './live/run-live-fan-out.js';
 import {
   formatMemoryTable,
@@ -27,6 +29,7 @@ import { checkParity, prepareConditional } from './runner/parity.js';
 import { SCALING_VARIANTS, scalingVariantScenario } from './runner/scaling-variants.js';
 import { type ServerPlacement, ServerProcess } from './runner/server-process.js';
 import {
+  baselineRequestOf,
   type ComparisonId,
   comparisonOf,
   COMPARISONS,
@@ -80,8 +83,13 @@ async function main(): Promise<void> {
   try {
     const seeded = Date.now();
     await seedDataset(handle, DEFAULT_DATASET);
-    handle.queries.length = 0;
     log(`seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
+    if (scenarios.some((s) => comparisonOf(s) === 'as-of')) {
+      const started = Date.now();
+      await seedHistory(handle);
+      log(`seeded ${HISTORY_SIZE} history entries in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
+    handle.queries.length = 0;
     serializerCost = await measureSerializerCost(handWritten(scenarios), handle.modelMeta, handle.prisma);
     if (options.cpuProf) await mkdir(options.cpuProf, { recursive: true });
     for (const [scenario, baseline] of scenarios.flatMap((s) =>
@@ -195,7 +203,10 @@ async function runScenario(
     const started = { ours: await heapMb(ours), baseline: await heapMb(baseline) };
     const { parity, requests } = conditional
       ? await prepareConditional(scenario, ours, baseline)
-      : { parity: await checkParity(scenario, ours, baseline), requests: sameRequest(scenario) };
+      : {
+          parity: await checkParity(scenario, ours, baseline),
+          requests: { ours: scenario, baseline: baselineRequestOf(scenario) },
+        };
     const settings = { duration: options.duration, connections: options.connections, rounds: options.rounds };
     await warmUp([ours], requests.ours, settings);
     await warmUp([baseline], requests.baseline, settings);
@@ -228,9 +239,9 @@ const heapMb = async (server: ServerProcess): Promise<number> => (await server.m
 /** The scenarios measured against a hand-written controller: the in-process tables compare against it too. */
 const handWritten = (scenarios: readonly Scenario[]) => scenarios.filter((s) => comparisonOf(s) === 'hand-written');
 
-/** The baselines a scenario is run against: the chosen ones, but a conditional GET's is our module, once. */
+/** The baselines a scenario is run against: the chosen ones, but once when the baseline is our module (a conditional GET's, history's). */
 const baselinesOf = (scenario: Scenario, chosen: readonly BaselineKind[]): readonly BaselineKind[] =>
-  comparisonOf(scenario) === 'conditional' ? ['careful'] : chosen;
+  COMPARISONS[comparisonOf(scenario)].baselineServes === 'controller' ? chosen : ['careful'];
 
 /** The results by comparison, hand-written first (each comparison has its own table). */
 function byComparison(results: readonly ScenarioResult[]): [ComparisonId, ScenarioResult[]][] {

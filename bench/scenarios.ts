@@ -1,7 +1,8 @@
 import type { CrudApiOptions } from '../lib/index.js';
+import { historyTimeBefore } from './dataset/history-span.js';
 import { postCreateSchema, preparePostCreate } from './post-create-rules.js';
 import type { BaselineKind } from './server/server-protocol.js';
-import { PAGE_LIMIT, pageOffsetAt, postIdAt, publishedAt, userIdAt } from './varied-requests.js';
+import { draw, PAGE_LIMIT, pageOffsetAt, postIdAt, publishedAt, userIdAt } from './varied-requests.js';
 
 /** One benchmarked request, sent identically to our module and to its hand-written baseline. */
 export interface Scenario {
@@ -24,15 +25,25 @@ export interface Scenario {
   /** Writes change the data: responses are compared by shape, and they run after the reads. */
   write: boolean;
   /** Options our module gets in this scenario only (what it measures the cost of); the others run without them. */
-  oursOptions?: Pick<CrudApiOptions, 'rules' | 'live' | 'caching' | 'coalesceReads'>;
+  oursOptions?: Pick<CrudApiOptions, 'rules' | 'live' | 'caching' | 'coalesceReads' | 'history' | 'onChange'>;
+  /** Options the baseline gets when it is our module without `oursOptions`: what both sides share. */
+  baselineOptions?: Scenario['oursOptions'];
+  /** The request the baseline side is sent instead of `path`/`vary` (an asOf read's: the same read without asOf). */
+  baselineRequest?: Pick<Scenario, 'path' | 'vary'>;
   /** What the scenario's two sides are (see `COMPARISONS`); `hand-written` unless given. */
   comparison?: ComparisonId;
 }
 
-export type ComparisonId = 'hand-written' | 'nest-team' | 'conditional';
+export type ComparisonId = 'hand-written' | 'nest-team' | 'conditional' | 'history' | 'as-of';
 
 /** What a scenario compares: its two sides, as the results and the report name them. */
 export interface Comparison {
+  /**
+   * What the baseline server runs: a hand-written controller, or our module with the scenario's
+   * `oursOptions` (`ours`) or without them (`ours-without-options`, with the scenario's
+   * `baselineOptions` if it has any: what `oursOptions` cost).
+   */
+  baselineServes: 'controller' | 'ours' | 'ours-without-options';
   /** What each side serves and is sent, written into the results. */
   sides: { ours: string; baseline: string };
   /** Column names of the two sides, and of the pair (`ours / base`). */
@@ -43,6 +54,7 @@ export interface Comparison {
 
 export const COMPARISONS: Readonly<Record<ComparisonId, Comparison>> = {
   'hand-written': {
+    baselineServes: 'controller',
     sides: {
       ours: 'our module',
       baseline: "the scenario's fastest careful hand-written Nest controller (no validation), sent the same requests",
@@ -56,6 +68,7 @@ export const COMPARISONS: Readonly<Record<ComparisonId, Comparison>> = {
     },
   },
   'nest-team': {
+    baselineServes: 'controller',
     sides: {
       ours: 'our module',
       baseline:
@@ -70,6 +83,7 @@ export const COMPARISONS: Readonly<Record<ComparisonId, Comparison>> = {
     },
   },
   conditional: {
+    baselineServes: 'ours',
     sides: {
       ours: 'our module, sent If-None-Match with the tag of its full answer: 304 with no body',
       baseline: 'our module, sent the same read without If-None-Match: 200 with the full body',
@@ -80,6 +94,34 @@ export const COMPARISONS: Readonly<Record<ComparisonId, Comparison>> = {
       ours: '304',
       baseline: 'full 200',
       description: "of our module's 304 to a conditional GET over its full answer to the same read",
+    },
+  },
+  history: {
+    baselineServes: 'ours-without-options',
+    sides: {
+      ours: "our module recording the model's history (rules.Post.history, history.model HistoryEntry)",
+      baseline: 'our module without history, sent the same requests',
+    },
+    columns: { ours: 'history', baseline: 'none', pair: 'history / none' },
+    chart: {
+      title: 'History on / off',
+      ours: 'history',
+      baseline: 'none',
+      description: 'of our module recording history over our module without it, on the same write',
+    },
+  },
+  'as-of': {
+    baselineServes: 'ours',
+    sides: {
+      ours: 'our module, sent the read with asOf (history of 100,000 changes)',
+      baseline: 'our module, sent the same read without asOf',
+    },
+    columns: { ours: 'asOf', baseline: 'plain', pair: 'asOf / plain' },
+    chart: {
+      title: 'Read asOf / plain read',
+      ours: 'asOf',
+      baseline: 'plain',
+      description: "of our module's read as of a past time over the same read of the current rows",
     },
   },
 };
@@ -287,6 +329,67 @@ function conditionalGet(id: string, fromChanges = false): Scenario {
   };
 }
 
+/** Post's history recorded in the sample's HistoryEntry model (docs/history.md). */
+const HISTORY: Scenario['oursOptions'] = { history: { model: 'HistoryEntry' }, rules: { Post: { history: true } } };
+
+/**
+ * A write with the post's history recorded against the same write without (`<id>-history`). With
+ * nothing else capturing changes, history also turns on the change capture (the changed rows read
+ * back, and before an update), so the SQL difference is that and the history's insert together.
+ * `<id>-history-captured` gives both sides an `onChange` listener, which captures the changes
+ * already: the difference is then the history's own.
+ */
+function withHistory(id: string, captured = false): Scenario {
+  const write = WRITES.find((scenario) => scenario.id === id)!;
+  if (!captured) {
+    const title = `${write.title}, history vs none`;
+    return { ...write, id: `${id}-history`, title, comparison: 'history', oursOptions: HISTORY };
+  }
+  const listener: Scenario['oursOptions'] = { onChange: () => undefined };
+  return {
+    ...write,
+    id: `${id}-history-captured`,
+    title: `${write.title}, history vs none, both with an onChange listener`,
+    comparison: 'history',
+    oursOptions: { ...listener, ...HISTORY },
+    baselineOptions: listener,
+  };
+}
+
+/**
+ * A page of posts as of a time with `changes` recorded since (of the 100,000 the runner seeds for
+ * these scenarios), against the same read of today's rows. The filter and the page vary; pages stay
+ * among the first five, as an asOf read fetches skip + take current rows to merge the past ones in.
+ */
+function asOfRead(id: string, changes: number): Scenario {
+  const read = (n: number) => ({
+    where: { published: publishedAt(n), authorId: { lte: userIdAt(n) } },
+    orderBy: [{ rating: 'desc' }, { id: 'asc' }],
+    skip: PAGE_LIMIT * draw(n, 5, 5),
+    take: PAGE_LIMIT,
+  });
+  const asOf = historyTimeBefore(changes).toISOString();
+  const plain = (n: number) => `/api/rpc/post/findMany?q=${rpcQuery(read(n))}`;
+  return {
+    ...variedRead(
+      { id, title: `RPC post.findMany take 20, asOf with ${changes} changes since`, oursOptions: HISTORY },
+      (n) => `/api/rpc/post/findMany?q=${rpcQuery({ ...read(n), asOf })}`,
+    ),
+    comparison: 'as-of',
+    baselineRequest: { path: plain(0), vary: plain },
+  };
+}
+
+/**
+ * The asOf reads: few changes since (a recent time), as many changed rows as SQLite can leave out of
+ * its read (Prisma binds at most 999 values there), and a tenth of the history since (an older time).
+ */
+export const AS_OF_READS: readonly Scenario[] = [
+  asOfRead('rpc-as-of-recent', 100),
+  asOfRead('rpc-as-of-900', 900),
+  asOfRead('rpc-as-of-older', 10_000),
+];
+
 /**
  * Every scenario, reads first so that writes never change what a read measures. The conditional
  * GETs take a REST read and an RPC read with large bodies, where skipping the body should show.
@@ -298,8 +401,17 @@ export const SCENARIOS: readonly Scenario[] = [
   conditionalGet('rpc-find-many'),
   conditionalGet('rest-include', true),
   conditionalGet('rpc-find-many', true),
+  ...AS_OF_READS,
   ...WRITES,
+  withHistory('rpc-create'),
+  withHistory('rpc-update'),
+  withHistory('rest-update'),
+  withHistory('rpc-create', true),
+  withHistory('rpc-update', true),
 ];
+
+/** The request the baseline side is sent: the scenario's own, or its `baselineRequest`. */
+export const baselineRequestOf = (scenario: Scenario): Scenario => ({ ...scenario, ...scenario.baselineRequest });
 
 /** The scenario as sent for the round's request `index`. */
 export const requestAt = (scenario: Scenario, index: number): Scenario =>

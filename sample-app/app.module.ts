@@ -24,8 +24,10 @@ export const BASE_URL = process.env.BASE_URL ?? `http://localhost:${PORT}`;
         prisma: database.prisma,
         modelMeta: database.modelMeta,
         policies: samplePolicies,
-        // Hashed passwords, validated emails, server-set authors: fixtures/blog/rules.ts.
-        rules: sampleRules,
+        // Hashed passwords, validated emails, server-set authors: fixtures/blog/rules.ts. Every
+        // change of a post is recorded, so the page shows its versions and the posts as of a time.
+        rules: { ...sampleRules, Post: { ...sampleRules.Post, history: true } },
+        history: { model: 'HistoryEntry' },
         operations: { AuditEntry: { readOnly: true } },
         // A write sent with an Idempotency-Key runs once; its retries get the stored answer.
         idempotency: { model: 'IdempotencyKey' },

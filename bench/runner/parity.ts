@@ -1,11 +1,12 @@
-import { requestAt, type Scenario } from '../scenarios.js';
+import { baselineRequestOf, requestAt, type Scenario } from '../scenarios.js';
 import { findDifference, shapeOf } from './compare-documents.js';
 import type { SideRequests } from './measure.js';
 import type { ServerProcess } from './server-process.js';
 
 export interface Parity {
   /**
-   * `identical`: same status and body; `same-shape`: writes whose ids and timestamps differ;
+   * `identical`: same status and body; `same-shape`: writes whose ids and timestamps differ, or
+   * reads whose two sides are sent different requests (asOf and plain) and answer alike in shape;
    * `not-modified`: a conditional GET whose full answers are identical and whose conditional
    * request ours answers 304, without a body, with the same tag.
    */
@@ -28,31 +29,33 @@ export interface Answer {
 export const PARITY_SAMPLE = 5;
 
 /**
- * Sends the scenario's request once to each server and compares the answers (links made
- * port-neutral); of a varied read, its first `PARITY_SAMPLE` requests, each a different value.
+ * Sends the scenario's request once to each server (the baseline its `baselineRequest`, if it has
+ * one) and compares the answers (links made port-neutral); of a varied read, its first
+ * `PARITY_SAMPLE` requests, each a different value.
  */
 export async function checkParity(scenario: Scenario, ours: Server, baseline: Server): Promise<Parity> {
   let parity: Parity = { verdict: 'identical' };
   for (let index = 0; index < (scenario.vary ? PARITY_SAMPLE : 1); index++) {
     const request = requestAt(scenario, index);
-    parity = await checkRequest(request, ours, baseline);
+    parity = await checkRequest(request, requestAt(baselineRequestOf(scenario), index), ours, baseline);
     if (parity.detail) return scenario.vary ? { ...parity, detail: `${request.path}: ${parity.detail}` } : parity;
   }
   return parity;
 }
 
-async function checkRequest(scenario: Scenario, ours: Server, baseline: Server): Promise<Parity> {
+async function checkRequest(scenario: Scenario, other: Scenario, ours: Server, baseline: Server): Promise<Parity> {
   const a = await ask(scenario, ours);
-  const b = await ask(scenario, baseline);
+  const b = await ask(other, baseline);
   if (a.status !== b.status)
     return { verdict: 'different', detail: `status ${a.status} vs ${b.status}: ${preview(a.body)}` };
   if (a.status !== scenario.status)
     return { verdict: 'different', detail: `status ${a.status}, expected ${scenario.status}: ${preview(a.body)}` };
   if (a.contentType !== b.contentType)
     return { verdict: 'different', detail: `content-type ${a.contentType} vs ${b.contentType}` };
-  const difference = scenario.write ? findDifference(shapeOf(a.body), shapeOf(b.body)) : findDifference(a.body, b.body);
+  const byShape = scenario.write || other.path !== scenario.path;
+  const difference = byShape ? findDifference(shapeOf(a.body), shapeOf(b.body)) : findDifference(a.body, b.body);
   if (difference) return { verdict: 'different', detail: difference };
-  return { verdict: scenario.write ? 'same-shape' : 'identical' };
+  return { verdict: byShape ? 'same-shape' : 'identical' };
 }
 
 /**

@@ -9,7 +9,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 
 import { createSampleDatabase, type SampleDatabase } from '../../fixtures/blog/database/create-prisma-client.js';
 import { BENCH_DATABASE, BENCH_ENDPOINT } from '../baseline/baseline.tokens.js';
-import { comparisonOf, SCENARIOS } from '../scenarios.js';
+import { comparisonOf, COMPARISONS, SCENARIOS } from '../scenarios.js';
 import { replayingClient } from './replaying-client.js';
 import {
   decodeServerArgs,
@@ -43,8 +43,13 @@ const logSql = process.env.BENCH_LOG_SQL === '1';
 );
 
 const benchScenario = SCENARIOS.find((s) => s.id === args.scenario);
-const servesOurs =
-  args.side === 'ours' || (benchScenario !== undefined && comparisonOf(benchScenario) === 'conditional');
+// What the baseline side serves: a controller, or our module with or without the scenario's options.
+const baselineServes = benchScenario ? COMPARISONS[comparisonOf(benchScenario)].baselineServes : 'controller';
+const servesOurs = args.side === 'ours' || baselineServes !== 'controller';
+const scenarioOptions =
+  args.side === 'baseline' && baselineServes === 'ours-without-options'
+    ? (benchScenario?.baselineOptions ?? {})
+    : undefined;
 
 async function oursModule(db: SampleDatabase): Promise<Type> {
   const [{ CrudApiModule }, { liveOptions }] = await Promise.all([
@@ -52,7 +57,7 @@ async function oursModule(db: SampleDatabase): Promise<Type> {
     import('../live/live-fan-out-options.js'),
   ]);
   const options = {
-    ...(benchScenario?.oursOptions ?? liveOptions(args.scenario, args.databaseUrl)),
+    ...(scenarioOptions ?? benchScenario?.oursOptions ?? liveOptions(args.scenario, args.databaseUrl)),
     ...(args.live ? { live: {} } : {}),
     ...(args.uncoalesced ? { coalesceReads: false as const } : {}),
   };

@@ -5,7 +5,7 @@ import {
   SAMPLE_DATABASE_BOUNDS,
   type SampleDatabase,
 } from '../../fixtures/blog/database/create-prisma-client.js';
-import { pushSchemaIfEmpty } from '../../fixtures/blog/database/prepare-database.js';
+import { pushSchemaIfEmpty, pushTableIfMissing } from '../../fixtures/blog/database/prepare-database.js';
 import { seedIfEmpty } from '../../fixtures/blog/seed.js';
 import { DEFAULT_DATABASE_URL } from './default-database-url.js';
 
@@ -23,6 +23,9 @@ export const SAMPLE_DATABASE = Symbol('SAMPLE_DATABASE');
         if (await pushSchemaIfEmpty(url)) logger.log(`Created the sample schema in ${url}`);
         // Every wait bounded: pool, statements, locks (docs/databases.md#timeouts-and-pools).
         const database = createSampleDatabase(url, { bounds: SAMPLE_DATABASE_BOUNDS });
+        // Post history (app.module.ts) is kept in crud_history, which an older sample database lacks.
+        if (await pushTableIfMissing(url, database.prisma, 'crud_history'))
+          logger.log(`Created crud_history in ${url}`);
         if (await seedIfEmpty(database.prisma)) logger.log('Seeded demo data');
         return database;
       },

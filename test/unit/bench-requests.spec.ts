@@ -13,7 +13,7 @@ import { parseBenchOptions } from '../../bench/bench-options.js';
 import { latencySummary, policyCallers } from '../../bench/live/run-live-fan-out.js';
 import { quartiles } from '../../bench/report/bench-report.js';
 import { checkParity, PARITY_SAMPLE } from '../../bench/runner/parity.js';
-import { comparisonOf, requestAt, SCENARIOS } from '../../bench/scenarios.js';
+import { baselineRequestOf, comparisonOf, COMPARISONS, requestAt, SCENARIOS } from '../../bench/scenarios.js';
 import { decodeServerArgs, encodeServerArgs } from '../../bench/server/server-protocol.js';
 import { draw } from '../../bench/varied-requests.js';
 
@@ -34,7 +34,9 @@ describe('bench varied requests', () => {
   });
 
   it('varies every read but the hot one: no two requests sent together are alike', () => {
-    const varied = SCENARIOS.filter((s) => !s.write && comparisonOf(s) === 'hand-written' && s.id !== 'rest-fetch-hot');
+    const varied = SCENARIOS.filter(
+      (s) => !s.write && ['hand-written', 'as-of'].includes(comparisonOf(s)) && s.id !== 'rest-fetch-hot',
+    );
     expect(varied.length).toBeGreaterThanOrEqual(10);
     for (const scenario of varied) {
       expect(scenario.vary).toBeDefined();
@@ -51,6 +53,35 @@ describe('bench varied requests', () => {
     for (const scenario of SCENARIOS.filter((s) => s === hot || comparisonOf(s) === 'conditional' || s.write)) {
       expect(scenario.vary).toBeUndefined();
       expect(requestAt(scenario, 7)).toBe(scenario);
+    }
+  });
+
+  it('sends an asOf read to one side, the same read without asOf to the other, and a write with history to one side', () => {
+    const args = (path: string) => JSON.parse(decodeURIComponent(path.split('?q=')[1]!));
+    const asOfReads = SCENARIOS.filter((s) => comparisonOf(s) === 'as-of');
+    expect(asOfReads.length).toBeGreaterThanOrEqual(2);
+    for (const scenario of asOfReads) {
+      for (const n of [0, 1, 17]) {
+        const { asOf, ...read } = args(requestAt(scenario, n).path);
+        expect(new Date(asOf).toISOString()).toBe(asOf);
+        expect(args(requestAt(baselineRequestOf(scenario), n).path)).toEqual(read);
+      }
+    }
+    const withHistory = SCENARIOS.filter((s) => comparisonOf(s) === 'history');
+    expect(withHistory.map((s) => s.id)).toEqual([
+      'rpc-create-history',
+      'rpc-update-history',
+      'rest-update-history',
+      'rpc-create-history-captured',
+      'rpc-update-history-captured',
+    ]);
+    for (const { id, title, oursOptions, baselineOptions, comparison, ...write } of withHistory) {
+      const { id: _, title: __, ...plain } = SCENARIOS.find((s) => id.startsWith(`${s.id}-history`))!;
+      expect(write).toEqual(plain);
+      expect(oursOptions?.rules?.Post?.history).toBe(true);
+      // Both sides capture changes, or neither: the difference is history's.
+      expect(oursOptions?.onChange).toBe(baselineOptions?.onChange);
+      expect(COMPARISONS[comparison!].baselineServes).toBe('ours-without-options');
     }
   });
 
