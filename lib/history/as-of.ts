@@ -1,6 +1,6 @@
 import { CrudApiError } from '../errors/crud-api.error.js';
 import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
-import { typedRow } from './stored-row.js';
+import { HASHED_KEY, typedRow } from './stored-row.js';
 
 type Row = Record<string, unknown>;
 
@@ -8,14 +8,11 @@ type Row = Record<string, unknown>;
 export interface ChangeSince {
   rowKey: string;
   before: Row | null;
-  /** The row after it: for a row created since, its key. */
-  data: Row | null;
 }
 
 /**
  * The rows changed since a time, as they were at that time: the row before the first change
  * recorded after it (`changes` in the order they were recorded), or null for a row created since.
- * Rows changed since and still present hold the key their current row has.
  */
 export function statesAt(model: ModelMeta, changes: readonly ChangeSince[]): Map<string, Row | null> {
   const states = new Map<string, Row | null>();
@@ -25,16 +22,25 @@ export function statesAt(model: ModelMeta, changes: readonly ChangeSince[]): Map
   return states;
 }
 
-/** The primary key of each row changed since (from any of its changes), for leaving the current rows out. */
-export function changedIds(model: ModelMeta, changes: readonly ChangeSince[]): Row[] {
-  const ids = new Map<string, Row>();
-  for (const change of changes) {
-    const row = change.before ?? change.data;
-    if (row && !ids.has(change.rowKey))
-      ids.set(change.rowKey, typedRow(model, Object.fromEntries(model.idFields.map((name) => [name, row[name]]))));
+/**
+ * The primary key of each row changed since, for leaving its row of today out: read from the row
+ * key (a key's JSON), or from a row before a change when the key is a hash (a long text id). The
+ * hashed keys of rows only created since are `unresolved`: their key is in their created row.
+ */
+export function changedIds(model: ModelMeta, changes: readonly ChangeSince[]): { ids: Row[]; unresolved: string[] } {
+  const ids = new Map<string, Row | undefined>();
+  for (const { rowKey: key, before } of changes) {
+    if (ids.get(key)) continue;
+    const known = key.startsWith(HASHED_KEY) ? before : (JSON.parse(key) as Row);
+    ids.set(key, known ? keyOf(model, known) : undefined);
   }
-  return [...ids.values()];
+  const unresolved = [...ids].flatMap(([key, id]) => (id ? [] : [key]));
+  return { ids: [...ids.values()].filter((id): id is Row => id !== undefined), unresolved };
 }
+
+/** The primary key of a row kept as JSON, typed. */
+export const keyOf = (model: ModelMeta, row: Row): Row =>
+  typedRow(model, Object.fromEntries(model.idFields.map((name) => [name, row[name]])));
 
 /** One key of an order: a field of the model, its direction, and where nulls go. */
 export interface SortKey {

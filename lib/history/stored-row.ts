@@ -59,9 +59,11 @@ export function typedRow(model: ModelMeta, stored: Row): Row {
 
 /** Longest row key kept as it is: longer keys (long text ids) are kept as their hash, which orders as well. */
 const ROW_KEY_LENGTH = 128;
+/** What begins a row key kept as its hash. */
+export const HASHED_KEY = 'sha256:';
 
 /** The row a change is about, as one text (its primary key's JSON, or that JSON's hash when long). */
 export function rowKey(id: Row): string {
   const text = JSON.stringify(plainRow(id));
-  return text.length <= ROW_KEY_LENGTH ? text : `sha256:${createHash('sha256').update(text).digest('hex')}`;
+  return text.length <= ROW_KEY_LENGTH ? text : `${HASHED_KEY}${createHash('sha256').update(text).digest('hex')}`;
 }

@@ -2,6 +2,7 @@ import { CrudApiError } from '../errors/crud-api.error.js';
 import {
   changedIds,
   type ChangeSince,
+  keyOf,
   mergeSorted,
   orderByOf,
   rowComparator,
@@ -22,6 +23,7 @@ import { isPlainObject } from '../shared/plain-object.js';
 import type { RowVersion } from '../shared/row-version.js';
 import { assertUnique, expandUnique, planRead } from './plan-read.js';
 import { policyViolation } from './policy.error.js';
+import type { PolicyWhere } from './policy.types.js';
 import type { PolicySet } from './policy-set.js';
 import { andWhere, anyOfIds, idWhere } from './rule-where.js';
 import { transformWhere } from './transform-where.js';
@@ -219,7 +221,7 @@ export async function readAsOf(scope: HistoryScope, model: ModelMeta, operation:
   const changes: ChangeSince[] = await delegate(client, settings.model).findMany({
     where: { model: model.name, at: { gt: at } },
     orderBy: { id: 'asc' },
-    select: { rowKey: true, before: true, data: true },
+    select: { rowKey: true, before: true },
   });
   const provider = set.modelMeta.provider;
   const keys = sortKeys(model, rest.orderBy, provider);
@@ -228,20 +230,16 @@ export async function readAsOf(scope: HistoryScope, model: ModelMeta, operation:
     (row): row is Row => row !== null && matches(model, plan.args.where, row, provider),
   );
   const past = (await readableNow(scope, model, candidates)).sort(compare);
-  const ids = changedIds(model, changes);
-  const tableWhere = ids.length === 0 ? plan.args.where : andWhere(plan.args.where, { NOT: anyOfIds(model, ids) });
+  const changed = await changedKeys(scope, settings, model, changes);
+  const table = new UnchangedRows(scope, model, plan.args.where, changed);
   const skip: number = rest.skip ?? 0;
   const take: number | undefined = operation.startsWith('findFirst') || one ? 1 : rest.take;
   if (operation === 'count') {
-    const total = (await delegate(client, model).count({ where: tableWhere })) + past.length;
+    const total = (await table.count()) + past.length;
     const counted = Math.max(0, Math.min(total - skip, take ?? Infinity));
     return isPlainObject(rest.select) ? { _all: counted } : counted;
   }
-  const current: Row[] = await delegate(client, model).findMany({
-    where: tableWhere,
-    orderBy: orderByOf(model, keys),
-    ...(take === undefined ? {} : { take: skip + take }),
-  });
+  const current = await table.first(orderByOf(model, keys), take === undefined ? undefined : skip + take);
   const hidden = set.hiddenFields(model.name);
   const rows = mergeSorted(current, past, compare)
     .slice(skip, take === undefined ? undefined : skip + take)
@@ -249,6 +247,79 @@ export async function readAsOf(scope: HistoryScope, model: ModelMeta, operation:
   if (operation === 'findMany') return rows;
   if (rows[0] || !operation.endsWith('OrThrow')) return rows[0] ?? null;
   throw new CrudApiError('not-found', `No ${model.name} row matched as of ${at.toISOString()}`);
+}
+
+/** Most keys one statement lists: SQLite binds at most 999 values per statement. */
+const LISTED_KEYS = 400;
+
+/** `items` in slices of at most `size`. */
+const slices = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
+
+/** The primary keys of the rows changed since (see `changedIds`), those of rows only created since read from their creation. */
+async function changedKeys(
+  scope: HistoryScope,
+  settings: HistorySettings,
+  model: ModelMeta,
+  changes: readonly ChangeSince[],
+): Promise<Row[]> {
+  const { ids, unresolved } = changedIds(model, changes);
+  for (const slice of slices(unresolved, LISTED_KEYS)) {
+    const created: { data: Row }[] = await delegate(scope.client, settings.model).findMany({
+      where: { model: model.name, rowKey: { in: slice }, operation: 'create' },
+      select: { data: true },
+    });
+    ids.push(...created.map((entry) => keyOf(model, entry.data)));
+  }
+  return ids;
+}
+
+/**
+ * The rows of today that did not change since, among those matching `where`: the changed ones
+ * listed out of the statement when they are few, else read past and dropped (one statement can
+ * list only so many keys).
+ */
+class UnchangedRows {
+  private readonly keys: Set<string>;
+
+  constructor(
+    private readonly scope: HistoryScope,
+    private readonly model: ModelMeta,
+    private readonly where: PolicyWhere | undefined,
+    private readonly changed: Row[],
+  ) {
+    this.keys = new Set(changed.map((id) => rowKey(id)));
+  }
+
+  private get listed(): boolean {
+    return this.changed.length <= LISTED_KEYS;
+  }
+
+  private get tableWhere(): unknown {
+    if (this.changed.length === 0) return this.where;
+    return andWhere(this.where, { NOT: anyOfIds(this.model, this.changed) });
+  }
+
+  async count(): Promise<number> {
+    const rows = delegate(this.scope.client, this.model);
+    if (this.listed) return rows.count({ where: this.tableWhere });
+    let count: number = await rows.count({ where: this.where });
+    for (const slice of slices(this.changed, LISTED_KEYS))
+      count -= await rows.count({ where: andWhere(this.where, anyOfIds(this.model, slice)) });
+    return count;
+  }
+
+  /** The first `take` rows in `orderBy`'s order (all without `take`). */
+  async first(orderBy: Row[], take: number | undefined): Promise<Row[]> {
+    const rows = delegate(this.scope.client, this.model);
+    if (this.listed) return rows.findMany({ where: this.tableWhere, orderBy, ...(take === undefined ? {} : { take }) });
+    const read: Row[] = await rows.findMany({
+      where: this.where,
+      orderBy,
+      ...(take === undefined ? {} : { take: take + this.changed.length }),
+    });
+    return read.filter((row) => !this.keys.has(rowKey(idWhere(this.model, row))));
+  }
 }
 
 /**
@@ -260,13 +331,16 @@ async function readableNow(scope: HistoryScope, model: ModelMeta, rows: Row[]): 
   const rule = scope.set.policyRule(model.name, 'read');
   if (rows.length === 0 || rule === true) return rows;
   const key = (row: Row) => rowKey(idWhere(model, row));
-  const ids = anyOfIds(model, rows);
+  const existing: Row[] = [];
+  const readable: Row[] = [];
   // One after the other: the client may be an interactive transaction's.
-  const existing: Row[] = await delegate(scope.client, model).findMany({ where: ids, select: idSelect(model) });
-  const readable: Row[] = await delegate(scope.client, model).findMany({
-    where: { AND: [ids, rule] },
-    select: idSelect(model),
-  });
+  for (const slice of slices(rows, LISTED_KEYS)) {
+    const ids = anyOfIds(model, slice);
+    existing.push(...(await delegate(scope.client, model).findMany({ where: ids, select: idSelect(model) })));
+    readable.push(
+      ...(await delegate(scope.client, model).findMany({ where: { AND: [ids, rule] }, select: idSelect(model) })),
+    );
+  }
   const exists = new Set(existing.map(key));
   const permitted = new Set(readable.map(key));
   return rows.filter((row) => !exists.has(key(row)) || permitted.has(key(row)));
