@@ -1,0 +1,87 @@
+/**
+ * What history costs in statements: a write of a model with history runs exactly one statement
+ * more than the same write whose changes are already read (for a change listener), the history's
+ * insert; a write of a model without history runs exactly the statements of the same write without
+ * the option.
+ */
+import { type CrudApiRules, withPolicies } from '../../lib/index.js';
+import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
+
+const rules: CrudApiRules = { Post: { history: true } };
+
+describe.each(testProviders())('statements of writes with history (%s)', (provider) => {
+  let db: TestDatabase;
+  let authorId: number;
+  beforeAll(async () => {
+    db = await createTestDatabase(provider);
+    authorId = (await db.prisma.user.create({ data: { email: 'count@x.test', name: 'C' } })).id;
+  });
+  afterAll(() => db.drop());
+
+  const statements = async (run: () => Promise<unknown>) => {
+    db.queries.length = 0;
+    await run();
+    return db.queries.length;
+  };
+  const client = (options: { history?: boolean; listener?: boolean }) =>
+    withPolicies(db.prisma, {
+      rules: options.history ? rules : { Post: {} },
+      modelMeta: db.modelMeta,
+      context: {},
+      ...(options.history ? { history: { model: db.modelMeta.models.HistoryEntry! } } : {}),
+      ...(options.listener ? { onChange: () => undefined } : {}),
+    }) as any;
+
+  /** Each write, run once by `as` on rows of its own. */
+  const writes: Record<string, (as: any, tag: string) => Promise<unknown>> = {
+    create: (as, tag) => as.post.create({ data: { title: tag, authorId } }),
+    update: async (as, tag) => {
+      const { id } = await db.prisma.post.create({ data: { title: tag, authorId } });
+      db.queries.length = 0;
+      return as.post.update({ where: { id }, data: { rating: 3 } });
+    },
+    updateMany: async (as, tag) => {
+      await db.prisma.post.createMany({
+        data: [
+          { title: tag, authorId },
+          { title: tag, authorId },
+        ],
+      });
+      db.queries.length = 0;
+      return as.post.updateMany({ where: { title: tag }, data: { rating: 2 } });
+    },
+    delete: async (as, tag) => {
+      const { id } = await db.prisma.post.create({ data: { title: tag, authorId } });
+      db.queries.length = 0;
+      return as.post.delete({ where: { id } });
+    },
+  };
+
+  it.each(Object.keys(writes))(
+    '%s of a model with history: one statement more than with its changes read',
+    async (name) => {
+      const count = async (as: any, tag: string) => {
+        db.queries.length = 0;
+        await writes[name]!(as, tag);
+        return db.queries.length;
+      };
+      const captured = await count(client({ listener: true }), `${name} captured`);
+      const recorded = await count(client({ history: true }), `${name} recorded`);
+      expect(recorded).toBe(captured + 1);
+    },
+  );
+
+  it('a model without history pays nothing for the history of another', async () => {
+    const withHistory = client({ history: true });
+    const plainTag = await statements(() => db.prisma.tag.create({ data: { name: 'plain' } }));
+    expect(await statements(() => withHistory.tag.create({ data: { name: 'beside history' } }))).toBe(plainTag);
+    const tag = await db.prisma.tag.create({ data: { name: 'to rename' } });
+    const plainUpdate = await statements(() => db.prisma.tag.update({ where: { id: tag.id }, data: { name: 'a' } }));
+    expect(await statements(() => withHistory.tag.update({ where: { id: tag.id }, data: { name: 'b' } }))).toBe(
+      plainUpdate,
+    );
+    const plainRead = await statements(() => db.prisma.post.findMany({ take: 5 }));
+    expect(await statements(() => withHistory.post.findMany({ take: 5 }))).toBe(plainRead);
+    expect(await (db.prisma as any).historyEntry.count({ where: { model: 'Tag' } })).toBe(0);
+  });
+});
