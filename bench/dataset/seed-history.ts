@@ -1,5 +1,5 @@
 import type { SampleDatabase } from '../../fixtures/blog/database/create-prisma-client.js';
-import { plainRow } from '../../lib/history/stored-row.js';
+import { plainRow, rowKey } from '../../lib/history/stored-row.js';
 import { HISTORY_SIZE, historyTimeAt } from './history-span.js';
 
 const BATCH = 1_000;
@@ -30,7 +30,7 @@ export async function seedHistory({ prisma }: SampleDatabase): Promise<void> {
     const of = changesOf.get(post.id)!;
     return {
       model: 'Post',
-      rowKey: String(post.id),
+      rowKey: rowKey({ id: post.id }),
       operation: 'update',
       at: historyTimeAt(index),
       before: { ...post, title: `${String(post.title)}, revision ${revision - 1}` },

@@ -8,6 +8,7 @@
  */
 import { plainRow } from '../../lib/history/stored-row.js';
 import { CRUD_API_OPTIONS, type CrudApiRules, type ResolvedCrudApiOptions, withPolicies } from '../../lib/index.js';
+import { seededRandom } from '../support/seeded-random.js';
 import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
@@ -25,21 +26,6 @@ const q = (args: unknown) => encodeURIComponent(JSON.stringify(args));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Row = Record<string, any>;
-
-/** A small seeded generator (mulberry32): the same seed gives the same writes and reads. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  const int = (below: number) => Math.floor(next() * below);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  return { next, int, pick };
-}
 
 /** Rows as JSON carries them (Dates, Decimals, BigInts as text), in id order: what two reads compare by. */
 const plain = (rows: Row[]) => rows.map((row) => plainRow(row));
@@ -68,7 +54,7 @@ describe.each(testProviders())('history and time travel over generated writes (%
   const entries = async (): Promise<Row[]> => prisma().historyEntry.findMany({ orderBy: { id: 'asc' } });
 
   it('answers every read asOf each past time as the database did then, and keeps each row as it was', async () => {
-    const rng = random(SEED);
+    const rng = seededRandom(SEED);
     const postIds = async (): Promise<number[]> =>
       (await prisma().post.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((row: Row) => row.id);
     const title = () => `p${rng.int(1000)}`;

@@ -7,6 +7,7 @@
  */
 import { plainRow } from '../../lib/history/stored-row.js';
 import { type CrudApiPolicies, type CrudApiRules, withPolicies } from '../../lib/index.js';
+import { seededRandom } from '../support/seeded-random.js';
 import { useTestApp } from '../support/test-app.js';
 import { testProviders } from '../support/test-database.js';
 
@@ -38,22 +39,6 @@ const policies: CrudApiPolicies = {
 const rules: CrudApiRules = { Post: { history: true, fields: { metadata: 'writeOnly' } } };
 const q = (args: unknown) => encodeURIComponent(JSON.stringify(args));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  return {
-    next,
-    int: (below: number) => Math.floor(next() * below),
-    pick: <T>(items: T[]) => items[Math.floor(next() * items.length)]!,
-  };
-}
 
 describe.each(testProviders())('history and time travel under access policies (%s)', (provider) => {
   const users: Caller['user'][] = [];
@@ -101,7 +86,7 @@ describe.each(testProviders())('history and time travel under access policies (%
   };
 
   it('answers every caller only what it may read, asOf any kept time and in every history', async () => {
-    const rng = random(SEED);
+    const rng = seededRandom(SEED);
     const times: { at: Date; rows: Row[] }[] = [];
     const keep = async () => {
       const at = new Date();
