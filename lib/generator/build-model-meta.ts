@@ -1,6 +1,12 @@
 import type { DMMF } from '@prisma/generator-helper';
 
-import type { DataModelMeta, FieldMeta, ModelMeta, UniqueConstraintMeta } from '../metadata/model-meta.types.js';
+import type {
+  DataModelMeta,
+  FieldMeta,
+  ModelMeta,
+  RelationMeta,
+  UniqueConstraintMeta,
+} from '../metadata/model-meta.types.js';
 
 /** Turns Prisma's DMMF datamodel into the metadata the APIs read at run time. */
 export function buildModelMeta(datamodel: DMMF.Datamodel, provider: string): DataModelMeta {
@@ -60,6 +66,12 @@ function buildField(
           fields: [...(field.relationFromFields ?? [])],
           references: [...(field.relationToFields ?? [])],
           oppositeField: oppositeFieldOf(model, field, allModels),
+          ...(field.relationFromFields?.length
+            ? {
+                onDelete: (field.relationOnDelete ??
+                  (field.isRequired ? 'Restrict' : 'SetNull')) as RelationMeta['onDelete'],
+              }
+            : {}),
         }
       : null,
   };

@@ -29,6 +29,59 @@ export function historyModels(rules: CrudApiRules | undefined): ReadonlySet<stri
   return models;
 }
 
+/** Referential actions by which the database changes rows referencing a deleted row. */
+const DATABASE_ACTIONS: ReadonlySet<string> = new Set(['Cascade', 'SetNull', 'SetDefault']);
+
+/** A relation through which the database changes rows of `source` when a row it references is deleted. */
+export interface ReferentialAction {
+  source: ModelMeta;
+  /** The relation field of `source` holding the foreign key. */
+  field: string;
+  cascades: boolean;
+}
+
+const actionsOf = new WeakMap<object, Map<string, ReferentialAction[]>>();
+
+/**
+ * The relations whose rows the database changes when a row of `model` is deleted, among those that
+ * lead to a model with history (the model itself, or by further cascades). Found once per schema
+ * and set of models.
+ */
+export function referentialActions(
+  models: Readonly<Record<string, ModelMeta>>,
+  recorded: ReadonlySet<string>,
+  model: string,
+): readonly ReferentialAction[] {
+  let byModel = actionsOf.get(recorded);
+  if (!byModel) {
+    byModel = new Map();
+    actionsOf.set(recorded, byModel);
+  }
+  const found = byModel.get(model);
+  if (found) return found;
+  const all = (target: string): ReferentialAction[] =>
+    Object.values(models).flatMap((source) =>
+      Object.values(source.fields).flatMap((field) => {
+        const relation = field.relation;
+        if (
+          relation?.model !== target ||
+          relation.fields.length === 0 ||
+          !DATABASE_ACTIONS.has(relation.onDelete ?? '')
+        )
+          return [];
+        return [{ source, field: field.name, cascades: relation.onDelete === 'Cascade' }];
+      }),
+    );
+  const leads = (action: ReferentialAction, seen: Set<string>): boolean =>
+    recorded.has(action.source.name) ||
+    (action.cascades &&
+      !seen.has(action.source.name) &&
+      all(action.source.name).some((next) => leads(next, new Set([...seen, action.source.name]))));
+  const actions = all(model).filter((action) => leads(action, new Set([model])));
+  byModel.set(model, actions);
+  return actions;
+}
+
 /** The fields a change set or changed: all of the row's for a create or a delete. */
 function changedFields(after: Row | undefined, before: Row | undefined): string[] {
   if (!after || !before) return Object.keys(after ?? before ?? {});

@@ -16,6 +16,12 @@ export interface RelationMeta {
   readonly references: readonly string[];
   /** The relation field on the related model that points back, if any. */
   readonly oppositeField: string | null;
+  /**
+   * On the side holding the foreign key: what the database does to this row when the related row is
+   * deleted (`onDelete`, Prisma's default when the schema gives none: `SetNull` for an optional
+   * relation, `Restrict` for a required one).
+   */
+  readonly onDelete?: 'Cascade' | 'SetNull' | 'SetDefault' | 'Restrict' | 'NoAction';
 }
 
 export interface FieldMeta {

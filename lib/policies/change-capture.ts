@@ -1,3 +1,4 @@
+import { referentialActions } from '../history/history-writer.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
@@ -39,6 +40,9 @@ interface Changed {
   onlyIfChanged?: boolean;
 }
 
+/** Most rows one statement names: SQLite binds at most 999 values. */
+const LISTED_ROWS = 400;
+
 const keyOf = (model: ModelMeta, row: Row): string => model.idFields.map((field) => String(row[field])).join('\u0000');
 
 const delegate = (tx: PrismaClientLike, model: ModelMeta) => tx[toTypeName(model.name)];
@@ -56,6 +60,8 @@ const fingerprint = (row: Row): string =>
  */
 export class ChangeCapture {
   private readonly pending: (Watch | Changed)[] = [];
+  /** Rows reported deleted by the database's actions, by model and key: several paths may reach one. */
+  private readonly cascaded = new Set<string>();
   readonly events: ChangeEvent[] = [];
 
   /** `set`: the caller's policies, for its context and the rules' field modes. */
@@ -71,6 +77,37 @@ export class ChangeCapture {
     if (before.length === 0) return;
     const byKey = new Map(before.map((row) => [keyOf(model, row), row]));
     this.pending.push({ kind: 'changed', model, operation, rows: { rows: before }, before: byKey, onlyIfChanged });
+  }
+
+  /**
+   * Reports the rows the database changes by itself when `rows` of `model` are deleted, where they
+   * lead to a model whose history is recorded: `onDelete: Cascade` deletes them (and what cascades
+   * from them), `SetNull` and `SetDefault` update them. Called just before the delete, while they
+   * are as they were; `rows` carry the columns their referencing keys point at.
+   */
+  async deleting(tx: PrismaClientLike, model: ModelMeta, rows: Row[]): Promise<void> {
+    const history = this.set.history;
+    if (!history || rows.length === 0) return;
+    for (const action of referentialActions(this.set.modelMeta.models, history.models, model.name)) {
+      const { fields, references } = action.source.fields[action.field]!.relation!;
+      const dependants: Row[] = [];
+      for (let from = 0; from < rows.length; from += LISTED_ROWS) {
+        const slice = rows.slice(from, from + LISTED_ROWS);
+        const where = {
+          OR: slice.map((row) => Object.fromEntries(fields.map((key, i) => [key, row[references[i]!]]))),
+        };
+        dependants.push(...(await delegate(tx, action.source).findMany({ where })));
+      }
+      const recorded = history.models.has(action.source.name);
+      if (action.cascades) {
+        const fresh = dependants.filter((row) => {
+          const key = `${action.source.name}\u0000${keyOf(action.source, row)}`;
+          return !this.cascaded.has(key) && this.cascaded.add(key);
+        });
+        if (recorded) this.changing(action.source, 'delete', fresh);
+        await this.deleting(tx, action.source, fresh);
+      } else if (recorded) this.changing(action.source, 'update', dependants, true);
+    }
   }
 
   /**

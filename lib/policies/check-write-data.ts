@@ -158,6 +158,9 @@ async function relatedChange(
   for (const key of ChangeCapture.keys(relation.target, before)) relation.watch?.named.add(key);
   if (operation === 'link') scope.capture.changing(relation.target, 'update', before, true);
   else scope.capture.changing(relation.target, operation, before);
+  // A nested delete of a model that is not soft-deleted removes its rows: the database's actions follow.
+  if (operation === 'delete' && !scope.set.softDelete(relation.target.name))
+    await scope.capture.deleting(scope.tx, relation.target, before);
 }
 
 /** Relations whose foreign key this model holds. */

@@ -485,7 +485,10 @@ async function remove(
     const [deleted] = await readBack(scope, tx, model, [row], args);
     if (action === 'delete' && scope.set.softDelete(model.name))
       await markDeleted({ tx, set: scope.set, run, capture }, model, [row], new Date());
-    else await delegate(tx, model).delete({ where: uniqueIdWhere(model, row), select: idSelect(model) });
+    else {
+      await capture?.deleting(tx, model, await stored());
+      await delegate(tx, model).delete({ where: uniqueIdWhere(model, row), select: idSelect(model) });
+    }
     return deleted;
   });
 }
@@ -591,6 +594,7 @@ async function deleteMany(scope: OperationScope, model: ModelMeta, args: Args): 
       await markDeleted({ tx, set: scope.set, run, capture }, model, marked, new Date());
       return { count: marked.length };
     }
+    await capture?.deleting(tx, model, rows);
     return delegate(tx, model).deleteMany({ ...args, where: { AND: [where, anyOfIds(model, rows)] } });
   });
 }

@@ -1,4 +1,4 @@
-import { historyModels, type HistorySettings } from '../history/history-writer.js';
+import { historyModels, type HistorySettings, referentialActions } from '../history/history-writer.js';
 import type { DataModelMeta, ModelMeta } from '../metadata/model-meta.types.js';
 import { fieldModes, type ModelFieldModes } from '../rules/field-modes.js';
 import { reachesRules } from '../rules/reaches-rules.js';
@@ -130,7 +130,8 @@ export class PolicySet {
     const history = this.history;
     if (!history) return false;
     const modelOf = (name: string) => this.model(name);
-    return reachesRules(historyReach(this.config.rules!, history.models, modelOf), model, args, modelOf);
+    const reach = historyReach(this.config.rules!, history.models, this.config.modelMeta, modelOf);
+    return reachesRules(reach, model, args, modelOf);
   }
 
   /** The model's soft-delete setting, if it is soft-deleted. */
@@ -299,18 +300,20 @@ const historyReaches = new WeakMap<object, CrudApiRules>();
 
 /**
  * The models through which a write reaches rows with history, as a rules map for `reachesRules`: the
- * models that record their history, and the soft-deleted models whose deletes and restores cascade
- * to them (at any depth). Found once per rules object.
+ * models that record their history, the soft-deleted models whose deletes and restores cascade to
+ * them (at any depth), and the models whose deletes the database's referential actions carry to
+ * them. Found once per rules object.
  */
 function historyReach(
   rules: CrudApiRules,
   models: ReadonlySet<string>,
+  modelMeta: DataModelMeta,
   modelOf: (name: string) => ModelMeta,
 ): CrudApiRules {
   let reach = historyReaches.get(rules);
   if (!reach) {
     const cascades = (name: string, seen = new Set<string>()): boolean => {
-      if (models.has(name)) return true;
+      if (models.has(name) || referentialActions(modelMeta.models, models, name).length > 0) return true;
       if (seen.has(name)) return false;
       seen.add(name);
       const model = modelOf(name);
@@ -319,9 +322,9 @@ function historyReach(
       );
     };
     reach = Object.fromEntries(
-      Object.keys(rules)
+      Object.keys(modelMeta.models)
         .filter((name) => cascades(name))
-        .map((name) => [name, rules[name]!]),
+        .map((name) => [name, rules[name] ?? {}]),
     );
     historyReaches.set(rules, reach);
   }
