@@ -227,6 +227,21 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
       },
     });
     written.OutboxEntry = entry;
+    // `at` is left to the table's default (the database's clock); a long key and a large row fit.
+    const version = await prisma.historyEntry.create({
+      data: {
+        model: 'Post',
+        rowKey: `sha256:${'a'.repeat(64)}`,
+        operation: 'update',
+        data: { title: 'x'.repeat(5000) },
+        before: { title: 'y' },
+        changed: ['title'],
+        actor: 'a'.repeat(191),
+        requestId: 'r'.repeat(128),
+      },
+    });
+    expect(Math.abs(version.at.getTime() - Date.now())).toBeLessThan(60_000);
+    written.HistoryEntry = version;
 
     // Every scalar field of every model was written (so a field added to the schema fails here until the DDL has it).
     for (const model of dmmf.models) {
@@ -246,6 +261,7 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
       AuditEntry: await prisma.auditEntry.findUniqueOrThrow({ where: { id: audit.id } }),
       IdempotencyKey: await prisma.idempotencyKey.findUniqueOrThrow({ where: { id: 'k'.repeat(43) } }),
       OutboxEntry: await prisma.outboxEntry.findUniqueOrThrow({ where: { id: entry.id } }),
+      HistoryEntry: await prisma.historyEntry.findUniqueOrThrow({ where: { id: version.id } }),
     };
     expect(read).toEqual(written);
     expect(read.Post.price.toFixed(30)).toBe('12345678901234567890.123456789012345678901234567890');
