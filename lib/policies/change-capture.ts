@@ -1,6 +1,7 @@
 import { referentialActions } from '../history/history-writer.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
+import { listedSlices } from '../prisma/bound-values.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { readableRow } from '../rules/field-modes.js';
 import type { ChangeEvent } from '../rules/rules.types.js';
@@ -39,9 +40,6 @@ interface Changed {
   /** Link changes report only rows whose columns changed. */
   onlyIfChanged?: boolean;
 }
-
-/** Most rows one statement names: SQLite binds at most 999 values. */
-const LISTED_ROWS = 400;
 
 const keyOf = (model: ModelMeta, row: Row): string => model.idFields.map((field) => String(row[field])).join('\u0000');
 
@@ -91,8 +89,7 @@ export class ChangeCapture {
     for (const action of referentialActions(this.set.modelMeta.models, history.models, model.name)) {
       const { fields, references } = action.source.fields[action.field]!.relation!;
       const dependants: Row[] = [];
-      for (let from = 0; from < rows.length; from += LISTED_ROWS) {
-        const slice = rows.slice(from, from + LISTED_ROWS);
+      for (const slice of listedSlices(rows)) {
         const where = {
           OR: slice.map((row) => Object.fromEntries(fields.map((key, i) => [key, row[references[i]!]]))),
         };

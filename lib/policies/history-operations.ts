@@ -16,8 +16,10 @@ import { idSelect } from '../metadata/id-select.js';
 import type { ModelMeta } from '../metadata/model-meta.types.js';
 import { toTypeName } from '../metadata/model-registry.js';
 import { prismaOperation } from '../metadata/prisma-operations.js';
+import { LISTED_ROWS, listedSlices } from '../prisma/bound-values.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { whereMatches } from '../prisma/row-filter.js';
+import { SCALAR_CODECS } from '../scalars/scalar-codecs.js';
 import { AS_OF_PARAMETER } from '../shared/history.constants.js';
 import { isPlainObject } from '../shared/plain-object.js';
 import type { RowVersion } from '../shared/row-version.js';
@@ -56,9 +58,14 @@ const keptSince = (settings: HistorySettings): Date | undefined =>
 
 /** The time of an `asOf`, refused before the history's retention (its changes since may be gone). */
 function asOfTime(value: unknown, settings: HistorySettings): Date {
-  const at = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : undefined;
-  if (!at || Number.isNaN(at.getTime()))
-    throw new CrudApiError('invalid-argument', `${AS_OF_PARAMETER} must be a Date or an RFC 3339 date-time`);
+  // Text follows the DateTime grammar both interfaces take (an offset required), from hand-written code too.
+  const parsed = value instanceof Date ? value : SCALAR_CODECS.DateTime.fromJson(value);
+  const at = parsed instanceof Date && !Number.isNaN(parsed.getTime()) ? parsed : undefined;
+  if (!at)
+    throw new CrudApiError(
+      'invalid-argument',
+      `${AS_OF_PARAMETER} must be a Date or ${SCALAR_CODECS.DateTime.expected}`,
+    );
   const since = keptSince(settings);
   if (since && at < since)
     throw new CrudApiError(
@@ -249,13 +256,6 @@ export async function readAsOf(scope: HistoryScope, model: ModelMeta, operation:
   throw new CrudApiError('not-found', `No ${model.name} row matched as of ${at.toISOString()}`);
 }
 
-/** Most keys one statement lists: SQLite binds at most 999 values per statement. */
-const LISTED_KEYS = 400;
-
-/** `items` in slices of at most `size`. */
-const slices = <T>(items: readonly T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
-
 /** The primary keys of the rows changed since (see `changedIds`), those of rows only created since read from their creation. */
 async function changedKeys(
   scope: HistoryScope,
@@ -264,7 +264,7 @@ async function changedKeys(
   changes: readonly ChangeSince[],
 ): Promise<Row[]> {
   const { ids, unresolved } = changedIds(model, changes);
-  for (const slice of slices(unresolved, LISTED_KEYS)) {
+  for (const slice of listedSlices(unresolved)) {
     const created: { data: Row }[] = await delegate(scope.client, settings.model).findMany({
       where: { model: model.name, rowKey: { in: slice }, operation: 'create' },
       select: { data: true },
@@ -292,7 +292,7 @@ class UnchangedRows {
   }
 
   private get listed(): boolean {
-    return this.changed.length <= LISTED_KEYS;
+    return this.changed.length <= LISTED_ROWS;
   }
 
   private get tableWhere(): unknown {
@@ -304,7 +304,7 @@ class UnchangedRows {
     const rows = delegate(this.scope.client, this.model);
     if (this.listed) return rows.count({ where: this.tableWhere });
     let count: number = await rows.count({ where: this.where });
-    for (const slice of slices(this.changed, LISTED_KEYS))
+    for (const slice of listedSlices(this.changed))
       count -= await rows.count({ where: andWhere(this.where, anyOfIds(this.model, slice)) });
     return count;
   }
@@ -334,7 +334,7 @@ async function readableNow(scope: HistoryScope, model: ModelMeta, rows: Row[]): 
   const existing: Row[] = [];
   const readable: Row[] = [];
   // One after the other: the client may be an interactive transaction's.
-  for (const slice of slices(rows, LISTED_KEYS)) {
+  for (const slice of listedSlices(rows)) {
     const ids = anyOfIds(model, slice);
     existing.push(...(await delegate(scope.client, model).findMany({ where: ids, select: idSelect(model) })));
     readable.push(

@@ -88,6 +88,7 @@ export class PolicySet {
   private readonly fieldSets = new Map<string, ReadonlySet<string>>();
   private readonly fallback: boolean;
   private bound?: PolicyInspector;
+  private recording?: { settings: HistorySettings; models: ReadonlySet<string> } | null;
 
   constructor(
     private readonly config: PolicyConfig,
@@ -119,10 +120,13 @@ export class PolicySet {
 
   /** The history settings and the models that record theirs, when the client records any. */
   get history(): { settings: HistorySettings; models: ReadonlySet<string> } | undefined {
-    const settings = this.config.history;
-    if (!settings) return undefined;
-    const models = historyModels(this.config.rules);
-    return models.size === 0 ? undefined : { settings, models };
+    // Asked on every write of the client: found once.
+    if (this.recording === undefined) {
+      const settings = this.config.history;
+      const models = historyModels(this.config.rules);
+      this.recording = settings && models.size > 0 ? { settings, models } : null;
+    }
+    return this.recording ?? undefined;
   }
 
   /** Whether an operation's arguments on `model` can write rows of a model that records its history (see `reachesRules`). */

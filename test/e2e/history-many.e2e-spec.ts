@@ -3,7 +3,8 @@
  * values): the changed rows are read past rather than listed, and the answer is the same.
  */
 import { plainRow } from '../../lib/history/stored-row.js';
-import { type CrudApiRules, withPolicies } from '../../lib/index.js';
+import type { CrudApiRules } from '../../lib/index.js';
+import { historyClient } from '../support/history-client.js';
 import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
 
 const rules: CrudApiRules = { Post: { history: true } };
@@ -17,13 +18,8 @@ describe.each(testProviders())('asOf over many changed rows (%s)', (provider) =>
   afterAll(() => db.drop());
 
   it('answers as the database did then, with more changed rows than a statement may list', async () => {
-    const { prisma, modelMeta } = db;
-    const client = withPolicies(prisma, {
-      rules,
-      modelMeta,
-      history: { model: modelMeta.models.HistoryEntry! },
-      context: {},
-    }) as any;
+    const { prisma } = db;
+    const client = historyClient(db, rules);
     const author = await prisma.user.create({ data: { email: 'many@x.test', name: 'M' } });
     const data = Array.from({ length: ROWS }, (_, index) => ({
       title: `p${index}`,

@@ -4,7 +4,8 @@
  * history records those changes too, so its past stays exact.
  */
 import { plainRow } from '../../lib/history/stored-row.js';
-import { type CrudApiRules, withPolicies } from '../../lib/index.js';
+import type { CrudApiRules } from '../../lib/index.js';
+import { historyClient } from '../support/history-client.js';
 import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
 
 const rules: CrudApiRules = { Comment: { history: true } };
@@ -17,13 +18,8 @@ describe.each(testProviders())('history of rows changed by referential actions (
   afterAll(() => db.drop());
 
   it('records the cascaded deletes and the nulled keys, and reads them asOf before', async () => {
-    const { prisma, modelMeta } = db;
-    const client = withPolicies(prisma, {
-      rules,
-      modelMeta,
-      history: { model: modelMeta.models.HistoryEntry! },
-      context: {},
-    }) as any;
+    const { prisma } = db;
+    const client = historyClient(db, rules);
     const writer = await prisma.user.create({ data: { email: 'writer@x.test', name: 'W' } });
     const reader = await prisma.user.create({ data: { email: 'reader@x.test', name: 'R' } });
     const post = await prisma.post.create({ data: { title: 'p', authorId: writer.id } });

@@ -4,7 +4,8 @@
  * insert; a write of a model without history runs exactly the statements of the same write without
  * the option.
  */
-import { type CrudApiRules, withPolicies } from '../../lib/index.js';
+import type { CrudApiRules } from '../../lib/index.js';
+import { historyClient } from '../support/history-client.js';
 import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
 
 const rules: CrudApiRules = { Post: { history: true } };
@@ -23,14 +24,11 @@ describe.each(testProviders())('statements of writes with history (%s)', (provid
     await run();
     return db.queries.length;
   };
+  /** The same writes recorded, or only read for a change listener. */
   const client = (options: { history?: boolean; listener?: boolean }) =>
-    withPolicies(db.prisma, {
-      rules: options.history ? rules : { Post: {} },
-      modelMeta: db.modelMeta,
-      context: {},
-      ...(options.history ? { history: { model: db.modelMeta.models.HistoryEntry! } } : {}),
-      ...(options.listener ? { onChange: () => undefined } : {}),
-    }) as any;
+    options.history
+      ? historyClient(db, rules)
+      : historyClient(db, { Post: {} }, { history: undefined, onChange: () => undefined });
 
   /** Each write, run once by `as` on rows of its own. */
   const writes: Record<string, (as: any, tag: string) => Promise<unknown>> = {
