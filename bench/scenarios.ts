@@ -334,8 +334,8 @@ const HISTORY: Scenario['oursOptions'] = { history: { model: 'HistoryEntry' }, r
 
 /**
  * A write with the post's history recorded against the same write without (`<id>-history`). With
- * nothing else capturing changes, history also turns on the change capture (the changed rows read
- * back, and before an update), so the SQL difference is that and the history's insert together.
+ * nothing else capturing changes, history also turns on the change capture (a transaction, the rows
+ * an update changes read before it), so the SQL difference is that and the history's insert together.
  * `<id>-history-captured` gives both sides an `onChange` listener, which captures the changes
  * already: the difference is then the history's own.
  */

@@ -13,6 +13,11 @@ type Row = Record<string, any>;
 /** Rows a node of a write stands for: known before the write, or filled in once it ran. */
 export interface RowHolder {
   rows?: Row[];
+  /**
+   * The rows are whole, as the write left them (the write's own answer when it was the last to
+   * touch them): the capture takes them as they are instead of reading them again.
+   */
+  whole?: boolean;
 }
 
 /** The rows linked through one relation of some parent rows, watched across a nested write. */
@@ -37,6 +42,8 @@ interface Changed {
   rows: RowHolder;
   /** Rows before the change (updates and deletes), by key. */
   before?: Map<string, Row>;
+  /** An update's rows after it, when the write answered them whole. */
+  after?: RowHolder;
   /** Link changes report only rows whose columns changed. */
   onlyIfChanged?: boolean;
 }
@@ -52,9 +59,10 @@ const fingerprint = (row: Row): string =>
 /**
  * The changes of one transaction, row by row, for the change listeners. Each write records what it
  * touches while its data is walked (rows it updates or deletes, as stored before; relations whose
- * nested writes create rows), `settle` reads the rows after the write in the same transaction, and
- * the events wait in `events` for the commit. Rows the database changes by itself (referential
- * actions such as `onDelete: Cascade`) are not seen.
+ * nested writes create rows), `settle` reads the rows after the write in the same transaction
+ * (those the write answered whole are taken as they are), and the events wait in `events` for the
+ * commit. Rows the database changes by itself (referential actions such as `onDelete: Cascade`) are
+ * reported by `deleting`.
  */
 export class ChangeCapture {
   private readonly pending: (Watch | Changed)[] = [];
@@ -70,11 +78,24 @@ export class ChangeCapture {
     this.pending.push({ kind: 'changed', model, operation: 'create', rows });
   }
 
-  /** Rows a write updates or deletes, as stored before it. */
-  changing(model: ModelMeta, operation: 'update' | 'delete', before: Row[], onlyIfChanged = false): void {
-    if (before.length === 0) return;
+  /**
+   * Rows a write updates or deletes, as stored before it. Returns the holder of the rows after it,
+   * which the write fills (`whole`) when its own answer holds them; otherwise they are read.
+   */
+  changing(model: ModelMeta, operation: 'update' | 'delete', before: Row[], onlyIfChanged = false): RowHolder {
+    const after: RowHolder = {};
+    if (before.length === 0) return after;
     const byKey = new Map(before.map((row) => [keyOf(model, row), row]));
-    this.pending.push({ kind: 'changed', model, operation, rows: { rows: before }, before: byKey, onlyIfChanged });
+    this.pending.push({
+      kind: 'changed',
+      model,
+      operation,
+      rows: { rows: before },
+      before: byKey,
+      after,
+      onlyIfChanged,
+    });
+    return after;
   }
 
   /**
@@ -161,7 +182,10 @@ export class ChangeCapture {
         for (const row of rows) this.emit(model, 'delete', undefined, row);
         continue;
       }
-      const after: Row[] = await delegate(tx, model).findMany({ where: anyOfIds(model, rows) });
+      const known = entry.after ?? entry.rows;
+      const after: Row[] = known.whole
+        ? known.rows!
+        : await delegate(tx, model).findMany({ where: anyOfIds(model, rows) });
       for (const row of after) {
         const before = entry.before?.get(keyOf(model, row));
         if (entry.onlyIfChanged && before && fingerprint(before) === fingerprint(row)) continue;

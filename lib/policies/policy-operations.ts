@@ -170,8 +170,11 @@ async function readBack(
   model: ModelMeta,
   rows: Row[],
   args: Args,
+  whole = false,
 ): Promise<Row[]> {
   if (rows.length === 0) return [];
+  // Whole rows every caller may read, answered whole: what the read would answer.
+  if (whole && answersWholeRows(scope.set, model, args) && scope.set.rule(model.name, 'read') === true) return rows;
   const selection = { select: args.select, include: args.include, omit: args.omit };
   const found = (await read({ ...scope, client: tx }, model, 'findMany', {
     where: anyOfIds(model, rows),
@@ -184,19 +187,23 @@ async function readBack(
   return rows.every((row) => byKey.has(key(row))) ? rows.map((row) => byKey.get(key(row))!) : found;
 }
 
-/** The readable row a unique selector names, after checking `action`'s rule on it. */
+/**
+ * The readable row a unique selector names, after checking `action`'s rule on it: whole (every
+ * column, as stored) when `whole`, else its key.
+ */
 async function locate(
   scope: OperationScope,
   tx: PrismaClientLike,
   model: ModelMeta,
   unique: Args,
   action: PolicyAction,
+  whole = false,
 ): Promise<Row | undefined> {
   assertUnique(model, unique);
   const where = transformWhere(scope.set, model, unique);
   const row = await delegate(tx, model).findFirst({
     where: andWhere(expandUnique(model, where), scope.set.rule(model.name, 'read')),
-    select: idSelect(model),
+    ...selectKeys(model, !whole),
   });
   if (!row) return undefined;
   const rule = scope.set.rule(model.name, action);
@@ -273,6 +280,17 @@ function ruleRun(scope: OperationScope, tx: PrismaClientLike): RuleRun | undefin
 const storedRows = (tx: PrismaClientLike, model: ModelMeta, where: unknown): Promise<Row[]> =>
   delegate(tx, model).findMany({ where, orderBy: model.idFields.map((field) => ({ [field]: 'asc' })) });
 
+/** Selects a written row's key alone, or (`false`: the change capture takes the write's answer) every column. */
+const selectKeys = (model: ModelMeta, keysOnly: boolean): { select?: Row } =>
+  keysOnly ? { select: idSelect(model) } : {};
+
+/** Whether a write answers whole rows with nothing hidden: Prisma's own answer, with no selection to plan. */
+const answersWholeRows = (set: PolicySet, model: ModelMeta, args: Args): boolean =>
+  args.select === undefined &&
+  args.include === undefined &&
+  args.omit === undefined &&
+  set.hiddenFields(model.name).size === 0;
+
 /** A lazy value computed at most once (rows both a hook and the change listeners need). */
 function once<T>(compute: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | undefined;
@@ -303,12 +321,13 @@ async function create(scope: OperationScope, model: ModelMeta, args: Args, path 
       tx,
       model,
       args.data,
-      (data) => delegate(tx, model).create({ data, select: idSelect(model) }),
+      (data) => delegate(tx, model).create({ data, ...selectKeys(model, !capture) }),
       { node: { kind: 'create', self }, path, capture },
     );
     self.rows = [row];
+    self.whole = capture !== undefined;
     await checkCreated(scope, tx, model, [row]);
-    return (await readBack(scope, tx, model, [row], args))[0];
+    return (await readBack(scope, tx, model, [row], args, self.whole))[0];
   });
 }
 
@@ -328,12 +347,9 @@ async function writeAlone(
   write: (tx: PrismaClientLike, current: () => PrismaClientLike, selection: Selection) => Promise<Row>,
 ): Promise<unknown> {
   const { select, include, omit } = args;
-  // A whole row with nothing to hide is what Prisma answers: no plan to make.
-  const whole = select === undefined && include === undefined && omit === undefined;
-  const plan =
-    whole && scope.set.hiddenFields(model.name).size === 0
-      ? undefined
-      : planRead(scope.set, model, 'findMany', { select, include, omit });
+  const plan = answersWholeRows(scope.set, model, args)
+    ? undefined
+    : planRead(scope.set, model, 'findMany', { select, include, omit });
   const selection = plan && { select: plan.args.select, include: plan.args.include, omit: plan.args.omit };
   const row = scope.inTransaction
     ? await write(scope.client, () => scope.client, selection)
@@ -379,11 +395,17 @@ function updateAlone(scope: OperationScope, model: ModelMeta, args: Args, path: 
 const isUniqueViolation = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'P2002';
 
 /** createMany one row at a time, for databases without RETURNING: the only way to learn the created keys. */
-async function createOneByOne(tx: PrismaClientLike, model: ModelMeta, items: unknown[], skipDuplicates: boolean) {
+async function createOneByOne(
+  tx: PrismaClientLike,
+  model: ModelMeta,
+  items: unknown[],
+  skipDuplicates: boolean,
+  keysOnly: boolean,
+) {
   const rows: Row[] = [];
   for (const data of items) {
     try {
-      rows.push(await delegate(tx, model).create({ data, select: idSelect(model) }));
+      rows.push(await delegate(tx, model).create({ data, ...selectKeys(model, keysOnly) }));
     } catch (error) {
       // MySQL keeps the transaction usable after a failed statement, as skipDuplicates needs.
       if (!skipDuplicates || !isUniqueViolation(error)) throw error;
@@ -417,29 +439,29 @@ async function createMany(scope: OperationScope, model: ModelMeta, args: Args, r
       items,
       (data) =>
         returns
-          ? delegate(tx, model).createManyAndReturn({ ...rest, data, select: idSelect(model) })
-          : createOneByOne(tx, model, data, args.skipDuplicates === true),
+          ? delegate(tx, model).createManyAndReturn({ ...rest, data, ...selectKeys(model, !capture) })
+          : createOneByOne(tx, model, data, args.skipDuplicates === true, !capture),
       node,
     );
-    capture?.created(model, { rows });
+    capture?.created(model, { rows, whole: true });
     await checkCreated(scope, tx, model, rows);
-    return returning ? readBack(scope, tx, model, rows, args) : { count: rows.length };
+    return returning ? readBack(scope, tx, model, rows, args, capture !== undefined) : { count: rows.length };
   });
 }
 
 async function update(scope: OperationScope, model: ModelMeta, args: Args, path = ['data']): Promise<unknown> {
   if (rulesAlone(scope, model, args)) return updateAlone(scope, model, args, path);
   return inTransaction(scope, async (tx, capture) => {
-    const row = await locate(scope, tx, model, args.where, 'update');
+    const row = await locate(scope, tx, model, args.where, 'update', capture !== undefined);
     if (!row) return notFound(tx, model, 'update', args.where);
-    const stored = once(() => storedRows(tx, model, idWhere(model, row)));
-    capture?.changing(model, 'update', await stored());
+    const stored = capture ? async () => [row] : once(() => storedRows(tx, model, idWhere(model, row)));
+    const after = capture?.changing(model, 'update', [row]);
     const updated: Row = await checkedWrite(
       scope,
       tx,
       model,
       args.data,
-      (data) => delegate(tx, model).update({ where: uniqueIdWhere(model, row), data, select: idSelect(model) }),
+      (data) => delegate(tx, model).update({ where: uniqueIdWhere(model, row), data, ...selectKeys(model, !capture) }),
       {
         node: { kind: 'update', parentRow: idWhere(model, row), rows: stored, self: { rows: [row] } },
         path,
@@ -447,7 +469,8 @@ async function update(scope: OperationScope, model: ModelMeta, args: Args, path 
         changed: (result) => [result],
       },
     );
-    return (await readBack(scope, tx, model, [updated], args))[0];
+    if (after) Object.assign(after, { rows: [updated], whole: true });
+    return (await readBack(scope, tx, model, [updated], args, after !== undefined))[0];
   });
 }
 
@@ -476,13 +499,13 @@ async function remove(
   action: 'delete' | 'hardDelete',
 ): Promise<unknown> {
   return inTransaction(scope, async (tx, capture) => {
-    const row = await locate(scope, tx, model, args.where, action);
+    const row = await locate(scope, tx, model, args.where, action, capture !== undefined);
     if (!row) return notFound(tx, model, 'delete', args.where);
-    const stored = once(() => storedRows(tx, model, idWhere(model, row)));
+    const stored = capture ? async () => [row] : once(() => storedRows(tx, model, idWhere(model, row)));
     const run = ruleRun(scope, tx);
     if (run) await applyDeleteRules(run, model, [], stored);
-    capture?.changing(model, 'delete', await stored());
-    const [deleted] = await readBack(scope, tx, model, [row], args);
+    capture?.changing(model, 'delete', [row]);
+    const [deleted] = await readBack(scope, tx, model, [row], args, capture !== undefined);
     if (action === 'delete' && scope.set.softDelete(model.name))
       await markDeleted({ tx, set: scope.set, run, capture }, model, [row], new Date());
     else {
@@ -542,12 +565,18 @@ async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, r
     const tracked = scope.set.rule(model.name, 'postUpdate') !== true || capture !== undefined;
     const before: Row[] = tracked ? await storedRows(tx, model, where) : [];
     if (tracked) where = { AND: [where, anyOfIds(model, before)] };
-    capture?.changing(model, 'update', before);
+    const after = capture?.changing(model, 'update', before);
     const node = {
       kind: 'update',
       rows: once(() => (tracked ? Promise.resolve(before) : storedRows(tx, model, where))),
     } as const;
-    if (!returning) {
+    // The change capture takes the updated rows from the update's answer where the database can give it.
+    const returns =
+      returning ||
+      (capture !== undefined &&
+        RETURNING.supports(scope.set.modelMeta.provider) &&
+        typeof delegate(tx, model).updateManyAndReturn === 'function');
+    if (!returns) {
       return checkedWrite(
         scope,
         tx,
@@ -567,10 +596,11 @@ async function updateMany(scope: OperationScope, model: ModelMeta, args: Args, r
       tx,
       model,
       args.data,
-      (data) => delegate(tx, model).updateManyAndReturn({ ...rest, where, data, select: idSelect(model) }),
+      (data) => delegate(tx, model).updateManyAndReturn({ ...rest, where, data, ...selectKeys(model, !capture) }),
       { node, capture, changed: (result) => result },
     );
-    return readBack(scope, tx, model, rows, args);
+    if (after) Object.assign(after, { rows, whole: true });
+    return returning ? readBack(scope, tx, model, rows, args, after !== undefined) : { count: rows.length };
   });
 }
 

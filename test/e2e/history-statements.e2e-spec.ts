@@ -1,8 +1,9 @@
 /**
  * What history costs in statements: a write of a model with history runs exactly one statement
  * more than the same write whose changes are already read (for a change listener), the history's
- * insert; a write of a model without history runs exactly the statements of the same write without
- * the option.
+ * insert; against Prisma's own write in a transaction, it adds that insert and, for updates and
+ * deletes, the read of the rows before (the rows after are the write's own answer); a write of a
+ * model without history runs exactly the statements of the same write without the option.
  */
 import type { CrudApiRules } from '../../lib/index.js';
 import { historyClient } from '../support/history-client.js';
@@ -68,6 +69,51 @@ describe.each(testProviders())('statements of writes with history (%s)', (provid
       expect(recorded).toBe(captured + 1);
     },
   );
+
+  /** What a write adds to Prisma's own in a transaction: the rows before it (`before`) and the insert. */
+  const added: Record<string, { before: boolean; plain: (tx: any, tag: string) => Promise<unknown> }> = {
+    create: { before: false, plain: (tx, tag) => tx.post.create({ data: { title: tag, authorId } }) },
+    update: {
+      before: true,
+      plain: async (tx, tag) => {
+        const { id } = await db.prisma.post.findFirstOrThrow({ where: { title: tag } });
+        db.queries.length = 0;
+        return tx.post.update({ where: { id }, data: { rating: 3 } });
+      },
+    },
+    delete: {
+      before: true,
+      plain: async (tx, tag) => {
+        const { id } = await db.prisma.post.findFirstOrThrow({ where: { title: tag } });
+        db.queries.length = 0;
+        return tx.post.delete({ where: { id } });
+      },
+    },
+  };
+
+  it.each(Object.keys(added))(
+    '%s of a model with history: the insert, and the rows before it, more than the write alone',
+    async (name) => {
+      const { before, plain } = added[name]!;
+      const tag = `${name} alone`;
+      if (name !== 'create') await db.prisma.post.create({ data: { title: tag, authorId } });
+      db.queries.length = 0;
+      await db.prisma.$transaction((tx) => plain(tx, tag));
+      const alone = db.queries.length;
+      const recorded = await statements(() => writes[name]!(client({ history: true }), `${name} recorded alone`));
+      expect(recorded).toBe(alone + 1 + (before ? 1 : 0));
+    },
+  );
+
+  it('updateMany of a model with history: the rows before it and the insert, the rows after where no RETURNING', async () => {
+    const tag = 'updateMany alone';
+    await db.prisma.post.createMany({ data: [{ title: tag, authorId }] });
+    db.queries.length = 0;
+    await db.prisma.$transaction((tx) => tx.post.updateMany({ where: { title: tag }, data: { rating: 2 } }));
+    const alone = db.queries.length;
+    const recorded = await statements(() => writes.updateMany!(client({ history: true }), 'updateMany recorded alone'));
+    expect(recorded).toBe(alone + 2 + (provider === 'mysql' ? 1 : 0));
+  });
 
   it('a model without history pays nothing for the history of another', async () => {
     const withHistory = client({ history: true });
