@@ -246,10 +246,14 @@ export async function readAsOf(scope: HistoryScope, model: ModelMeta, operation:
     const counted = Math.max(0, Math.min(total - skip, take ?? Infinity));
     return isPlainObject(rest.select) ? { _all: counted } : counted;
   }
-  const current = await table.first(orderByOf(model, keys), take === undefined ? undefined : skip + take);
+  // Today's rows that come before the page even with every past row ahead of them: the database skips them.
+  const before = Math.max(0, skip - past.length);
+  const window = take === undefined ? undefined : skip - before + take;
+  const { rows: current, skipped } = await table.from(orderByOf(model, keys), before, window);
+  const start = skip - skipped;
   const hidden = set.hiddenFields(model.name);
   const rows = mergeSorted(current, past, compare)
-    .slice(skip, take === undefined ? undefined : skip + take)
+    .slice(start, take === undefined ? undefined : start + take)
     .map((row) => project(row, rest, hidden));
   if (operation === 'findMany') return rows;
   if (rows[0] || !operation.endsWith('OrThrow')) return rows[0] ?? null;
@@ -309,16 +313,22 @@ class UnchangedRows {
     return count;
   }
 
-  /** The first `take` rows in `orderBy`'s order (all without `take`). */
-  async first(orderBy: Row[], take: number | undefined): Promise<Row[]> {
+  /**
+   * `take` rows in `orderBy`'s order from the `skip`th (all from it without `take`), and how many
+   * before them were skipped: `skip`, or none where the changed rows are read past.
+   */
+  async from(orderBy: Row[], skip: number, take: number | undefined): Promise<{ rows: Row[]; skipped: number }> {
     const rows = delegate(this.scope.client, this.model);
-    if (this.listed) return rows.findMany({ where: this.tableWhere, orderBy, ...(take === undefined ? {} : { take }) });
+    if (this.listed) {
+      const page = { skip, ...(take === undefined ? {} : { take }) };
+      return { rows: await rows.findMany({ where: this.tableWhere, orderBy, ...page }), skipped: skip };
+    }
     const read: Row[] = await rows.findMany({
       where: this.where,
       orderBy,
-      ...(take === undefined ? {} : { take: take + this.changed.length }),
+      ...(take === undefined ? {} : { take: skip + take + this.changed.length }),
     });
-    return read.filter((row) => !this.keys.has(rowKey(idWhere(this.model, row))));
+    return { rows: read.filter((row) => !this.keys.has(rowKey(idWhere(this.model, row)))), skipped: 0 };
   }
 }
 

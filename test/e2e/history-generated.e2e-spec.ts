@@ -235,7 +235,7 @@ describe.each(testProviders())('history and time travel over generated writes (%
         [{ rating: 'desc' }, { id: 'asc' }],
         [{ title: 'asc' }, { id: 'desc' }],
       ]);
-      return { where, orderBy, skip: rng.int(3), take: 1 + rng.int(6) };
+      return { where, orderBy, skip: rng.int(10), take: 1 + rng.int(6) };
     };
 
     const snapshots: Snapshot[] = [];
