@@ -13,6 +13,7 @@ const LAYERS = [
   'changes',
   'options',
   'data',
+  'limits',
   'lifecycle',
   'filters',
   'rest',

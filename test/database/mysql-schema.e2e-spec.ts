@@ -242,6 +242,11 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
     });
     expect(Math.abs(version.at.getTime() - Date.now())).toBeLessThan(60_000);
     written.HistoryEntry = version;
+    // A key differing in case only is another bucket; the largest tat fits.
+    written.RateLimitBucket = await prisma.rateLimitBucket.create({
+      data: { id: `K${'k'.repeat(190)}`, tat: 2n ** 63n - 1n },
+    });
+    await prisma.rateLimitBucket.create({ data: { id: 'k'.repeat(191), tat: 0n } });
 
     // Every scalar field of every model was written (so a field added to the schema fails here until the DDL has it).
     for (const model of dmmf.models) {
@@ -262,6 +267,7 @@ onMysql('the MySQL DDL matches the sample schema (skipped without a MySQL/MariaD
       IdempotencyKey: await prisma.idempotencyKey.findUniqueOrThrow({ where: { id: 'k'.repeat(43) } }),
       OutboxEntry: await prisma.outboxEntry.findUniqueOrThrow({ where: { id: entry.id } }),
       HistoryEntry: await prisma.historyEntry.findUniqueOrThrow({ where: { id: version.id } }),
+      RateLimitBucket: await prisma.rateLimitBucket.findUniqueOrThrow({ where: { id: `K${'k'.repeat(190)}` } }),
     };
     expect(read).toEqual(written);
     expect(read.Post.price.toFixed(30)).toBe('12345678901234567890.123456789012345678901234567890');

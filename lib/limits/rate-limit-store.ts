@@ -1,0 +1,16 @@
+import type { BucketLimit, Taken } from './gcra.js';
+
+/**
+ * Where the buckets live. `take` is atomic per key across every caller of the same backend: of N
+ * concurrent takes of cost 1 on a bucket of K units, with nothing refilling meanwhile, exactly K
+ * pass. It rejects with `RateLimitStoreError` when the backend fails or does not answer in time.
+ */
+export interface RateLimitStore {
+  take(key: string, cost: number, limit: BucketLimit): Promise<Taken>;
+  close?(): Promise<void>;
+}
+
+/** A store could not decide a take: its backend failed or did not answer in time. */
+export class RateLimitStoreError extends Error {
+  override readonly name = 'RateLimitStoreError';
+}
