@@ -4,8 +4,9 @@
  * independent; costs add up; a bucket refills over its window; and a Redis store that cannot reach
  * its server rejects at once rather than holding a request up.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 
 import { Redis, type RedisOptions } from 'ioredis';
 
@@ -18,6 +19,8 @@ import { RedisRateLimitStore } from '../../lib/limits/redis-store.js';
 import { eventually } from '../support/eventually.js';
 import { REDIS_URL_VARIABLE } from '../support/global-setup.js';
 import { createTestDatabase, type TestDatabase, testProviders } from '../support/test-database.js';
+
+const execFileAsync = promisify(execFile);
 
 const SEVEN_PER_MINUTE: BucketLimit = { units: 7, windowMs: 60_000 };
 /** Keys of this run only: the Redis server is shared. */
@@ -152,7 +155,12 @@ const onRedis = redisUrl ? describe : describe.skip;
 
 /** A client that fails a command at once while its server is away, reconnecting by itself; connecting. */
 function failFastClient(url: string, options: RedisOptions = {}): { client: Redis; connected: Promise<void> } {
-  const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true, ...options });
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    lazyConnect: true,
+    ...options,
+  });
   client.on('error', () => undefined);
   return { client, connected: client.connect() };
 }
@@ -207,16 +215,8 @@ onRedis('RedisRateLimitStore', () => {
           stdio: 'ignore',
         },
       );
-      await eventually(async () => {
-        const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null });
-        probe.on('error', () => undefined);
-        try {
-          await probe.connect();
-          await probe.ping();
-        } finally {
-          probe.disconnect();
-        }
-      }, 5000);
+      // Listening once it answers: ask with redis-cli, which leaves nothing behind in this process.
+      await eventually(() => execFileAsync('redis-cli', ['-p', String(port), 'ping']), 5000);
     };
     const kill = () =>
       new Promise((resolve) => {
