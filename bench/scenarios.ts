@@ -1,3 +1,5 @@
+import { Redis } from 'ioredis';
+
 import type { CrudApiOptions } from '../lib/index.js';
 import { historyTimeBefore } from './dataset/history-span.js';
 import { postCreateSchema, preparePostCreate } from './post-create-rules.js';
@@ -25,7 +27,10 @@ export interface Scenario {
   /** Writes change the data: responses are compared by shape, and they run after the reads. */
   write: boolean;
   /** Options our module gets in this scenario only (what it measures the cost of); the others run without them. */
-  oursOptions?: Pick<CrudApiOptions, 'rules' | 'live' | 'caching' | 'coalesceReads' | 'history' | 'onChange'>;
+  oursOptions?: Pick<
+    CrudApiOptions,
+    'rules' | 'live' | 'caching' | 'coalesceReads' | 'history' | 'onChange' | 'rateLimits'
+  >;
   /** Options the baseline gets when it is our module without `oursOptions`: what both sides share. */
   baselineOptions?: Scenario['oursOptions'];
   /** The request the baseline side is sent instead of `path`/`vary` (an asOf read's: the same read without asOf). */
@@ -34,7 +39,7 @@ export interface Scenario {
   comparison?: ComparisonId;
 }
 
-export type ComparisonId = 'hand-written' | 'nest-team' | 'conditional' | 'history' | 'as-of';
+export type ComparisonId = 'hand-written' | 'nest-team' | 'conditional' | 'history' | 'as-of' | 'rate-limits';
 
 /** What a scenario compares: its two sides, as the results and the report name them. */
 export interface Comparison {
@@ -108,6 +113,20 @@ export const COMPARISONS: Readonly<Record<ComparisonId, Comparison>> = {
       ours: 'history',
       baseline: 'none',
       description: 'of our module recording history over our module without it, on the same write',
+    },
+  },
+  'rate-limits': {
+    baselineServes: 'ours-without-options',
+    sides: {
+      ours: 'our module with a rate limit on every request (rateLimits, a limit never reached)',
+      baseline: 'our module without rateLimits, sent the same requests',
+    },
+    columns: { ours: 'limited', baseline: 'none', pair: 'limited / none' },
+    chart: {
+      title: 'Rate limited / not',
+      ours: 'limited',
+      baseline: 'none',
+      description: 'of our module counting each request against a rate limit over our module without limits',
     },
   },
   'as-of': {
@@ -357,6 +376,28 @@ function withHistory(id: string, captured = false): Scenario {
 }
 
 /**
+ * A read counted against a rate limit it never reaches (`<id>-limited-<store>`) against the same
+ * read without the option: what the stage and the store's round trip cost. The Redis client
+ * connects on its first command, in the server that uses it.
+ */
+function withRateLimits(id: string, store: 'memory' | 'redis'): Scenario {
+  const read = READS.find((scenario) => scenario.id === id)!;
+  const redis = () => new Redis(process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
+  return {
+    ...read,
+    id: `${id}-limited-${store}`,
+    title: `${read.title}, rate limited (${store} store) vs not`,
+    comparison: 'rate-limits',
+    oursOptions: {
+      rateLimits: {
+        limits: [{ name: 'bench', limit: 1_000_000_000, window: 60 }],
+        store: store === 'memory' ? 'memory' : { redis: redis() },
+      },
+    },
+  };
+}
+
+/**
  * A page of posts as of a time with `changes` recorded since (of the 100,000 the runner seeds for
  * these scenarios), against the same read of today's rows. The filter and the page vary; pages stay
  * among the first five, as an asOf read fetches skip + take current rows to merge the past ones in.
@@ -408,6 +449,9 @@ export const SCENARIOS: readonly Scenario[] = [
   withHistory('rest-update'),
   withHistory('rpc-create', true),
   withHistory('rpc-update', true),
+  withRateLimits('rest-fetch', 'memory'),
+  withRateLimits('rpc-find-unique', 'memory'),
+  withRateLimits('rest-fetch', 'redis'),
 ];
 
 /** The request the baseline side is sent: the scenario's own, or its `baselineRequest`. */

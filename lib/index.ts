@@ -129,6 +129,9 @@ export { type WebhookVerification, verifyWebhookSignature } from './changes/webh
 export type { CrudApiHistory } from './history/history.types.js';
 export type { RowVersion } from './shared/row-version.js';
 
+/** Rate limits per caller (the `rateLimits` option, docs/rate-limits.md). */
+export type { CrudApiRateLimits, RateLimit } from './limits/rate-limits.types.js';
+
 /** Teaches a client's superjson instance the RPC interface's Prisma types (Decimal, bytes). */
 export { registerPrismaTypes, type DecimalConstructor } from './rpc/rpc-superjson.js';
 

@@ -33,6 +33,9 @@ export const BASE_URL = process.env.BASE_URL ?? `http://localhost:${PORT}`;
         idempotency: { model: 'IdempotencyKey' },
         // Any GET sent with Accept: text/event-stream streams its answer as it changes.
         live: {},
+        // Callers without an x-user-id share nothing but their address: 1,200 units per 10 s each
+        // (a read of one post costs 1, a list 2, a write 3: docs/rate-limits.md), then 429.
+        rateLimits: { limits: [{ name: 'anonymous', limit: 1200, window: 10, when: (context) => !context.user }] },
         // The audit trail: one entry per committed change, written after the commit.
         onChange: async (event) => {
           await database.prisma.auditEntry.create({ data: auditEntry(event) });

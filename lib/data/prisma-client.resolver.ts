@@ -66,6 +66,8 @@ const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ use
 export class PrismaClientResolver implements OnApplicationBootstrap {
   /** Each request's client, and once made, what it was made of (requests made of the same share reads: `shareKeyOf`). */
   private readonly perRequest = new WeakMap<object, RequestClient>();
+  /** Each request's policy context, asked of the `context` option once per request. */
+  private readonly contexts = new WeakMap<object, Promise<PolicyContext>>();
   /** The transaction client of each request that runs in one (`inRequestTransaction`). */
   private readonly transactions = new WeakMap<object, Promise<PrismaClientLike>>();
   /** The origin of every request served by the `prisma` option's client unwrapped. */
@@ -203,6 +205,17 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
    */
   forget(request: ApiRequest): void {
     this.perRequest.delete(request.raw);
+    this.contexts.delete(request.raw);
+  }
+
+  /** The request's policy context, as the `context` option gives it (`{ user: request.user }` by default). */
+  contextOf(request: Pick<ApiRequest, 'raw'>): Promise<PolicyContext> {
+    let context = this.contexts.get(request.raw);
+    if (!context) {
+      context = Promise.resolve((this.options.context ?? defaultPolicyContext)(request.raw));
+      this.contexts.set(request.raw, context);
+    }
+    return context;
   }
 
   /**
@@ -257,7 +270,7 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
       made.origin = { client: own, context: {} };
       return client;
     }
-    const context = await (this.options.context ?? defaultPolicyContext)(request);
+    const context = await this.contextOf({ raw: request });
     made.origin = { client: own, context };
     const transactionOptions = transactionBounds(this.options.transactions);
     const settings = {

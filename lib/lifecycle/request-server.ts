@@ -3,6 +3,8 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { LiveQueries } from '../changes/live-queries.js';
 import { IdempotentRequests } from '../data/idempotency/idempotent-requests.js';
 import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
+import { openRateLimitStore } from '../limits/open-store.js';
+import { RateLimiter } from '../limits/rate-limiter.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import { type ApiRequest, type PlatformRequest, toApiRequest } from '../shared/api-request.js';
@@ -30,7 +32,9 @@ export class RequestServer implements OnModuleInit {
     @Inject(LiveQueries) live: LiveQueries,
     @Inject(PrismaClientResolver) clients: PrismaClientResolver,
   ) {
-    this.stages = requestStages({ drain, options, idempotent, live, clients });
+    const { rateLimits } = options;
+    const limiter = rateLimits && new RateLimiter(rateLimits, openRateLimitStore(rateLimits, options.prisma));
+    this.stages = requestStages({ drain, options, idempotent, live, clients, limiter });
   }
 
   /** Before the first request: the answers' entity tags (and live queries', and `If-Match`'s) need their hash. */

@@ -8,6 +8,8 @@ import type { BucketLimit, Taken } from './gcra.js';
 export interface RateLimitStore {
   take(key: string, cost: number, limit: BucketLimit): Promise<Taken>;
   close?(): Promise<void>;
+  /** Deletes the buckets that are full again (the database's: nothing expires them by itself). */
+  purgeIdle?(): Promise<unknown>;
 }
 
 /** A store could not decide a take: its backend failed or did not answer in time. */

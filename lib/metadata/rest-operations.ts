@@ -5,6 +5,8 @@
 
 export interface RestOperation {
   readonly name: string;
+  /** The Prisma operation it runs, for its cost against the rate limits; atomic requests: each of theirs. */
+  readonly runs?: string;
   /** Whether `If-Match` applies (a write of one resource or relationship); other writes refuse it. */
   readonly ifMatch?: true;
   /** Whether a successful answer carries the `ETag` a read of what it wrote would. */
@@ -14,23 +16,23 @@ export interface RestOperation {
 export const REST_OPERATIONS = {
   /** JSON:API Atomic Operations. */
   atomic: { name: 'atomic' },
-  fetch: { name: 'fetch' },
-  list: { name: 'list' },
-  create: { name: 'create', tagged: true },
-  update: { name: 'update', ifMatch: true, tagged: true },
-  delete: { name: 'delete', ifMatch: true },
-  restore: { name: 'restore', ifMatch: true, tagged: true },
+  fetch: { name: 'fetch', runs: 'findUnique' },
+  list: { name: 'list', runs: 'findMany' },
+  create: { name: 'create', runs: 'create', tagged: true },
+  update: { name: 'update', runs: 'update', ifMatch: true, tagged: true },
+  delete: { name: 'delete', runs: 'delete', ifMatch: true },
+  restore: { name: 'restore', runs: 'restore', ifMatch: true, tagged: true },
   /** A relationship's linkage, read. */
-  relationship: { name: 'relationship' },
-  relationshipAdd: { name: 'relationship.add', ifMatch: true, tagged: true },
-  relationshipReplace: { name: 'relationship.replace', ifMatch: true, tagged: true },
-  relationshipRemove: { name: 'relationship.remove', ifMatch: true, tagged: true },
+  relationship: { name: 'relationship', runs: 'findUnique' },
+  relationshipAdd: { name: 'relationship.add', runs: 'update', ifMatch: true, tagged: true },
+  relationshipReplace: { name: 'relationship.replace', runs: 'update', ifMatch: true, tagged: true },
+  relationshipRemove: { name: 'relationship.remove', runs: 'update', ifMatch: true, tagged: true },
   /** The related resources of a relationship. */
-  related: { name: 'related' },
+  related: { name: 'related', runs: 'findMany' },
   /** A resource's recorded versions (`GET /:type/:id/history`). */
-  history: { name: 'history' },
+  history: { name: 'history', runs: 'history' },
   /** A resource put back to one of its versions (`POST /:type/:id/history/:version/restore`). */
-  restoreVersion: { name: 'restoreVersion', ifMatch: true, tagged: true },
+  restoreVersion: { name: 'restoreVersion', runs: 'restoreVersion', ifMatch: true, tagged: true },
 } as const satisfies Readonly<Record<string, RestOperation>>;
 
 export type RestOperationName = (typeof REST_OPERATIONS)[keyof typeof REST_OPERATIONS]['name'];

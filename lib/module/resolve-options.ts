@@ -16,7 +16,10 @@ import { outboxModelProblems } from '../changes/outbox-model.js';
 import { idempotencyModelProblems } from '../data/idempotency/idempotency-records.js';
 import { historyModelProblems } from '../history/history-model.js';
 import { historyModels } from '../history/history-writer.js';
+import { rateLimitModelProblems } from '../limits/database-store.js';
+import type { ResolvedRateLimits } from '../limits/rate-limits.types.js';
 import type { DataModelMeta } from '../metadata/model-meta.types.js';
+import { prismaOperation } from '../metadata/prisma-operations.js';
 import type { CrudApiOpenApiOptions, OpenApiServer } from '../openapi/openapi.types.js';
 import type { CrudApiOptions, ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import {
@@ -32,6 +35,7 @@ import {
   DEFAULT_HISTORY,
   DEFAULT_IDEMPOTENCY,
   DEFAULT_LIMITS,
+  DEFAULT_RATE_LIMITS,
   DEFAULT_SHUTDOWN,
   DEFAULT_TRANSACTIONS,
   OPTION_TABLE,
@@ -168,12 +172,15 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
   if (options.outbox) failOnProblems(outboxProblems(options, outboxModel));
   const historyModel = options.history && options.modelMeta.models[options.history.model];
   failOnProblems(historyProblems(options, historyModel));
+  const store = options.rateLimits?.store;
+  const limitsModel = typeof store === 'object' && 'model' in store ? options.modelMeta.models[store.model] : undefined;
+  if (options.rateLimits) failOnProblems(rateLimitProblems(options, limitsModel));
   if (options.caching && options.caching.revalidate === 'changes' && !options.live)
     failOnProblems([
       '"caching.revalidate": \'changes\' needs the `live` option, through which the module hears of commits',
     ]);
   // The keys' and the outbox's models are the module's own: no route, document, option, policy or rule reaches them.
-  const modelMeta = [idempotencyModel, outboxModel, historyModel].reduce(
+  const modelMeta = [idempotencyModel, outboxModel, historyModel, limitsModel].reduce(
     (meta, owned) => (owned ? withoutModel(meta, owned.name) : meta),
     options.modelMeta,
   );
@@ -194,7 +201,40 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
     },
     outbox: outboxModel && outboxSettings(options.outbox!, outboxModel),
     history: historyModel && { ...withDefaults(DEFAULT_HISTORY, options.history), model: historyModel },
+    rateLimits: options.rateLimits && {
+      ...(withDefaults(DEFAULT_RATE_LIMITS, options.rateLimits) as Omit<ResolvedRateLimits, 'store'>),
+      store: limitsModel
+        ? { model: limitsModel }
+        : ((store as Exclude<ResolvedRateLimits['store'], { model: unknown }>) ?? 'memory'),
+    },
   };
+}
+
+/** Words `rateLimits.limits[].operations` takes beside Prisma's operation names. */
+const ACCESS_KINDS: ReadonlySet<string> = new Set(['read', 'write']);
+
+/** What is wrong with the `rateLimits` option beyond its shape: names, models and operations, its store's model. */
+function rateLimitProblems(options: CrudApiOptions, model: DataModelMeta['models'][string] | undefined): string[] {
+  const { limits, store } = options.rateLimits!;
+  const storeModel = typeof store === 'object' && 'model' in store ? store.model : undefined;
+  const problems = storeModel === undefined ? [] : rateLimitModelProblems(model, storeModel);
+  if (storeModel !== undefined && !options.prisma)
+    problems.push('"rateLimits.store": the database store needs the `prisma` option (its buckets outlive requests)');
+  const seen = new Set<string>();
+  for (const limit of limits) {
+    if (seen.has(limit.name)) problems.push(`"rateLimits.limits": two limits are named "${limit.name}"`);
+    seen.add(limit.name);
+    // The buckets keep whole milliseconds: a unit refills in one at the fastest.
+    if (limit.limit > limit.window * 1000)
+      problems.push(`"rateLimits.limits": limit "${limit.name}" refills more than one unit per millisecond`);
+    for (const name of limit.models ?? [])
+      if (!Object.hasOwn(options.modelMeta.models, name) || name === storeModel)
+        problems.push(`"rateLimits.limits": limit "${limit.name}" names unknown model "${name}"`);
+    for (const name of limit.operations ?? [])
+      if (!ACCESS_KINDS.has(name) && !prismaOperation(name))
+        problems.push(`"rateLimits.limits": limit "${limit.name}" names unknown operation "${name}"`);
+  }
+  return problems;
 }
 
 /**

@@ -136,6 +136,7 @@ const REASONS: Readonly<Record<number, string>> = {
   413: 'Payload too large',
   415: 'Unsupported media type',
   422: 'Unprocessable content',
+  429: 'Too many requests (a rate limit ran out: see Retry-After; or too many live queries)',
   500: 'Internal error',
   503: 'Service unavailable (the database cannot serve the request now; see Retry-After)',
   504: 'Database timeout (a statement or lock timeout; nothing was written)',

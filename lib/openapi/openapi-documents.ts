@@ -30,7 +30,11 @@ export function buildOpenApiDocuments(
   const fields = new DocumentedFields(registry, options.policies, options.defaultPolicy, options.rules);
   const info = (kind: OpenApiInterface) => ({ title: `${openapi.title} — ${TITLES[kind]}`, version: openapi.version });
   const servers = openapi.servers ? { servers: openapi.servers } : {};
-  const answers = { caching: options.caching !== false, idempotency: options.idempotency !== undefined };
+  const answers = {
+    caching: options.caching !== false,
+    idempotency: options.idempotency !== undefined,
+    rateLimits: options.rateLimits !== undefined,
+  };
   // Without a soft-deleted model the interfaces refuse `withDeleted`.
   const deleted = (document: OpenApiDocument) => (fields.softDeletes ? withDeletedReads(document) : document);
   const reads = (document: OpenApiDocument) => (options.live ? withLiveReads(deleted(document)) : deleted(document));

@@ -16,6 +16,20 @@ const HEADERS = {
   },
 };
 
+/** The state of the caller's rate limits (`rateLimits` option; draft-ietf-httpapi-ratelimit-headers). */
+const RATE_LIMIT_HEADERS = {
+  RateLimitPolicy: {
+    description:
+      'The rate limits that apply to the request: `"<name>";q=<units per window>;w=<window in seconds>`, one item each (docs/rate-limits.md).',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description:
+      'What is left of each limit: `"<name>";r=<units remaining>;t=<seconds until the bucket is full>`, one item each.',
+    schema: { type: 'string' },
+  },
+};
+
 /** The validators of a successful GET (`caching` option). */
 const CACHING_HEADERS = {
   ETag: {
@@ -109,13 +123,22 @@ const NOT_MODIFIED = {
 interface AnswerFeatures {
   caching: boolean;
   idempotency: boolean;
+  rateLimits: boolean;
 }
 
+const RATE_LIMITS = { 'RateLimit-Policy': ref('RateLimitPolicy'), RateLimit: ref('RateLimit') };
+
 /** A response object the module answers itself (not a reference, not the HTTP server's own 431). */
-function withAnswerHeaders(status: string, response: unknown, extra: Record<string, unknown> = {}): unknown {
+function withAnswerHeaders(
+  status: string,
+  response: unknown,
+  rateLimits: boolean,
+  extra: Record<string, unknown> = {},
+): unknown {
   if (typeof response !== 'object' || response === null || '$ref' in response || status === '431') return response;
   const { headers } = response as { headers?: Record<string, unknown> };
-  const own = { ...REQUEST_ID, ...(status === '503' ? RETRY_AFTER : {}), ...extra };
+  const retries = status === '503' || (rateLimits && status === '429');
+  const own = { ...REQUEST_ID, ...(retries ? RETRY_AFTER : {}), ...(rateLimits ? RATE_LIMITS : {}), ...extra };
   return { ...response, headers: { ...headers, ...own } };
 }
 
@@ -135,7 +158,7 @@ function withOperationHeaders(method: string, operation: Record<string, unknown>
   const responses = Object.fromEntries(
     Object.entries((operation.responses ?? {}) as Record<string, unknown>).map(([status, value]) => [
       status,
-      withAnswerHeaders(status, value, extra(status)),
+      withAnswerHeaders(status, value, features.rateLimits, extra(status)),
     ]),
   );
   const parameters = (operation.parameters as unknown[] | undefined) ?? [];
@@ -155,7 +178,7 @@ export function withResponseHeaders(document: OpenApiDocument, features: AnswerF
   const responses = Object.fromEntries(
     Object.entries(document.components.responses ?? {}).map(([name, value]) => [
       name,
-      withAnswerHeaders(/(\d{3})$/.exec(name)?.[1] ?? '', value),
+      withAnswerHeaders(/(\d{3})$/.exec(name)?.[1] ?? '', value, features.rateLimits),
     ]),
   );
   return {
@@ -169,6 +192,7 @@ export function withResponseHeaders(document: OpenApiDocument, features: AnswerF
         ...HEADERS,
         ...(features.caching ? CACHING_HEADERS : {}),
         ...(features.idempotency ? IDEMPOTENCY_HEADERS : {}),
+        ...(features.rateLimits ? RATE_LIMIT_HEADERS : {}),
       },
     },
   };

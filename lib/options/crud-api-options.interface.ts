@@ -3,6 +3,7 @@ import type { CrudApiOutbox, OutboxSettings } from '../changes/outbox.types.js';
 import type { ErrorCode } from '../errors/error-codes.js';
 import type { CrudApiHistory } from '../history/history.types.js';
 import type { HistorySettings } from '../history/history-writer.js';
+import type { CrudApiRateLimits, ResolvedRateLimits } from '../limits/rate-limits.types.js';
 import type { DataModelMeta, ModelMeta, ModelOperationsOption } from '../metadata/model-meta.types.js';
 import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from '../policies/policy.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
@@ -141,6 +142,12 @@ export interface CrudApiOptions {
    * and reads can ask for the rows as they were at a past time. Off without it.
    */
   history?: CrudApiHistory;
+  /**
+   * Rate limits per caller (docs/rate-limits.md): what each request costs is taken from its
+   * caller's buckets, kept in the process, in Redis or in a model of the schema; a request beyond
+   * answers 429. Off without it.
+   */
+  rateLimits?: CrudApiRateLimits;
 }
 
 /** Which GETs share a read (`coalesceReads`). */
@@ -293,7 +300,7 @@ export interface CrudApiLimits {
 /** The options of one instance with every default applied, mount paths included. */
 export type ResolvedCrudApiOptions = Omit<
   CrudApiOptions,
-  'limits' | 'transactions' | 'shutdown' | 'caching' | 'idempotency' | 'outbox' | 'history'
+  'limits' | 'transactions' | 'shutdown' | 'caching' | 'idempotency' | 'outbox' | 'history' | 'rateLimits'
 > &
   Required<Pick<CrudApiOptions, 'pageSize' | 'count' | 'idDivider' | 'bodyLimit' | 'coalesceReads'>> & {
     /** Mount paths of the REST and RPC controllers. */
@@ -313,6 +320,8 @@ export type ResolvedCrudApiOptions = Omit<
     outbox?: OutboxSettings;
     /** The model is the schema's (which `modelMeta` no longer lists). */
     history?: HistorySettings;
+    /** A store's model is the schema's (which `modelMeta` no longer lists). */
+    rateLimits?: ResolvedRateLimits;
   };
 
 /** How a collection's total is found (`count` option, `Prefer: count=…`). */

@@ -23,6 +23,8 @@ import type { CrudApiOutbox, WebhookTarget } from '../changes/outbox.types.js';
 import { OUTBOX_DEFAULTS } from '../changes/outbox.types.js';
 import type { CrudApiHistory } from '../history/history.types.js';
 import { defaultActor } from '../history/history-writer.js';
+import { defaultCaller } from '../limits/rate-limiter.js';
+import type { CrudApiRateLimits, RateLimit } from '../limits/rate-limits.types.js';
 import { DEFAULT_POLICY } from '../policies/policy-set.js';
 import type { PlatformRequest } from '../shared/api-request.js';
 import { COUNT_STRATEGIES, TRANSACTION_ISOLATION_LEVELS } from './crud-api.constants.js';
@@ -154,6 +156,49 @@ const HISTORY = {
   },
   retention: { rules: positiveInt(), documented: 'kept for ever' },
 } satisfies OptionTable<CrudApiHistory>;
+
+const RATE_LIMIT = {
+  name: {
+    rules: [IsString(), Matches(/^[A-Za-z0-9_-]+$/, { message: 'a rate limit name must be letters, digits, _ or -' })],
+    documented: 'required',
+  },
+  limit: { rules: [IsInt(), Min(1)], documented: 'required' },
+  window: { rules: [IsInt(), Min(1)], documented: 'required' },
+  when: { rules: optional(isFunction('when', '(context) => boolean')), documented: 'every caller' },
+  models: { rules: optional(IsArray(), IsString({ each: true })), documented: 'every model' },
+  operations: { rules: optional(IsArray(), IsString({ each: true })), documented: 'every operation' },
+} satisfies OptionTable<RateLimit>;
+
+const RATE_LIMITS = {
+  limits: { rules: [IsArray(), ValidateNested({ each: true })], options: RATE_LIMIT, documented: 'required' },
+  caller: {
+    rules: optional(isFunction('caller', '(context, request) => string')),
+    default: defaultCaller,
+    documented: 'user: + context.user.id, else address: + client address',
+  },
+  store: {
+    rules: optional(
+      ValidateBy({
+        name: 'isRateLimitStore',
+        validator: {
+          validate: (value) =>
+            value === 'memory' ||
+            (typeof value === 'object' &&
+              value !== null &&
+              (typeof (value as { redis?: { evalsha?: unknown } }).redis?.evalsha === 'function' ||
+                typeof (value as { model?: unknown }).model === 'string')),
+          defaultMessage: () => "store must be 'memory', { redis: <ioredis client> } or { model: '<model name>' }",
+        },
+      }),
+    ),
+    default: 'memory',
+  },
+  onStoreError: {
+    rules: optional(IsIn(['open', 'closed'], { message: "onStoreError must be 'open' or 'closed'" })),
+    default: 'open',
+  },
+  storeTimeout: { rules: positiveInt(), default: 1000 },
+} satisfies OptionTable<CrudApiRateLimits>;
 
 // The live queries live below this folder: their defaults are theirs.
 const LIVE = {
@@ -309,6 +354,11 @@ export const OPTION_TABLE = {
     options: HISTORY,
     documented: 'off',
   },
+  rateLimits: {
+    rules: optional(IsObject({ message: 'rateLimits must be { limits, caller?, store?, ... }' }), ValidateNested()),
+    options: RATE_LIMITS,
+    documented: 'off',
+  },
 } satisfies OptionTable<CrudApiOptions>;
 
 export const DEFAULT_LIMITS = defaultsOf(LIMITS);
@@ -317,3 +367,4 @@ export const DEFAULT_SHUTDOWN = defaultsOf(SHUTDOWN);
 export const DEFAULT_CACHING = defaultsOf(CACHING);
 export const DEFAULT_IDEMPOTENCY = defaultsOf(IDEMPOTENCY);
 export const DEFAULT_HISTORY = defaultsOf(HISTORY);
+export const DEFAULT_RATE_LIMITS = defaultsOf(RATE_LIMITS);

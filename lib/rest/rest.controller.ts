@@ -38,7 +38,7 @@ export class RestController {
     @Inject(RequestServer) private readonly server: RequestServer,
     @Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions,
   ) {
-    this.behaviour = restBehaviour(options);
+    this.behaviour = restBehaviour(options, registry);
   }
 
   /** JSON:API Atomic Operations; declared before `POST :type`, so no resource type can be called `operations`. */

@@ -25,7 +25,7 @@ export class RpcController {
     @Inject(RequestServer) private readonly server: RequestServer,
     @Inject(CRUD_API_OPTIONS) options: ResolvedCrudApiOptions,
   ) {
-    this.behaviour = rpcBehaviour(options);
+    this.behaviour = rpcBehaviour(options, registry);
   }
 
   /** Declared first: `$transaction/sequential` would otherwise match `:model/:operation`. */

@@ -51,6 +51,12 @@ export function nodeResponseOf(response: PlatformResponse): ServerResponse {
   return raw;
 }
 
+/** Sets headers on the platform's response ahead of its answer, whichever answer (or error) it turns out to be. */
+export function setResponseHeaders(response: PlatformResponse, headers: Record<string, string>): void {
+  if (isFastifyReply(response)) response.headers(headers);
+  else setHeaders(response, headers);
+}
+
 export function isResponseSent(response: PlatformResponse): boolean {
   return isFastifyReply(response) ? response.sent : response.headersSent;
 }

@@ -1,4 +1,5 @@
 import type { RecordedAnswer } from '../../data/idempotency/idempotency-records.js';
+import type { CostedStep } from '../../limits/request-cost.js';
 import type { ApiRequest, PlatformRequest } from '../../shared/api-request.js';
 import type { ApiResponse, PlatformResponse } from '../../shared/api-response.js';
 import type { RequestCall, RequestScope } from '../../telemetry/request-telemetry.js';
@@ -21,6 +22,8 @@ export interface InterfaceBehaviour {
   /** A tagged write's answer as the request asks for it (REST: `Prefer: return=`); without one, as it is. */
   readonly shapeWrite?: (answer: WriteAnswer, request: ApiRequest) => RecordedAnswer;
   readonly renderError: RenderError;
+  /** The operations a request runs, for what it costs against the rate limits. */
+  readonly steps: (request: ApiRequest, scope: RequestScope) => CostedStep[];
 }
 
 /** A successful write's answer, with headers of its own to add to. */

@@ -2,6 +2,7 @@ import type { LiveQueries } from '../../changes/live-queries.js';
 import type { RecordedAnswer } from '../../data/idempotency/idempotency-records.js';
 import type { IdempotentRequests } from '../../data/idempotency/idempotent-requests.js';
 import type { PrismaClientResolver } from '../../data/prisma-client.resolver.js';
+import type { RateLimiter } from '../../limits/rate-limiter.js';
 import type { ResolvedCrudApiOptions } from '../../options/crud-api-options.interface.js';
 import type { RequestDrain } from '../request-drain.js';
 import { admit } from './admit.js';
@@ -12,6 +13,7 @@ import { idempotency } from './idempotency.js';
 import { ifMatchApplies } from './if-match.js';
 import { liveStream } from './live-stream.js';
 import { notifyCommits } from './notify-commits.js';
+import { rateLimit } from './rate-limit.js';
 import { revalidate } from './revalidate.js';
 import { runService } from './run-service.js';
 import { send } from './send.js';
@@ -25,6 +27,8 @@ export interface PipelineParts {
   idempotent: IdempotentRequests;
   live: LiveQueries;
   clients: PrismaClientResolver;
+  /** With the `rateLimits` option. */
+  limiter?: RateLimiter;
 }
 
 /**
@@ -32,7 +36,7 @@ export interface PipelineParts {
  * each wraps those after it, so its work on the answer is done in the reverse order. The stage of a
  * feature the options leave off is not in the list: a request pays only for what it may use.
  */
-export function requestStages({ drain, options, idempotent, live, clients }: PipelineParts): readonly Stage[] {
+export function requestStages({ drain, options, idempotent, live, clients, limiter }: PipelineParts): readonly Stage[] {
   const caching = cachingSettings(options.caching, live);
   const liveOn = live.settings !== undefined;
   const stages: (Stage | false)[] = [
@@ -40,6 +44,7 @@ export function requestStages({ drain, options, idempotent, live, clients }: Pip
     liveOn && notifyCommits(live, clients),
     telemetry,
     liveOn && liveStream(live, clients),
+    limiter !== undefined && rateLimit(limiter, clients),
     ifMatchApplies,
     send,
     inRequestSpan,
