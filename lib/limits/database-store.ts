@@ -36,10 +36,9 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   }
 
   async take(key: string, cost: number, limit: BucketLimit): Promise<Taken> {
-    const now = Math.floor(this.clock());
     try {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-        const taken = await this.attempt(key, now, cost, limit);
+        const taken = await this.attempt(key, cost, limit);
         if (taken) return taken;
       }
     } catch (error) {
@@ -57,8 +56,12 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     return count;
   }
 
-  /** One claim of `cost` units; none when the row changed between its statements. */
-  private async attempt(id: string, now: number, cost: number, limit: BucketLimit): Promise<Taken | undefined> {
+  /**
+   * One claim of `cost` units; none when the row changed between its statements or its clock
+   * reading was older than a take it found counted.
+   */
+  private async attempt(id: string, cost: number, limit: BucketLimit): Promise<Taken | undefined> {
+    const now = this.now();
     const read = async () => (await this.buckets.findUnique({ where: { id }, select: { tat: true } }))?.tat;
     // Nothing to write: a take of 0 always passes, one larger than the bucket never does.
     if (cost === 0 || cost > limit.units) return takeUnits(numberOf(await read()), now, cost, limit);
@@ -75,9 +78,14 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     }
     const tat = await read();
     if (tat === undefined) return this.create(id, now, cost, limit);
-    const taken = takeUnits(Number(tat), now, cost, limit);
-    // Room freed since the updates: claim it again.
+    // Judged at a time read after the row: a concurrent take that read the clock after this one
+    // but wrote first must not make this one look early. Room found then: claim it again.
+    const taken = takeUnits(Number(tat), this.now(), cost, limit);
     return taken.allowed ? undefined : taken;
+  }
+
+  private now(): number {
+    return Math.floor(this.clock());
   }
 
   /** A first take on a new bucket; none when another caller created it first. */

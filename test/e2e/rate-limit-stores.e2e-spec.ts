@@ -142,6 +142,19 @@ describe.each(testProviders())('DatabaseRateLimitStore (%s)', (provider) => {
     expect(ids).toEqual([busy]);
   });
 
+  it('does not deny a take whose clock reading came before one it found counted', async () => {
+    // Two units a second. The first take read the clock 5 ms after the second one did but wrote
+    // first: the second, judged at its older reading, would find the bucket 5 ms short of room.
+    const limit = { units: 2, windowMs: 1000 };
+    const start = 1_000_000;
+    const readings = [start, start + 10, start + 10, start + 10];
+    const late = new DatabaseRateLimitStore(db.prisma, model(), { clock: () => start + 5 });
+    const early = new DatabaseRateLimitStore(second.prisma, model(), { clock: () => readings.shift() ?? start + 10 });
+    const key = newKey();
+    expect((await late.take(key, 1, limit)).allowed).toBe(true);
+    expect((await early.take(key, 1, limit)).allowed).toBe(true);
+  });
+
   it('checks the model the application declares for the buckets', () => {
     expect(rateLimitModelProblems(model(), 'RateLimitBucket')).toEqual([]);
     expect(rateLimitModelProblems(db.modelMeta.models.Tag, 'Tag')).toContain(
