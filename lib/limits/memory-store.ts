@@ -6,6 +6,7 @@ import type { RateLimitStore } from './rate-limit-store.js';
  * such entries are swept out lazily, on a take at most once per window, with no timer.
  */
 export class MemoryRateLimitStore implements RateLimitStore {
+  readonly inProcess = true;
   private readonly tats = new Map<string, number>();
   private readonly clock: () => number;
   private lastSweep: number;

@@ -6,6 +6,8 @@ import type { BucketLimit, Taken } from './gcra.js';
  * pass. It rejects with `RateLimitStoreError` when the backend fails or does not answer in time.
  */
 export interface RateLimitStore {
+  /** Answers from this process's memory, without I/O: it cannot hang, so no deadline is set. */
+  readonly inProcess?: boolean;
   take(key: string, cost: number, limit: BucketLimit): Promise<Taken>;
   close?(): Promise<void>;
   /** Deletes the buckets that are full again (the database's: nothing expires them by itself). */

@@ -98,10 +98,11 @@ export class RateLimiter {
   /** One bucket's answer; none when the store failed and the limits fail open. */
   private async takeFrom(limit: RateLimit, caller: string, cost: number): Promise<Taken | undefined> {
     try {
-      return await withDeadline(
-        this.store.take(`${limit.name}:${caller}`, cost, { units: limit.limit, windowMs: limit.window * 1000 }),
-        this.settings.storeTimeout,
-      );
+      const taken = this.store.take(`${limit.name}:${caller}`, cost, {
+        units: limit.limit,
+        windowMs: limit.window * 1000,
+      });
+      return await (this.store.inProcess ? taken : withDeadline(taken, this.settings.storeTimeout));
     } catch (error) {
       if (this.settings.onStoreError === 'closed')
         throw new CrudApiError('rate-limit-store-unavailable', 'The rate limits cannot be checked now: retry shortly', {
