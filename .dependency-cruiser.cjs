@@ -12,6 +12,7 @@ const LAYERS = [
   'policies',
   'changes',
   'limits',
+  'replicas',
   'options',
   'data',
   'lifecycle',

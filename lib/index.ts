@@ -131,6 +131,8 @@ export type { RowVersion } from './shared/row-version.js';
 
 /** Rate limits per caller (the `rateLimits` option, docs/rate-limits.md). */
 export type { CrudApiRateLimits, RateLimit } from './limits/rate-limits.types.js';
+/** Read replicas with read-your-writes (the `replicas` option, docs/replicas.md). */
+export type { CrudApiReplicas } from './replicas/replicas.types.js';
 
 /** Teaches a client's superjson instance the RPC interface's Prisma types (Decimal, bytes). */
 export { registerPrismaTypes, type DecimalConstructor } from './rpc/rpc-superjson.js';

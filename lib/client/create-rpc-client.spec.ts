@@ -304,3 +304,37 @@ describe('RPC client and history', () => {
     expect(sent).toEqual([]);
   });
 });
+
+describe('RPC client consistency tokens', () => {
+  const withToken = (token: string, etag?: string) => () =>
+    new Response(JSON.stringify({ data: 1 }), {
+      status: 200,
+      headers: { 'Consistency-Token': token, ...(etag ? { ETag: etag } : {}) },
+    });
+
+  it('sends back the latest token it was answered, also to reads it revalidates', async () => {
+    const { client, sent } = fakeClient([
+      () => ok(1, '"a"'),
+      withToken('0/20'),
+      withToken('0/1F'),
+      () => notModified('"a"'),
+    ]);
+    await client.post.findMany();
+    await client.post.create({ data: { title: 'x' } });
+    await client.post.update({ where: { id: 1 }, data: { title: 'y' } });
+    expect(await client.post.findMany()).toEqual(1);
+    expect(sent.map((request) => request.headers.get('Consistency-Token'))).toEqual([null, null, '0/20', '0/20']);
+    expect(sent[3]!.headers.get('If-None-Match')).toBe('"a"');
+  });
+
+  it('uses the header the server names, and keeps a token the caller sets itself', async () => {
+    const { client, sent } = fakeClient([withToken('0/5'), withToken('1/0'), () => ok(1)], {
+      consistencyHeader: 'Consistency-Token',
+      headers: (): Record<string, string> => (sent.length === 2 ? { 'Consistency-Token': '0/9' } : {}),
+    });
+    await client.post.create({ data: { title: 'x' } });
+    await client.post.findMany();
+    await client.post.findMany();
+    expect(sent.map((request) => request.headers.get('Consistency-Token'))).toEqual([null, '0/5', '0/9']);
+  });
+});

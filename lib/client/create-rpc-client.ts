@@ -2,6 +2,7 @@ import { SuperJSON } from 'superjson';
 
 import { PRISMA_OPERATIONS, prismaOperation } from '../metadata/prisma-operations.js';
 import { registerPrismaTypes } from '../rpc/prisma-superjson-types.js';
+import { CONSISTENCY_TOKEN_HEADER, laterToken } from '../shared/consistency-token.js';
 import { SOFT_DELETE_FLAG, WITH_DELETED_PARAMETER } from '../shared/soft-delete.constants.js';
 import { resolveHeaders } from './headers.js';
 import { idempotencyKeyField, randomUuid } from './idempotency-key.js';
@@ -42,10 +43,13 @@ type Sender = (request: RpcHttpRequest, idempotencyKey?: string) => Promise<unkn
 /**
  * Sends requests to the RPC base URL and answers the decoded results, or throws RpcClientError.
  * A GET sends the `ETag` of its last answer in `If-None-Match`; on `304` the kept body answers.
- * A write sends its `Idempotency-Key`.
+ * A write sends its `Idempotency-Key`. Every request sends the latest consistency token the server
+ * answered (docs/replicas.md): its reads never see a state older than this client's writes.
  */
 function createSender(options: RpcClientOptions, serializer: SuperJSON): Sender {
   const cache = readCacheOf(options.etagCache);
+  const tokenHeader = options.consistencyHeader ?? CONSISTENCY_TOKEN_HEADER;
+  let token: string | undefined;
   const decode = (text: string) => decodeRpcResult(serializer, JSON.parse(text));
   return async ({ method, path, body }, idempotencyKey) => {
     const url = `${baseUrlOf(options)}${path}`;
@@ -55,8 +59,12 @@ function createSender(options: RpcClientOptions, serializer: SuperJSON): Sender 
     const cached = cacheKey === undefined ? undefined : cache?.get(cacheKey);
     if (cached) headers.set('If-None-Match', cached.etag);
     if (idempotencyKey !== undefined) headers.set('Idempotency-Key', idempotencyKeyField(idempotencyKey));
+    // After the cache key: a new token must not make the kept answers unreachable.
+    if (token !== undefined && !headers.has(tokenHeader)) headers.set(tokenHeader, token);
     const fetchImpl = options.fetch ?? globalThis.fetch;
     const res = await fetchImpl(url, { method, headers, body });
+    const answered = res.headers.get(tokenHeader);
+    if (answered !== null) token = laterToken(token, answered);
     if (res.status === 304 && cached) return decode(cached.text);
     const text = await res.text();
     if (!res.ok) throw toRpcClientError(res.status, text);

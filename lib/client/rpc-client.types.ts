@@ -133,4 +133,10 @@ export interface RpcClientOptions {
    * afresh. Entries are this client's own, keyed by URL and every request header. `false` or 0: none.
    */
   etagCache?: number | false;
+  /**
+   * The header of the server's consistency tokens (its `replicas.header`, default
+   * `Consistency-Token`): the client sends back the latest one it was answered, so that a server
+   * with read replicas never shows it a state older than its own writes.
+   */
+  consistencyHeader?: string;
 }

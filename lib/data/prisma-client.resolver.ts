@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 
 import { LiveQueries } from '../changes/live-queries.js';
@@ -10,6 +10,7 @@ import type { PolicyContext } from '../policies/policy.types.js';
 import { policyDecisions } from '../policies/policy-set.js';
 import { policiesOf, withPolicies } from '../policies/with-policies.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import { ReplicaSet } from '../replicas/replica-set.js';
 import type { ChangeEvent, ChangeListener } from '../rules/rules.types.js';
 import { type ApiRequest, isReadMethod, type PlatformRequest } from '../shared/api-request.js';
 import { joinTransaction } from './join-transaction.js';
@@ -63,7 +64,9 @@ const defaultPolicyContext = (request: PlatformRequest): PolicyContext => ({ use
  * @remarks Exported for subclasses of `RestService`/`RpcService`, which receive it in their constructor.
  */
 @Injectable()
-export class PrismaClientResolver implements OnApplicationBootstrap {
+export class PrismaClientResolver implements OnApplicationBootstrap, OnModuleDestroy {
+  /** With the `replicas` option: where reads go. */
+  readonly replicas?: ReplicaSet;
   /** Each request's client, and once made, what it was made of (requests made of the same share reads: `shareKeyOf`). */
   private readonly perRequest = new WeakMap<object, RequestClient>();
   /** Each request's policy context, asked of the `context` option once per request. */
@@ -86,9 +89,11 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     this.listeners = options.onChange === undefined ? [] : [options.onChange].flat();
     if (options.outbox) this.outbox = new OutboxWriter(options.outbox.model);
     this.sharedOrigin = { client: options.prisma ?? {}, context: {} };
+    if (options.replicas) this.replicas = new ReplicaSet(options.prisma!, options.replicas);
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    await this.replicas?.start();
     // An optional peer: applications without it get the `onChange` listeners only.
     const events = await import('@nestjs/event-emitter').catch(() => undefined);
     if (!events) return;
@@ -97,6 +102,18 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     } catch {
       this.emitter = undefined;
     }
+  }
+
+  onModuleDestroy(): void {
+    this.replicas?.close();
+  }
+
+  /**
+   * Whether a replica may serve the request: a read, unless it is a live query's or a revalidated
+   * one's, whose answers must follow the commits the module hears of (those read the primary).
+   */
+  private readsReplica(raw: PlatformRequest): boolean {
+    return this.replicas !== undefined && isReadMethod(raw.method) && !RECORDED.has(raw);
   }
 
   /**
@@ -138,7 +155,8 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
     // Only idempotent writes run in one transaction: without the option, no lookup.
     const bound = idempotency && this.transactions.get(request.raw);
     if (bound) return bound;
-    if (!getPrisma && !this.wraps(request.raw)) return Promise.resolve(prisma as PrismaClientLike);
+    if (!getPrisma && !this.wraps(request.raw) && !this.readsReplica(request.raw))
+      return Promise.resolve(prisma as PrismaClientLike);
     let made = this.perRequest.get(request.raw);
     if (!made) {
       made = {} as RequestClient;
@@ -259,7 +277,11 @@ export class PrismaClientResolver implements OnApplicationBootstrap {
 
   private async create(request: PlatformRequest, made: RequestClient, requestId?: string): Promise<PrismaClientLike> {
     const { getPrisma, prisma, policies, rules, defaultPolicy, modelMeta, history } = this.options;
-    const own = getPrisma ? await getPrisma(request) : (prisma as PrismaClientLike);
+    const own = getPrisma
+      ? await getPrisma(request)
+      : this.readsReplica(request)
+        ? await this.replicas!.readClient(request)
+        : (prisma as PrismaClientLike);
     const recorded = RECORDED.get(request);
     const client = recorded ? recordingClient(own, modelMeta, recorded) : own;
     const writes = !isReadMethod(request.method);

@@ -4,6 +4,7 @@ import { CrudApiError } from '../errors/crud-api.error.js';
 import { prismaOperation } from '../metadata/prisma-operations.js';
 import type { PolicyContext } from '../policies/policy.types.js';
 import type { PlatformRequest } from '../shared/api-request.js';
+import { withDeadline } from '../shared/with-deadline.js';
 import type { Taken } from './gcra.js';
 import { type RateLimitStore, RateLimitStoreError } from './rate-limit-store.js';
 import type { RateLimit, ResolvedRateLimits } from './rate-limits.types.js';
@@ -102,7 +103,11 @@ export class RateLimiter {
         units: limit.limit,
         windowMs: limit.window * 1000,
       });
-      return await (this.store.inProcess ? taken : withDeadline(taken, this.settings.storeTimeout));
+      const ms = this.settings.storeTimeout;
+      // A store that hangs never holds a request.
+      return await (this.store.inProcess
+        ? taken
+        : withDeadline(taken, ms, () => new RateLimitStoreError(`the store did not answer in ${ms} ms`)));
     } catch (error) {
       if (this.settings.onStoreError === 'closed')
         throw new CrudApiError('rate-limit-store-unavailable', 'The rate limits cannot be checked now: retry shortly', {
@@ -127,14 +132,4 @@ export class RateLimiter {
     this.lastWarning = now;
     this.logger.warn(`Rate limits not applied (onStoreError: 'open'): ${(error as Error)?.message ?? String(error)}`);
   }
-}
-
-/** `promise`, or a RateLimitStoreError after `ms`: a store that hangs never holds a request. */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new RateLimitStoreError(`the store did not answer in ${ms} ms`)), ms);
-    timer.unref();
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

@@ -36,6 +36,7 @@ import {
   DEFAULT_IDEMPOTENCY,
   DEFAULT_LIMITS,
   DEFAULT_RATE_LIMITS,
+  DEFAULT_REPLICAS,
   DEFAULT_SHUTDOWN,
   DEFAULT_TRANSACTIONS,
   OPTION_TABLE,
@@ -175,6 +176,7 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
   const store = options.rateLimits?.store;
   const limitsModel = typeof store === 'object' && 'model' in store ? options.modelMeta.models[store.model] : undefined;
   if (options.rateLimits) failOnProblems(rateLimitProblems(options, limitsModel));
+  if (options.replicas) failOnProblems(replicaProblems(options));
   if (options.caching && options.caching.revalidate === 'changes' && !options.live)
     failOnProblems([
       '"caching.revalidate": \'changes\' needs the `live` option, through which the module hears of commits',
@@ -201,6 +203,7 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
     },
     outbox: outboxModel && outboxSettings(options.outbox!, outboxModel),
     history: historyModel && { ...withDefaults(DEFAULT_HISTORY, options.history), model: historyModel },
+    replicas: options.replicas && withDefaults(DEFAULT_REPLICAS, options.replicas),
     rateLimits: options.rateLimits && {
       ...(withDefaults(DEFAULT_RATE_LIMITS, options.rateLimits) as Omit<ResolvedRateLimits, 'store'>),
       store: limitsModel
@@ -208,6 +211,16 @@ export function resolveCrudApiOptions(options: CrudApiOptions, mount: CrudApiMou
         : ((store as Exclude<ResolvedRateLimits['store'], { model: unknown }>) ?? 'memory'),
     },
   };
+}
+
+/** What is wrong with the `replicas` option beyond its shape: the database, the primary's client. */
+function replicaProblems(options: CrudApiOptions): string[] {
+  const problems: string[] = [];
+  if (options.modelMeta.provider !== 'postgresql')
+    problems.push(`"replicas": PostgreSQL's streaming replicas only, not ${options.modelMeta.provider}`);
+  if (!options.prisma) problems.push('"replicas": the `prisma` option is the primary\'s client, and is required');
+  if (options.replicas!.clients.length === 0) problems.push('"replicas.clients": one client per replica, at least one');
+  return problems;
 }
 
 /** Words `rateLimits.limits[].operations` takes beside Prisma's operation names. */

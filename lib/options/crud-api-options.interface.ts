@@ -7,6 +7,7 @@ import type { CrudApiRateLimits, ResolvedRateLimits } from '../limits/rate-limit
 import type { DataModelMeta, ModelMeta, ModelOperationsOption } from '../metadata/model-meta.types.js';
 import type { CrudApiPolicies, DefaultPolicy, PolicyContext } from '../policies/policy.types.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import type { CrudApiReplicas, ResolvedReplicas } from '../replicas/replicas.types.js';
 import type { ChangeListener, CrudApiRules } from '../rules/rules.types.js';
 import type { PlatformRequest } from '../shared/api-request.js';
 import type { RouteVersion } from '../shared/nest-route-paths.js';
@@ -148,6 +149,12 @@ export interface CrudApiOptions {
    * answers 429. Off without it.
    */
   rateLimits?: CrudApiRateLimits;
+  /**
+   * PostgreSQL streaming replicas (docs/replicas.md): reads of both interfaces go to them, and a
+   * caller never reads a state older than its own acknowledged writes, whose answers carry a
+   * consistency token. Off without it.
+   */
+  replicas?: CrudApiReplicas;
 }
 
 /** Which GETs share a read (`coalesceReads`). */
@@ -300,7 +307,7 @@ export interface CrudApiLimits {
 /** The options of one instance with every default applied, mount paths included. */
 export type ResolvedCrudApiOptions = Omit<
   CrudApiOptions,
-  'limits' | 'transactions' | 'shutdown' | 'caching' | 'idempotency' | 'outbox' | 'history' | 'rateLimits'
+  'limits' | 'transactions' | 'shutdown' | 'caching' | 'idempotency' | 'outbox' | 'history' | 'rateLimits' | 'replicas'
 > &
   Required<Pick<CrudApiOptions, 'pageSize' | 'count' | 'idDivider' | 'bodyLimit' | 'coalesceReads'>> & {
     /** Mount paths of the REST and RPC controllers. */
@@ -322,6 +329,7 @@ export type ResolvedCrudApiOptions = Omit<
     history?: HistorySettings;
     /** A store's model is the schema's (which `modelMeta` no longer lists). */
     rateLimits?: ResolvedRateLimits;
+    replicas?: ResolvedReplicas;
   };
 
 /** How a collection's total is found (`count` option, `Prefer: count=…`). */

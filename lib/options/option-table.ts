@@ -26,7 +26,9 @@ import { defaultActor } from '../history/history-writer.js';
 import { defaultCaller } from '../limits/rate-limiter.js';
 import type { CrudApiRateLimits, RateLimit } from '../limits/rate-limits.types.js';
 import { DEFAULT_POLICY } from '../policies/policy-set.js';
+import type { CrudApiReplicas } from '../replicas/replicas.types.js';
 import type { PlatformRequest } from '../shared/api-request.js';
+import { CONSISTENCY_TOKEN_HEADER } from '../shared/consistency-token.js';
 import { COUNT_STRATEGIES, TRANSACTION_ISOLATION_LEVELS } from './crud-api.constants.js';
 import type {
   CrudApiCaching,
@@ -200,6 +202,47 @@ const RATE_LIMITS = {
   storeTimeout: { rules: positiveInt(), default: 1000 },
 } satisfies OptionTable<CrudApiRateLimits>;
 
+/** A Prisma client: what `replicas.clients` holds, read and extended by the module. */
+const isPrismaClient = ValidateBy(
+  {
+    name: 'isPrismaClient',
+    validator: {
+      validate: (value) =>
+        typeof (value as { $queryRawUnsafe?: unknown })?.$queryRawUnsafe === 'function' &&
+        typeof (value as { $extends?: unknown }).$extends === 'function',
+      defaultMessage: () => 'replicas.clients must hold Prisma clients, one per replica server',
+    },
+  },
+  { each: true },
+);
+
+const REPLICAS = {
+  clients: { rules: [IsArray(), isPrismaClient], documented: 'required' },
+  maxLag: { rules: positiveInt(), default: 1000 },
+  behind: {
+    rules: optional(IsIn(['wait', 'primary'], { message: "behind must be 'wait' or 'primary'" })),
+    default: 'wait',
+  },
+  maxWait: { rules: nonNegativeInt(), default: 200 },
+  pollInterval: { rules: positiveInt(), default: 100 },
+  header: {
+    rules: optional(IsString(), Matches(FIELD_NAME, { message: 'replicas.header must be an HTTP field name' })),
+    default: CONSISTENCY_TOKEN_HEADER,
+  },
+  cookie: {
+    rules: optional(
+      ValidateBy({
+        name: 'isCookieName',
+        validator: {
+          validate: (value) => value === false || (typeof value === 'string' && FIELD_NAME.test(value)),
+          defaultMessage: () => 'replicas.cookie must be a cookie name or false',
+        },
+      }),
+    ),
+    default: false,
+  },
+} satisfies OptionTable<CrudApiReplicas>;
+
 // The live queries live below this folder: their defaults are theirs.
 const LIVE = {
   debounce: { rules: nonNegativeInt(), default: LIVE_DEFAULTS.debounce },
@@ -359,6 +402,11 @@ export const OPTION_TABLE = {
     options: RATE_LIMITS,
     documented: 'off',
   },
+  replicas: {
+    rules: optional(IsObject({ message: 'replicas must be { clients, maxLag?, behind?, ... }' }), ValidateNested()),
+    options: REPLICAS,
+    documented: 'off',
+  },
 } satisfies OptionTable<CrudApiOptions>;
 
 export const DEFAULT_LIMITS = defaultsOf(LIMITS);
@@ -368,3 +416,4 @@ export const DEFAULT_CACHING = defaultsOf(CACHING);
 export const DEFAULT_IDEMPOTENCY = defaultsOf(IDEMPOTENCY);
 export const DEFAULT_HISTORY = defaultsOf(HISTORY);
 export const DEFAULT_RATE_LIMITS = defaultsOf(RATE_LIMITS);
+export const DEFAULT_REPLICAS = defaultsOf(REPLICAS);

@@ -15,6 +15,7 @@ import {
   type PgCluster,
   startPgBouncer,
 } from '../support/pg-cluster.js';
+import { postDocument } from '../support/rest-fixtures.js';
 import { callRpc } from '../support/rpc-client.js';
 import { createPlatformApp, TEST_ENDPOINT } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase, testProviders, withPg } from '../support/test-database.js';
@@ -47,17 +48,7 @@ async function startInstance(
 }
 
 const createPost = (instance: Instance, title: string, authorId: number) =>
-  instance
-    .http()
-    .post('/api/rest/post')
-    .set('content-type', JSON_API)
-    .send({
-      data: {
-        type: 'post',
-        attributes: { title },
-        relationships: { author: { data: { type: 'user', id: authorId } } },
-      },
-    });
+  instance.http().post('/api/rest/post').set('content-type', JSON_API).send(postDocument(title, authorId));
 
 async function newAuthor(prisma: SampleDatabase['prisma']): Promise<number> {
   return (

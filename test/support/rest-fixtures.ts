@@ -88,3 +88,12 @@ export async function seedBlog(db: TestDatabase): Promise<BlogFixture> {
     anonymous: anonymous.id,
   };
 }
+
+/** A JSON:API document creating a post of `authorId` titled `title`. */
+export const postDocument = (title: string, authorId: number) => ({
+  data: {
+    type: 'post',
+    attributes: { title },
+    relationships: { author: { data: { type: 'user', id: authorId } } },
+  },
+});

@@ -8,6 +8,7 @@ import type { RequestDrain } from '../request-drain.js';
 import { admit } from './admit.js';
 import { cachingSettings } from './caching-settings.js';
 import { coalesce } from './coalesce.js';
+import { consistency } from './consistency.js';
 import type { Exchange, Stage } from './exchange.js';
 import { idempotency } from './idempotency.js';
 import { ifMatchApplies } from './if-match.js';
@@ -23,7 +24,7 @@ import { validators } from './validators.js';
 /** What the stages keep between requests: the instance's services and options. */
 export interface PipelineParts {
   drain: RequestDrain;
-  options: Pick<ResolvedCrudApiOptions, 'caching' | 'coalesceReads' | 'idempotency'>;
+  options: Pick<ResolvedCrudApiOptions, 'caching' | 'coalesceReads' | 'idempotency' | 'replicas'>;
   idempotent: IdempotentRequests;
   live: LiveQueries;
   clients: PrismaClientResolver;
@@ -47,6 +48,7 @@ export function requestStages({ drain, options, idempotent, live, clients, limit
     limiter !== undefined && rateLimit(limiter, clients),
     ifMatchApplies,
     send,
+    clients.replicas !== undefined && consistency(clients.replicas, options.replicas!),
     inRequestSpan,
     options.idempotency !== undefined && idempotency(idempotent),
     caching?.known !== undefined && revalidate(caching, live, clients),
