@@ -9,6 +9,8 @@ import { HISTORY_SIZE } from './dataset/history-span.js';
 import { addPosts, DEFAULT_DATASET, seedDataset } from './dataset/seed-dataset.js';
 import { seedHistory } from './dataset/seed-history.js';
 import { runLiveFanOut } from './live/run-live-fan-out.js';
+import { measureMixedLoad, type MixedLoadResult } from './replicas/mixed-load.js';
+import { addReplicas, createPrimaryDatabase, type ReplicatedDatabase } from './replicas/replicated-database.js';
 import {
   formatMemoryTable,
   formatScalingTable,
@@ -77,13 +79,24 @@ async function main(): Promise<void> {
     `${options.db}: seeding ${DEFAULT_DATASET.users} users, ${DEFAULT_DATASET.posts} posts, ` +
       `${DEFAULT_DATASET.posts * DEFAULT_DATASET.commentsPerPost} comments, ${DEFAULT_DATASET.tags} tags`,
   );
-  const handle = await createBenchDatabase(options);
+  // Scenarios of the `replicas` comparison run on a primary and two replicas of the bench's own.
+  const replicated = scenarios.some((s) => comparisonOf(s) === 'replicas');
+  if (replicated && options.db !== 'postgres') throw new Error('The replicas scenarios run on --db postgres only');
+  const onPrimary = replicated ? await createPrimaryDatabase(options) : undefined;
+  const handle = onPrimary?.handle ?? (await createBenchDatabase(options));
   const results: ScenarioResult[] = [];
   let serializerCost: SerializerCostRow[];
+  let servers: ReplicatedDatabase | undefined;
+  let mixedLoad: MixedLoadResult | undefined;
   try {
     const seeded = Date.now();
     await seedDataset(handle, DEFAULT_DATASET);
     log(`seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
+    if (onPrimary) {
+      servers = await addReplicas(onPrimary.primary, handle.url);
+      process.env.BENCH_REPLICA_URLS = servers.replicaUrls;
+      log('started two streaming replicas');
+    }
     if (scenarios.some((s) => comparisonOf(s) === 'as-of')) {
       const started = Date.now();
       await seedHistory(handle);
@@ -103,8 +116,19 @@ async function main(): Promise<void> {
           `ratio ${result.ratio.toFixed(2)}, CPU ratio ${result.cpuRatio.toFixed(2)} (rounds ${result.ratioRange.map((r) => r.toFixed(2)).join('-')})${result.parity.detail ? ` (bodies differ: ${result.parity.detail})` : ''}`,
       );
     }
+    const replicaScenario = scenarios.find((s) => comparisonOf(s) === 'replicas');
+    if (replicaScenario) {
+      mixedLoad = await measureMixedLoad(handle.url, replicaScenario.id, options);
+      log(
+        `mixed load: ${mixedLoad.reads} reads, ${mixedLoad.writes} writes by ${mixedLoad.callers} callers; ` +
+          `replicas served ${(mixedLoad.replicaShare * 100).toFixed(1)}% (${(mixedLoad.waitedShare * 100).toFixed(1)}% after waiting), the primary ` +
+          `${(mixedLoad.primaryForTokenShare * 100).toFixed(1)}% for a token, ${(mixedLoad.primaryForLagShare * 100).toFixed(1)}% for lag`,
+      );
+    }
   } finally {
     await handle.drop();
+    await servers?.remove();
+    if (!servers) await onPrimary?.primary.remove();
   }
   const validatorCost = measureValidatorCost(
     handWritten(scenarios),
@@ -135,6 +159,7 @@ async function main(): Promise<void> {
     validatorCost,
     serializerCost,
     scaling,
+    ...(mixedLoad ? { mixedLoad } : {}),
   };
   const file = path.join(
     options.out,

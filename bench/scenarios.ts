@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 
 import type { CrudApiOptions } from '../lib/index.js';
+import { CONSISTENCY_TOKEN_HEADER } from '../lib/shared/consistency-token.js';
 import { historyTimeBefore } from './dataset/history-span.js';
 import { postCreateSchema, preparePostCreate } from './post-create-rules.js';
 import type { BaselineKind } from './server/server-protocol.js';
@@ -39,7 +40,8 @@ export interface Scenario {
   comparison?: ComparisonId;
 }
 
-export type ComparisonId = 'hand-written' | 'nest-team' | 'conditional' | 'history' | 'as-of' | 'rate-limits';
+export type ComparisonId =
+  'hand-written' | 'nest-team' | 'conditional' | 'history' | 'as-of' | 'rate-limits' | 'replicas';
 
 /** What a scenario compares: its two sides, as the results and the report name them. */
 export interface Comparison {
@@ -127,6 +129,20 @@ export const COMPARISONS: Readonly<Record<ComparisonId, Comparison>> = {
       ours: 'limited',
       baseline: 'none',
       description: 'of our module counting each request against a rate limit over our module without limits',
+    },
+  },
+  replicas: {
+    baselineServes: 'ours-without-options',
+    sides: {
+      ours: 'our module with replicas (a primary and two streaming replicas), each read sent with a consistency token the replicas have replayed',
+      baseline: 'our module without replicas, on the primary, sent the same requests',
+    },
+    columns: { ours: 'replicas', baseline: 'primary', pair: 'replicas / primary' },
+    chart: {
+      title: 'With replicas / without',
+      ours: 'replicas',
+      baseline: 'primary',
+      description: 'of our module routing token reads to replicas over our module reading the primary',
     },
   },
   'as-of': {
@@ -398,6 +414,23 @@ function withRateLimits(id: string, store: 'memory' | 'redis'): Scenario {
 }
 
 /**
+ * A read sent with a consistency token every replica has replayed (`<id>-replicas`), served by a
+ * replica of the module's `replicas` option (the runner starts a primary and two replicas and hands
+ * their URLs to the server, `BENCH_REPLICA_URLS`), against the same read without the option, on the
+ * primary: what the token check and the routing cost.
+ */
+function withReplicas(id: string): Scenario {
+  const read = READS.find((scenario) => scenario.id === id)!;
+  return {
+    ...read,
+    id: `${id}-replicas`,
+    title: `${read.title}, token read on a replica vs on the primary`,
+    comparison: 'replicas',
+    headers: { ...read.headers, [CONSISTENCY_TOKEN_HEADER]: '0/1' },
+  };
+}
+
+/**
  * A page of posts as of a time with `changes` recorded since (of the 100,000 the runner seeds for
  * these scenarios), against the same read of today's rows. The filter and the page vary; pages stay
  * among the first five, as an asOf read fetches skip + take current rows to merge the past ones in.
@@ -452,6 +485,8 @@ export const SCENARIOS: readonly Scenario[] = [
   withRateLimits('rest-fetch', 'memory'),
   withRateLimits('rpc-find-unique', 'memory'),
   withRateLimits('rest-fetch', 'redis'),
+  withReplicas('rest-fetch'),
+  withReplicas('rpc-find-unique'),
 ];
 
 /** The request the baseline side is sent: the scenario's own, or its `baselineRequest`. */
@@ -465,7 +500,11 @@ export const requestAt = (scenario: Scenario, index: number): Scenario =>
 export const SCALING_SCENARIO_ID = 'rest-list';
 
 export function selectScenarios(filter: string): Scenario[] {
-  const selected = SCENARIOS.filter((scenario) => scenario.id.includes(filter));
+  // Those on replicas run on servers of their own (`--db postgres --scenario replicas`), never with others.
+  const replicas = filter.includes('replicas');
+  const selected = SCENARIOS.filter(
+    (scenario) => scenario.id.includes(filter) && (comparisonOf(scenario) === 'replicas') === replicas,
+  );
   if (selected.length === 0) {
     throw new Error(`--scenario "${filter}" matches none of: ${SCENARIOS.map((s) => s.id).join(', ')}`);
   }

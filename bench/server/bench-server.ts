@@ -8,6 +8,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 
 import { createSampleDatabase, type SampleDatabase } from '../../fixtures/blog/database/create-prisma-client.js';
+import type { PrismaClientResolver } from '../../lib/index.js';
 import { BENCH_DATABASE, BENCH_ENDPOINT } from '../baseline/baseline.tokens.js';
 import { comparisonOf, COMPARISONS, SCENARIOS } from '../scenarios.js';
 import { replayingClient } from './replaying-client.js';
@@ -34,13 +35,16 @@ const stats: ServerStats = { requests: 0, queries: 0, cpuMicros: 0, peakRss: 0 }
 let cpuAtReset = process.cpuUsage();
 // BENCH_LOG_SQL=1 prints every statement: how to see what a scenario's SQL/request is made of.
 const logSql = process.env.BENCH_LOG_SQL === '1';
-(database.prisma as unknown as { $on(event: 'query', cb: (event: { query: string }) => void): void }).$on(
-  'query',
-  (event) => {
-    stats.queries++;
-    if (logSql) process.stderr.write(`[${args.side} sql] ${event.query}\n`);
-  },
-);
+function countQueries(db: SampleDatabase): void {
+  (db.prisma as unknown as { $on(event: 'query', cb: (event: { query: string }) => void): void }).$on(
+    'query',
+    (event) => {
+      stats.queries++;
+      if (logSql) process.stderr.write(`[${args.side} sql] ${event.query}\n`);
+    },
+  );
+}
+countQueries(database);
 
 const benchScenario = SCENARIOS.find((s) => s.id === args.scenario);
 // What the baseline side serves: a controller, or our module with or without the scenario's options.
@@ -51,15 +55,33 @@ const scenarioOptions =
     ? (benchScenario?.baselineOptions ?? {})
     : undefined;
 
+/**
+ * With `BENCH_REPLICA_URLS` (the runner's replicated database, scenarios of the `replicas`
+ * comparison): a client of each replica for ours, its statements counted with the primary's.
+ */
+const replicaClients =
+  args.side === 'ours' && benchScenario && comparisonOf(benchScenario) === 'replicas'
+    ? (process.env.BENCH_REPLICA_URLS ?? '').split(' ').map((url) => {
+        const replica = createSampleDatabase(url, { emitQueryEvents: true });
+        countQueries(replica);
+        return replica.prisma;
+      })
+    : [];
+
+/** Ours's client resolver class, imported with the module. */
+let resolverClass: Type<PrismaClientResolver> | undefined;
+
 async function oursModule(db: SampleDatabase): Promise<Type> {
-  const [{ CrudApiModule }, { liveOptions }] = await Promise.all([
+  const [{ CrudApiModule, PrismaClientResolver }, { liveOptions }] = await Promise.all([
     import('../../lib/index.js'),
     import('../live/live-fan-out-options.js'),
   ]);
+  resolverClass = PrismaClientResolver;
   const options = {
     ...(scenarioOptions ?? benchScenario?.oursOptions ?? liveOptions(args.scenario, args.databaseUrl)),
     ...(args.live ? { live: {} } : {}),
     ...(args.uncoalesced ? { coalesceReads: false as const } : {}),
+    ...(replicaClients.length > 0 ? { replicas: { clients: replicaClients } } : {}),
   };
   @Module({ imports: [CrudApiModule.forRoot({ endpoint, prisma: db.prisma, modelMeta: db.modelMeta, ...options })] })
   class OursModule {}
@@ -133,6 +155,12 @@ function logErrorResponse(req: IncomingMessage, res: ServerResponse): void {
   }) as ServerResponse['end'];
 }
 
+/** Where ours sent its reads, with replicas. */
+function replicaCounts(): ServerStats['replicas'] {
+  if (replicaClients.length === 0) return undefined;
+  return { ...app.get(resolverClass!, { strict: false }).replicas!.counts };
+}
+
 function reply(message: ServerMessage): void {
   process.send!(message);
 }
@@ -147,7 +175,12 @@ process.on('message', async (message: RunnerMessage) => {
     const cpu = process.cpuUsage(cpuAtReset);
     reply({
       type: 'stats',
-      stats: { ...stats, cpuMicros: cpu.user + cpu.system, peakRss: process.resourceUsage().maxRSS * 1024 },
+      stats: {
+        ...stats,
+        cpuMicros: cpu.user + cpu.system,
+        peakRss: process.resourceUsage().maxRSS * 1024,
+        replicas: replicaCounts(),
+      },
     });
   } else if (message.type === 'memory') {
     (globalThis as { gc?: () => void }).gc?.();

@@ -1,3 +1,4 @@
+import type { ReplicaCounts } from '../../lib/replicas/replica-set.js';
 /** Messages between the runner and a server process over the `fork` IPC channel. */
 export type Side = 'ours' | 'baseline';
 
@@ -43,6 +44,8 @@ export interface ServerStats {
   cpuMicros: number;
   /** Peak resident set size of the process so far, in bytes. */
   peakRss: number;
+  /** With replicas: where its reads went since it started. */
+  replicas?: ReplicaCounts;
 }
 
 /** Memory after a full garbage collection (when the process runs with `--expose-gc`), in bytes. */

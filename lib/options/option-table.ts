@@ -224,7 +224,7 @@ const REPLICAS = {
     default: 'wait',
   },
   maxWait: { rules: nonNegativeInt(), default: 200 },
-  pollInterval: { rules: positiveInt(), default: 100 },
+  pollInterval: { rules: positiveInt(), default: 250 },
   header: {
     rules: optional(IsString(), Matches(FIELD_NAME, { message: 'replicas.header must be an HTTP field name' })),
     default: CONSISTENCY_TOKEN_HEADER,

@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
 
-import { toTypeName } from '../metadata/model-registry.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
 import { formatWalPosition, parseWalPosition } from '../shared/consistency-token.js';
 import { withDeadline } from '../shared/with-deadline.js';
@@ -32,6 +31,8 @@ interface Replica {
 export interface ReplicaCounts {
   /** Reads a replica served. */
   replica: number;
+  /** Of those, reads with a token that waited for their replica to replay it. */
+  waited: number;
   /** Reads with a token no replica had replayed in time. */
   primaryForToken: number;
   /** Reads without a token when no replica was healthy and within `maxLag`. */
@@ -52,7 +53,7 @@ export interface ReplicaCounts {
  *   ago (its oldest position known since then); else the primary.
  */
 export class ReplicaSet {
-  readonly counts: ReplicaCounts = { replica: 0, primaryForToken: 0, primaryForLag: 0, retriedOnPrimary: 0 };
+  readonly counts: ReplicaCounts = { replica: 0, waited: 0, primaryForToken: 0, primaryForLag: 0, retriedOnPrimary: 0 };
   private readonly logger = new Logger('CrudApiReplicas');
   private readonly replicas: Replica[];
   /** The primary's positions, oldest first, with when they were read: those of the last `maxLag` ms and one before. */
@@ -111,8 +112,13 @@ export class ReplicaSet {
       this.counts.primaryForLag++;
       return this.primary;
     }
-    const replica = this.pick(token) ?? (await this.waitFor(token));
-    if (replica) return this.served(replica);
+    const ready = this.pick(token);
+    if (ready) return this.served(ready);
+    const replica = await this.waitFor(token);
+    if (replica) {
+      this.counts.waited++;
+      return this.served(replica);
+    }
     this.counts.primaryForToken++;
     return this.primary;
   }
@@ -217,29 +223,44 @@ export class ReplicaSet {
   /**
    * The replica's client, whose reads run again on the primary when the replica fails for its own
    * reasons (`isServerFailure`); the replica is checked again at once, and serves no more reads
-   * while its check fails. A read has no effect, so running it twice changes nothing.
+   * while its check fails. A read has no effect, so running it twice changes nothing. A proxy of
+   * the model delegates, not a Prisma extension: those cost a read several percent of its CPU.
    */
   private withRetryOnPrimary(replica: Replica): PrismaClientLike {
-    const retry = async (model: string, operation: string, args: unknown, error: unknown) => {
+    const retry = (delegate: string, operation: string, args: unknown) => (error: unknown) => {
       if (!isServerFailure(error)) throw error;
       this.counts.retriedOnPrimary++;
       void this.checkReplica(replica);
-      return this.primary[toTypeName(model)][operation](args);
+      return this.primary[delegate][operation](args);
     };
-    return replica.own.$extends({
-      query: {
-        $allModels: {
-          $allOperations: ({ model, operation, args, query }: ExtensionCall) =>
-            query(args).catch((error: unknown) => retry(model, operation, args, error)),
+    const delegates = new Map<string, object>();
+    const delegateOf = (name: string, delegate: Record<string, unknown>) => {
+      const methods = new Map<string, unknown>();
+      return new Proxy(delegate, {
+        get: (target, operation) => {
+          const method = target[operation as string];
+          if (typeof operation !== 'string' || typeof method !== 'function') return method;
+          let wrapped = methods.get(operation);
+          if (!wrapped) {
+            wrapped = (args: unknown) => method.call(target, args).catch(retry(name, operation, args));
+            methods.set(operation, wrapped);
+          }
+          return wrapped;
         },
+      });
+    };
+    return new Proxy(replica.own, {
+      get: (target, property) => {
+        const value = target[property as string];
+        if (typeof property !== 'string' || property.startsWith('$') || typeof value !== 'object' || value === null)
+          return value;
+        let delegate = delegates.get(property);
+        if (!delegate) {
+          delegate = delegateOf(property, value);
+          delegates.set(property, delegate);
+        }
+        return delegate;
       },
     });
   }
-}
-
-interface ExtensionCall {
-  model: string;
-  operation: string;
-  args: unknown;
-  query: (args: unknown) => Promise<unknown>;
 }

@@ -18,6 +18,7 @@ function cookieValue(header: string | undefined, name: string): string | undefin
  * that names no position is refused (400), not ignored: the caller asked for a guarantee.
  */
 export function requestToken(headers: IncomingHttpHeaders, settings: ResolvedReplicas): bigint | undefined {
+  // Node lower-cases the names of the headers it received.
   const sent = headers[settings.header.toLowerCase()];
   const text =
     typeof sent === 'string' ? sent : settings.cookie ? cookieValue(headers.cookie, settings.cookie) : undefined;
