@@ -14,6 +14,8 @@ import { pushSchemaIfEmpty } from '../../fixtures/blog/database/prepare-database
 import { PrismaClientResolver } from '../../lib/data/prisma-client.resolver.js';
 import { CrudApiModule, type CrudApiModuleOptions } from '../../lib/index.js';
 import type { ReplicaSet } from '../../lib/replicas/replica-set.js';
+import { parseWalPosition } from '../../lib/shared/consistency-token.js';
+import { openLiveQuery } from '../support/event-stream-client.js';
 import { canCreatePgCluster, createPgCluster, createPgReplica, type PgCluster } from '../support/pg-cluster.js';
 import { postDocument } from '../support/rest-fixtures.js';
 import { seededRandom } from '../support/seeded-random.js';
@@ -33,6 +35,7 @@ const databaseUrl = (url: string, database: string) => {
 type ReplicasOption = NonNullable<CrudApiModuleOptions['replicas']>;
 
 interface Instance {
+  url: string;
   http: () => ReturnType<typeof request>;
   replicas: ReplicaSet;
   close(): Promise<void>;
@@ -50,7 +53,10 @@ onCluster('replicas: a caller never reads older than its own writes', () => {
   const resume = (index: number) => onStandby(index, 'SELECT pg_wal_replay_resume()');
 
   /** An instance with its own clients (its own pools) of the primary and of each standby. */
-  async function startInstance(settings: Partial<ReplicasOption> = {}): Promise<Instance> {
+  async function startInstance(
+    settings: Partial<ReplicasOption> = {},
+    options: Partial<CrudApiModuleOptions> = {},
+  ): Promise<Instance> {
     const [onPrimary, ...onReplicas] = [primary, ...standbys].map((server) => {
       const database = createSampleDatabase(databaseUrl(server.url, 'blog'));
       databases.push(database);
@@ -69,11 +75,14 @@ onCluster('replicas: a caller never reads older than its own writes', () => {
             pollInterval: 40,
             ...settings,
           },
+          ...options,
         }),
       ],
     }).compile();
     const app = await createPlatformApp(moduleRef);
+    await app.listen(0, '127.0.0.1');
     const instance = {
+      url: (await app.getUrl()).replace('[::1]', '127.0.0.1'),
       http: () => request(app.getHttpServer()),
       replicas: app.get(PrismaClientResolver).replicas!,
       close: () => app.close(),
@@ -275,6 +284,51 @@ onCluster('replicas: a caller never reads older than its own writes', () => {
       await c.http().get(`/api/rest/post/${created.id}`).set('Cookie', created.cookie!).expect(200);
       expect(c.replicas.counts.primaryForToken).toBe(counts.primaryForToken + 1);
       expect(c.replicas.counts.replica).toBe(counts.replica);
+    });
+  });
+
+  describe('live queries and idempotent retries', () => {
+    let e: Instance;
+    beforeAll(async () => {
+      e = await startInstance({}, { live: {}, idempotency: { model: 'IdempotencyKey' } });
+    });
+    afterEach(() => Promise.all([0, 1].map(resume)));
+
+    it("runs a live query's reads on the primary: it follows commits the replicas have not replayed", async () => {
+      await Promise.all([0, 1].map(pause));
+      const { id } = await createPost(e, 'live v0');
+      const served = e.replicas.counts.replica;
+      const stream = await openLiveQuery(`${e.url}/api/rest/post/${id}`);
+      try {
+        expect(stream.status).toBe(200);
+        expect((await stream.nth(1)) as { data: { attributes: { title: string } } }).toMatchObject({
+          data: { attributes: { title: 'live v0' } },
+        });
+        await retitle(e, id, 'live v1');
+        expect(await stream.nth(2)).toMatchObject({ data: { attributes: { title: 'live v1' } } });
+        expect(e.replicas.counts.replica).toBe(served);
+      } finally {
+        stream.close();
+      }
+    });
+
+    it('answers a replayed write with a token at least as recent as the first answer', async () => {
+      const key = `replicas-${Math.random()}`;
+      const send = () =>
+        e
+          .http()
+          .post('/api/rest/post')
+          .set('content-type', JSON_API)
+          .set('Idempotency-Key', key)
+          .send(postDocument('once v0', authorId))
+          .expect(201);
+      const first = await send();
+      await createPost(e, 'meanwhile v0');
+      const replayed = await send();
+      expect(replayed.body).toEqual(first.body);
+      expect(parseWalPosition(replayed.headers[TOKEN])!).toBeGreaterThanOrEqual(
+        parseWalPosition(first.headers[TOKEN])!,
+      );
     });
   });
 
