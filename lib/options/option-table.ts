@@ -224,6 +224,7 @@ const REPLICAS = {
     default: 'wait',
   },
   maxWait: { rules: nonNegativeInt(), default: 200 },
+  readTimeout: { rules: positiveInt(), default: 2000 },
   pollInterval: { rules: positiveInt(), default: 250 },
   header: {
     rules: optional(IsString(), Matches(FIELD_NAME, { message: 'replicas.header must be an HTTP field name' })),

@@ -12,6 +12,8 @@ const REPLICA_POSITION = 'SELECT pg_last_wal_replay_lsn()::text AS position, pg_
 /** A position check's longest wait: a server that does not answer in it stops serving reads. */
 const checkTimeout = (settings: ResolvedReplicas) => Math.max(1000, 4 * settings.pollInterval);
 const noAnswer = () => new Error('the server did not answer in time');
+/** Not Prisma's: a read the replica did not answer in time is the server's failure (`isServerFailure`). */
+const readTooLong = () => new Error('the replica did not answer the read in time');
 /** A token read's pause between two checks of replicas that are behind it. */
 const RECHECK_MS = 10;
 
@@ -222,8 +224,9 @@ export class ReplicaSet {
 
   /**
    * The replica's client, whose reads run again on the primary when the replica fails for its own
-   * reasons (`isServerFailure`); the replica is checked again at once, and serves no more reads
-   * while its check fails. A read has no effect, so running it twice changes nothing. A proxy of
+   * reasons (`isServerFailure`) or does not answer within `readTimeout` (a server that hangs
+   * without closing its connections); the replica is checked again at once, and serves no more
+   * reads while its check fails. A read has no effect, so running it twice changes nothing. A proxy of
    * the model delegates, not a Prisma extension: those cost a read several percent of its CPU.
    */
   private withRetryOnPrimary(replica: Replica): PrismaClientLike {
@@ -242,7 +245,10 @@ export class ReplicaSet {
           if (typeof operation !== 'string' || typeof method !== 'function') return method;
           let wrapped = methods.get(operation);
           if (!wrapped) {
-            wrapped = (args: unknown) => method.call(target, args).catch(retry(name, operation, args));
+            wrapped = (args: unknown) =>
+              withDeadline(method.call(target, args) as Promise<unknown>, this.settings.readTimeout, readTooLong).catch(
+                retry(name, operation, args),
+              );
             methods.set(operation, wrapped);
           }
           return wrapped;

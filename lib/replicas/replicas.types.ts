@@ -16,6 +16,8 @@ export interface CrudApiReplicas {
    */
   behind?: 'wait' | 'primary';
   maxWait?: number;
+  /** Longest wait for a replica's answer to a read, in ms; then the read runs on the primary. */
+  readTimeout?: number;
   /** How often each server's position is read, in ms. */
   pollInterval?: number;
   /** The request and response header that carries the token. */

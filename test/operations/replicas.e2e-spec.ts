@@ -6,6 +6,8 @@
  * wait or go to the primary as configured; a replica stopped, restarted or promoted under load
  * costs no 500 and no hang.
  */
+import { execFileSync } from 'node:child_process';
+
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 
@@ -340,13 +342,18 @@ onCluster('replicas: a caller never reads older than its own writes', () => {
     });
 
     /** `count` reads sent 8 at a time, half of them with a token; their statuses. */
-    async function load(count: number, token: string, during?: () => Promise<unknown>): Promise<number[]> {
+    async function load(
+      count: number,
+      token: string,
+      during?: () => Promise<unknown>,
+      instance: Instance = d,
+    ): Promise<number[]> {
       const statuses: number[] = [];
       let next = 0;
       const worker = async () => {
         while (next < count) {
           const index = next++;
-          const call = d.http().get('/api/rest/post?page[limit]=5').timeout(10_000);
+          const call = instance.http().get('/api/rest/post?page[limit]=5').timeout(10_000);
           statuses.push((await (index % 2 ? call.set('Consistency-Token', token) : call)).status);
         }
       };
@@ -365,6 +372,29 @@ onCluster('replicas: a caller never reads older than its own writes', () => {
       await standbys[0]!.start();
       await eventually(() => d.replicas.states()[0]!.healthy);
       expect((await load(20, token)).every((status) => status === 200)).toBe(true);
+    }, 60_000);
+
+    it('moves reads on from a replica that stops answering without closing its connections', async () => {
+      const f = await startInstance({ readTimeout: 300 });
+      const { token } = await createPost(f, 'frozen v0');
+      await eventually(() => f.replicas.states()[0]!.healthy);
+      // The server and its sessions stopped, their sockets open: as a frozen host or a partition.
+      const postmaster = execFileSync('pgrep', ['-f', '--', `-p ${standbys[0]!.port} `])
+        .toString()
+        .trim()
+        .split('\n');
+      const sessions = postmaster.flatMap((pid) => execFileSync('pgrep', ['-P', pid]).toString().trim().split('\n'));
+      const pids = [...postmaster, ...sessions].map(Number);
+      pids.forEach((pid) => process.kill(pid, 'SIGSTOP'));
+      try {
+        const statuses = await load(40, token, undefined, f);
+        expect(statuses.filter((status) => status !== 200)).toEqual([]);
+        expect(f.replicas.counts.retriedOnPrimary).toBeGreaterThan(0);
+        await eventually(() => !f.replicas.states()[0]!.healthy);
+      } finally {
+        pids.forEach((pid) => process.kill(pid, 'SIGCONT'));
+      }
+      await eventually(() => f.replicas.states()[0]!.healthy);
     }, 60_000);
 
     it('stops reading a promoted replica', async () => {
