@@ -35,6 +35,7 @@ import {
   type ComparisonId,
   comparisonOf,
   COMPARISONS,
+  ON_REPLICAS,
   SCALING_SCENARIO_ID,
   type Scenario,
   SCENARIOS,
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
       `${DEFAULT_DATASET.posts * DEFAULT_DATASET.commentsPerPost} comments, ${DEFAULT_DATASET.tags} tags`,
   );
   // Scenarios of the `replicas` comparison run on a primary and two replicas of the bench's own.
-  const replicated = scenarios.some((s) => comparisonOf(s) === 'replicas');
+  const replicated = scenarios.some((s) => ON_REPLICAS.has(comparisonOf(s)));
   if (replicated && options.db !== 'postgres') throw new Error('The replicas scenarios run on --db postgres only');
   const onPrimary = replicated ? await createPrimaryDatabase(options) : undefined;
   const handle = onPrimary?.handle ?? (await createBenchDatabase(options));

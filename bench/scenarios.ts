@@ -35,13 +35,16 @@ export interface Scenario {
   /** Options the baseline gets when it is our module without `oursOptions`: what both sides share. */
   baselineOptions?: Scenario['oursOptions'];
   /** The request the baseline side is sent instead of `path`/`vary` (an asOf read's: the same read without asOf). */
-  baselineRequest?: Pick<Scenario, 'path' | 'vary'>;
+  baselineRequest?: Partial<Pick<Scenario, 'path' | 'vary' | 'headers'>>;
   /** What the scenario's two sides are (see `COMPARISONS`); `hand-written` unless given. */
   comparison?: ComparisonId;
 }
 
 export type ComparisonId =
-  'hand-written' | 'nest-team' | 'conditional' | 'history' | 'as-of' | 'rate-limits' | 'replicas';
+  'hand-written' | 'nest-team' | 'conditional' | 'history' | 'as-of' | 'rate-limits' | 'replicas' | 'replica-token';
+
+/** The comparisons whose servers run on the bench's own primary and replicas. */
+export const ON_REPLICAS: ReadonlySet<ComparisonId> = new Set(['replicas', 'replica-token']);
 
 /** What a scenario compares: its two sides, as the results and the report name them. */
 export interface Comparison {
@@ -143,6 +146,20 @@ export const COMPARISONS: Readonly<Record<ComparisonId, Comparison>> = {
       ours: 'replicas',
       baseline: 'primary',
       description: 'of our module routing token reads to replicas over our module reading the primary',
+    },
+  },
+  'replica-token': {
+    baselineServes: 'ours',
+    sides: {
+      ours: 'our module with replicas, each read sent with a consistency token the replicas have replayed',
+      baseline: 'our module with replicas, sent the same reads without a token',
+    },
+    columns: { ours: 'token', baseline: 'no token', pair: 'token / none' },
+    chart: {
+      title: 'Token read / read without a token, on replicas',
+      ours: 'token',
+      baseline: 'no token',
+      description: 'of a read sent with a consistency token over the same read without one, both on replicas',
     },
   },
   'as-of': {
@@ -414,20 +431,30 @@ function withRateLimits(id: string, store: 'memory' | 'redis'): Scenario {
 }
 
 /**
- * A read sent with a consistency token every replica has replayed (`<id>-replicas`), served by a
- * replica of the module's `replicas` option (the runner starts a primary and two replicas and hands
- * their URLs to the server, `BENCH_REPLICA_URLS`), against the same read without the option, on the
- * primary: what the token check and the routing cost.
+ * A read sent with a consistency token every replica has replayed, served by a replica of the
+ * module's `replicas` option (the runner starts a primary and two replicas and hands their URLs to
+ * the servers, `BENCH_REPLICA_URLS`): against the same read without the option, on the primary
+ * (`<id>-replicas`: what routing reads to replicas costs), and against the same read without a
+ * token, on replicas too (`<id>-replica-token`: what the token check costs).
  */
-function withReplicas(id: string): Scenario {
+function withReplicas(id: string): Scenario[] {
   const read = READS.find((scenario) => scenario.id === id)!;
-  return {
-    ...read,
-    id: `${id}-replicas`,
-    title: `${read.title}, token read on a replica vs on the primary`,
-    comparison: 'replicas',
-    headers: { ...read.headers, [CONSISTENCY_TOKEN_HEADER]: '0/1' },
-  };
+  const tokenRead = { ...read, headers: { ...read.headers, [CONSISTENCY_TOKEN_HEADER]: '0/1' } };
+  return [
+    {
+      ...tokenRead,
+      id: `${id}-replicas`,
+      title: `${read.title}, token read on a replica vs on the primary`,
+      comparison: 'replicas',
+    },
+    {
+      ...tokenRead,
+      id: `${id}-replica-token`,
+      title: `${read.title} on replicas, with a token vs without`,
+      comparison: 'replica-token',
+      baselineRequest: { headers: read.headers ?? {} },
+    },
+  ];
 }
 
 /**
@@ -485,8 +512,8 @@ export const SCENARIOS: readonly Scenario[] = [
   withRateLimits('rest-fetch', 'memory'),
   withRateLimits('rpc-find-unique', 'memory'),
   withRateLimits('rest-fetch', 'redis'),
-  withReplicas('rest-fetch'),
-  withReplicas('rpc-find-unique'),
+  ...withReplicas('rest-fetch'),
+  ...withReplicas('rpc-find-unique'),
 ];
 
 /** The request the baseline side is sent: the scenario's own, or its `baselineRequest`. */
@@ -500,10 +527,10 @@ export const requestAt = (scenario: Scenario, index: number): Scenario =>
 export const SCALING_SCENARIO_ID = 'rest-list';
 
 export function selectScenarios(filter: string): Scenario[] {
-  // Those on replicas run on servers of their own (`--db postgres --scenario replicas`), never with others.
-  const replicas = filter.includes('replicas');
+  // Those on replicas run on servers of their own (`--db postgres --scenario replica`), never with others.
+  const replicas = filter.includes('replica');
   const selected = SCENARIOS.filter(
-    (scenario) => scenario.id.includes(filter) && (comparisonOf(scenario) === 'replicas') === replicas,
+    (scenario) => scenario.id.includes(filter) && ON_REPLICAS.has(comparisonOf(scenario)) === replicas,
   );
   if (selected.length === 0) {
     throw new Error(`--scenario "${filter}" matches none of: ${SCENARIOS.map((s) => s.id).join(', ')}`);

@@ -86,6 +86,7 @@ export {
   type CrudApiHealthCheckOptions,
   type CrudApiHealthReason,
   type CrudApiHealthResult,
+  type CrudApiReplicaHealth,
 } from './lifecycle/crud-api-health.service.js';
 
 /** The error the APIs and `withPolicies` raise: a catalogue code, a status and a client-safe message. */

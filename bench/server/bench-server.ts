@@ -56,11 +56,12 @@ const scenarioOptions =
     : undefined;
 
 /**
- * With `BENCH_REPLICA_URLS` (the runner's replicated database, scenarios of the `replicas`
- * comparison): a client of each replica for ours, its statements counted with the primary's.
+ * With `BENCH_REPLICA_URLS` (the runner's replicated database): a client of each replica for the
+ * servers of ours that read replicas, its statements counted with the primary's.
  */
+const onReplicas = benchScenario ? comparisonOf(benchScenario) : undefined;
 const replicaClients =
-  args.side === 'ours' && benchScenario && comparisonOf(benchScenario) === 'replicas'
+  (onReplicas === 'replicas' && args.side === 'ours') || onReplicas === 'replica-token'
     ? (process.env.BENCH_REPLICA_URLS ?? '').split(' ').map((url) => {
         const replica = createSampleDatabase(url, { emitQueryEvents: true });
         countQueries(replica);

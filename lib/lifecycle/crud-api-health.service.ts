@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 
+import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
@@ -8,10 +9,22 @@ import { RequestDrain } from './request-drain.js';
 /** Why the check is `down`. */
 export type CrudApiHealthReason = 'shutting-down' | 'database-unreachable' | 'database-timeout';
 
-/** A `@nestjs/terminus` health indicator result: `{ [key]: { status, ... } }`. */
+/** A replica of the `replicas` option as its last check found it (docs/replicas.md). */
+export interface CrudApiReplicaHealth {
+  /** Serving reads: it answered its last check in time and is replaying. */
+  healthy: boolean;
+  /** The primary's WAL position it has replayed up to, as PostgreSQL writes it. */
+  replayed: string;
+}
+
+/**
+ * A `@nestjs/terminus` health indicator result: `{ [key]: { status, ... } }`. With the `replicas`
+ * option, an `up` also lists the replicas' states: one that serves no reads leaves the instance up
+ * (its reads go elsewhere).
+ */
 export type CrudApiHealthResult = Record<
   string,
-  { status: 'up' } | { status: 'down'; reason: CrudApiHealthReason; message: string }
+  { status: 'up'; replicas?: CrudApiReplicaHealth[] } | { status: 'down'; reason: CrudApiHealthReason; message: string }
 >;
 
 export interface CrudApiHealthCheckOptions {
@@ -70,6 +83,7 @@ export class CrudApiHealth {
   constructor(
     @Inject(CRUD_API_OPTIONS) private readonly options: ResolvedCrudApiOptions,
     @Inject(RequestDrain) private readonly drain: RequestDrain,
+    @Inject(PrismaClientResolver) private readonly clients: PrismaClientResolver,
   ) {}
 
   async check(key = 'crudApi', options: CrudApiHealthCheckOptions = {}): Promise<CrudApiHealthResult> {
@@ -78,7 +92,10 @@ export class CrudApiHealth {
     if (!prisma) throw new Error('CrudApiHealth.check: give the client to probe (`prisma`) with `getPrisma` alone');
     const { answered, bound } = this.probeOf(prisma, options);
     const outcome = await within(answered, bound);
-    if (outcome === 'up') return { [key]: { status: 'up' } };
+    if (outcome === 'up') {
+      const replicas = this.clients.replicas?.states();
+      return { [key]: replicas ? { status: 'up', replicas } : { status: 'up' } };
+    }
     return outcome === 'timeout'
       ? down(key, 'database-timeout', `The database did not answer within ${bound} ms.`)
       : down(key, 'database-unreachable', 'The database could not be reached.');

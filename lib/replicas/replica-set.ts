@@ -208,7 +208,7 @@ export class ReplicaSet {
   private setHealth(replica: Replica, healthy: boolean, why: string): void {
     if (replica.healthy === healthy) return;
     replica.healthy = healthy;
-    if (healthy) this.logger.log(`Replica ${replica.index} serves reads again`);
+    if (healthy) this.logger.log(`Replica ${replica.index} serves reads (its check found it replaying)`);
     else this.logger.warn(`Replica ${replica.index} serves no reads: ${why}`);
   }
 

@@ -14,7 +14,7 @@ import request from 'supertest';
 import { createSampleDatabase, type SampleDatabase } from '../../fixtures/blog/database/create-prisma-client.js';
 import { pushSchemaIfEmpty } from '../../fixtures/blog/database/prepare-database.js';
 import { PrismaClientResolver } from '../../lib/data/prisma-client.resolver.js';
-import { CrudApiModule, type CrudApiModuleOptions } from '../../lib/index.js';
+import { CrudApiHealth, CrudApiModule, type CrudApiModuleOptions } from '../../lib/index.js';
 import type { ReplicaSet } from '../../lib/replicas/replica-set.js';
 import { parseWalPosition } from '../../lib/shared/consistency-token.js';
 import { openLiveQuery } from '../support/event-stream-client.js';
@@ -40,6 +40,7 @@ interface Instance {
   url: string;
   http: () => ReturnType<typeof request>;
   replicas: ReplicaSet;
+  health: CrudApiHealth;
   close(): Promise<void>;
 }
 
@@ -87,6 +88,7 @@ onCluster('replicas: a caller never reads older than its own writes', () => {
       url: (await app.getUrl()).replace('[::1]', '127.0.0.1'),
       http: () => request(app.getHttpServer()),
       replicas: app.get(PrismaClientResolver).replicas!,
+      health: app.get(CrudApiHealth),
       close: () => app.close(),
     };
     instances.push(instance);
@@ -397,9 +399,11 @@ onCluster('replicas: a caller never reads older than its own writes', () => {
       await eventually(() => f.replicas.states()[0]!.healthy);
     }, 60_000);
 
-    it('stops reading a promoted replica', async () => {
+    it('stops reading a promoted replica, and says so in the health check', async () => {
       await onStandby(1, 'SELECT pg_promote()');
       await eventually(() => !d.replicas.states()[1]!.healthy);
+      const health = await d.health.check('database');
+      expect(health.database).toMatchObject({ status: 'up', replicas: [{ healthy: true }, { healthy: false }] });
       const { token } = await createPost(d, 'promoted v0');
       expect((await load(20, token)).every((status) => status === 200)).toBe(true);
     }, 30_000);
