@@ -29,7 +29,7 @@ interface Replica {
   checking?: Promise<void>;
 }
 
-/** Where the reads went: counts for the bench and the health endpoint. */
+/** Where the reads went, since the start: for the bench and the tests. */
 export interface ReplicaCounts {
   /** Reads a replica served. */
   replica: number;
