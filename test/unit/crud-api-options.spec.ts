@@ -155,6 +155,43 @@ describe('resolveCrudApiOptions', () => {
     expect(() => resolve({ ...valid, ...override })).toThrow(message);
   });
 
+  describe('replicas', () => {
+    const client = { $queryRawUnsafe: () => undefined, $extends: () => undefined };
+    const onPostgres = { ...valid, modelMeta: { ...modelMeta, provider: 'postgresql' } };
+
+    it('applies the documented defaults', () => {
+      expect(resolve({ ...onPostgres, replicas: { clients: [client] } }).replicas).toEqual({
+        clients: [client],
+        maxLag: 1000,
+        behind: 'wait',
+        maxWait: 200,
+        readTimeout: 2000,
+        pollInterval: 250,
+        header: 'Consistency-Token',
+        cookie: false,
+      });
+    });
+
+    it.each([
+      [{ ...valid, replicas: { clients: [client] } }, /PostgreSQL's streaming replicas only, not sqlite/],
+      [{ ...onPostgres, replicas: { clients: [] } }, /one client per replica, at least one/],
+      [{ ...onPostgres, replicas: { clients: [{}] } }, /replicas.clients must hold Prisma clients/],
+      [{ ...onPostgres, replicas: { clients: [client], behind: 'never' } }, /behind must be 'wait' or 'primary'/],
+      [{ ...onPostgres, replicas: { clients: [client], header: 'a b' } }, /replicas.header must be an HTTP field name/],
+      [{ ...onPostgres, replicas: { clients: [client], cookie: 'a;b' } }, /replicas.cookie must be a cookie name/],
+      [{ ...onPostgres, replicas: { clients: [client], maxWait: -1 } }, /"replicas.maxWait"/],
+    ])('refuses %#', (options, message) => {
+      expect(() => resolve(options)).toThrow(message);
+    });
+
+    it("needs the primary's client", () => {
+      const { prisma: _, ...perRequest } = onPostgres;
+      expect(() => resolve({ ...perRequest, getPrisma: () => ({}), replicas: { clients: [client] } })).toThrow(
+        /the `prisma` option is the primary's client/,
+      );
+    });
+  });
+
   it('revalidates by reading unless told otherwise, and from changes with live queries', () => {
     expect(resolve(valid).caching).toMatchObject({ revalidate: 'read', trustFor: 60_000 });
     const fromChanges = resolve({ ...valid, live: {}, caching: { revalidate: 'changes', trustFor: 5000 } });
