@@ -4,18 +4,14 @@ import { PrismaClientResolver } from '../data/prisma-client.resolver.js';
 import { CRUD_API_OPTIONS } from '../options/crud-api.constants.js';
 import type { ResolvedCrudApiOptions } from '../options/crud-api-options.interface.js';
 import type { PrismaClientLike } from '../prisma/prisma-client-like.js';
+import type { ReplicaState } from '../replicas/replica-set.js';
 import { RequestDrain } from './request-drain.js';
 
 /** Why the check is `down`. */
 export type CrudApiHealthReason = 'shutting-down' | 'database-unreachable' | 'database-timeout';
 
 /** A replica of the `replicas` option as its last check found it (docs/replicas.md). */
-export interface CrudApiReplicaHealth {
-  /** Serving reads: it answered its last check in time and is replaying. */
-  healthy: boolean;
-  /** The primary's WAL position it has replayed up to, as PostgreSQL writes it. */
-  replayed: string;
-}
+export type CrudApiReplicaHealth = ReplicaState;
 
 /**
  * A `@nestjs/terminus` health indicator result: `{ [key]: { status, ... } }`. With the `replicas`

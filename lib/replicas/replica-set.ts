@@ -29,6 +29,14 @@ interface Replica {
   checking?: Promise<void>;
 }
 
+/** A replica as its last check found it (`CrudApiHealth` reports it). */
+export interface ReplicaState {
+  /** Serving reads: it answered its last check in time and is replaying. */
+  healthy: boolean;
+  /** The primary's WAL position it has replayed up to, as PostgreSQL writes it. */
+  replayed: string;
+}
+
 /** Where the reads went, since the start: for the bench and the tests. */
 export interface ReplicaCounts {
   /** Reads a replica served. */
@@ -96,7 +104,7 @@ export class ReplicaSet {
   }
 
   /** Each replica's state as the last check found it: for health checks and tests. */
-  states(): { healthy: boolean; replayed: string }[] {
+  states(): ReplicaState[] {
     return this.replicas.map(({ healthy, replayed }) => ({ healthy, replayed: formatWalPosition(replayed) }));
   }
 

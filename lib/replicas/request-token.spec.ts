@@ -1,7 +1,10 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
 import { DEFAULT_REPLICAS } from '../options/option-table.js';
 import type { ResolvedReplicas } from './replicas.types.js';
-import { requestToken, tokenHeaders } from './request-token.js';
+import { tokenHeaders, tokenReader } from './request-token.js';
 
+const requestToken = (headers: IncomingHttpHeaders, replicas: ResolvedReplicas) => tokenReader(replicas)(headers);
 const settings = (cookie: string | false): ResolvedReplicas => ({ ...DEFAULT_REPLICAS, clients: [], cookie }) as never;
 
 describe('request tokens', () => {

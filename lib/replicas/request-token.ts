@@ -14,22 +14,26 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 }
 
 /**
- * The position a read's token names: its header, else its cookie; none without either. A token
- * that names no position is refused (400), not ignored: the caller asked for a guarantee.
+ * Reads the position a read's token names: its header, else its cookie; none without either. A
+ * token that names no position is refused (400), not ignored: the caller asked for a guarantee.
+ * Made once per module instance: the header's name is lower-cased at start-up, as Node has the
+ * names of the headers it received.
  */
-export function requestToken(headers: IncomingHttpHeaders, settings: ResolvedReplicas): bigint | undefined {
-  // Node lower-cases the names of the headers it received.
-  const sent = headers[settings.header.toLowerCase()];
-  const text =
-    typeof sent === 'string' ? sent : settings.cookie ? cookieValue(headers.cookie, settings.cookie) : undefined;
-  if (text === undefined) return undefined;
-  const position = parseWalPosition(text.trim());
-  if (position === undefined)
-    throw new CrudApiError(
-      'invalid-request',
-      `The ${settings.header} header (or cookie) must be a token a write answered, like 0/16B3748`,
-    );
-  return position;
+export function tokenReader(settings: ResolvedReplicas): (headers: IncomingHttpHeaders) => bigint | undefined {
+  const name = settings.header.toLowerCase();
+  return (headers) => {
+    const sent = headers[name];
+    const text =
+      typeof sent === 'string' ? sent : settings.cookie ? cookieValue(headers.cookie, settings.cookie) : undefined;
+    if (text === undefined) return undefined;
+    const position = parseWalPosition(text.trim());
+    if (position === undefined)
+      throw new CrudApiError(
+        'invalid-request',
+        `The ${settings.header} header (or cookie) must be a token a write answered, like 0/16B3748`,
+      );
+    return position;
+  };
 }
 
 /** The headers that hand a write's token to its caller: the header, and the cookie when there is one. */

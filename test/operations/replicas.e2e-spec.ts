@@ -266,6 +266,38 @@ onCluster('replicas: a caller never reads older than its own writes', () => {
       expect(b.replicas.counts.primaryForToken).toBe(counts.primaryForToken);
     });
 
+    it.each(['RPC update', 'RPC $transaction/sequential', 'atomic operations'])(
+      'a write by %s answers a token that reads honour with the replicas behind',
+      async (shape) => {
+        const { id } = await createPost(a, 'shapes v0');
+        await Promise.all([0, 1].map(pause));
+        const update = { where: { id }, data: { title: 'shapes v1' } };
+        const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
+        const write =
+          shape === 'RPC update'
+            ? a.http().patch('/api/rpc/post/update').send(update)
+            : shape === 'RPC $transaction/sequential'
+              ? a
+                  .http()
+                  .post('/api/rpc/$transaction/sequential')
+                  .send([{ model: 'Post', op: 'update', args: update }])
+              : a
+                  .http()
+                  .post('/api/rest/operations')
+                  .set('content-type', ATOMIC)
+                  .set('accept', ATOMIC)
+                  .send({
+                    'atomic:operations': [
+                      { op: 'update', data: { type: 'post', id: String(id), attributes: { title: 'shapes v1' } } },
+                    ],
+                  });
+        const res = await write;
+        expect(res.status).toBeLessThan(300);
+        expect(res.headers[TOKEN]).toMatch(/^[0-9A-F]+\/[0-9A-F]+$/);
+        expect((await readVersion(b, id, 2, res.headers[TOKEN])).version).toBe(1);
+      },
+    );
+
     it('refuses a token that names no position', async () => {
       const res = await a.http().get('/api/rest/post').set('Consistency-Token', 'yesterday');
       expect(res.status).toBe(400);

@@ -1,6 +1,6 @@
 import type { ReplicaSet } from '../../replicas/replica-set.js';
 import type { ResolvedReplicas } from '../../replicas/replicas.types.js';
-import { requestToken, tokenHeaders } from '../../replicas/request-token.js';
+import { tokenHeaders, tokenReader } from '../../replicas/request-token.js';
 import { isReadMethod } from '../../shared/api-request.js';
 import type { Stage } from './exchange.js';
 
@@ -10,9 +10,10 @@ import type { Stage } from './exchange.js';
  * pass here too: their token is as recent as the original's.
  */
 export function consistency(replicas: ReplicaSet, settings: ResolvedReplicas): Stage {
+  const requestToken = tokenReader(settings);
   return async ({ request }, next) => {
     if (isReadMethod(request.method)) {
-      const token = requestToken(request.headers, settings);
+      const token = requestToken(request.headers);
       if (token !== undefined) replicas.noteToken(request.raw, token);
       return next();
     }
