@@ -7,6 +7,7 @@ import { SOFT_DELETE_FLAG, WITH_DELETED_PARAMETER } from '../shared/soft-delete.
 import { resolveHeaders } from './headers.js';
 import { idempotencyKeyField, randomUuid } from './idempotency-key.js';
 import { liveQuery } from './live-query.js';
+import { OFFLINE_QUEUES, offlineClient, TRANSACTION_CALL } from './offline/offline-client.js';
 import { ReadCache, readCacheKey } from './read-cache.js';
 import { toRpcClientError } from './rpc-client.error.js';
 import type { RpcClient, RpcClientOptions, RpcTransactionOptions } from './rpc-client.types.js';
@@ -37,8 +38,20 @@ function readCacheOf(size: RpcClientOptions['etagCache']): ReadCache | undefined
   return entries ? new ReadCache(entries) : undefined;
 }
 
+/** What a request adds to the client's headers. */
+export interface RequestHeaders {
+  idempotencyKey?: string;
+  ifMatch?: string;
+}
+
+/** An answer's decoded result and its `ETag`. */
+export interface Exchange {
+  result: unknown;
+  etag: string | null;
+}
+
 /** The sender of a client's requests. */
-type Sender = (request: RpcHttpRequest, idempotencyKey?: string) => Promise<unknown>;
+export type Sender = (request: RpcHttpRequest, headers?: RequestHeaders) => Promise<Exchange>;
 
 /**
  * Sends requests to the RPC base URL and answers the decoded results, or throws RpcClientError.
@@ -46,12 +59,11 @@ type Sender = (request: RpcHttpRequest, idempotencyKey?: string) => Promise<unkn
  * A write sends its `Idempotency-Key`. Every request sends the latest consistency token the server
  * answered (docs/replicas.md): its reads never see a state older than this client's writes.
  */
-function createSender(options: RpcClientOptions, serializer: SuperJSON): Sender {
-  const cache = readCacheOf(options.etagCache);
+function createSender(options: RpcClientOptions, serializer: SuperJSON, cache: ReadCache | undefined): Sender {
   const tokenHeader = options.consistencyHeader ?? CONSISTENCY_TOKEN_HEADER;
   let token: string | undefined;
   const decode = (text: string) => decodeRpcResult(serializer, JSON.parse(text));
-  return async ({ method, path, body }, idempotencyKey) => {
+  return async ({ method, path, body }, { idempotencyKey, ifMatch } = {}) => {
     const url = `${baseUrlOf(options)}${path}`;
     const headers = await resolveHeaders(options.headers);
     if (body !== undefined) headers.set('Content-Type', 'application/json');
@@ -59,17 +71,19 @@ function createSender(options: RpcClientOptions, serializer: SuperJSON): Sender 
     const cached = cacheKey === undefined ? undefined : cache?.get(cacheKey);
     if (cached) headers.set('If-None-Match', cached.etag);
     if (idempotencyKey !== undefined) headers.set('Idempotency-Key', idempotencyKeyField(idempotencyKey));
+    if (ifMatch !== undefined) headers.set('If-Match', ifMatch);
     // After the cache key: a new token must not make the kept answers unreachable.
     if (token !== undefined && !headers.has(tokenHeader)) headers.set(tokenHeader, token);
     const fetchImpl = options.fetch ?? globalThis.fetch;
     const res = await fetchImpl(url, { method, headers, body });
     const answered = res.headers.get(tokenHeader);
     if (answered !== null) token = laterToken(token, answered);
-    if (res.status === 304 && cached) return decode(cached.text);
+    if (res.status === 304 && cached) return { result: decode(cached.text), etag: cached.etag };
     const text = await res.text();
     if (!res.ok) throw toRpcClientError(res.status, text);
-    if (cacheKey !== undefined) cache?.remember(cacheKey, res.headers.get('ETag'), text);
-    return decode(text);
+    const etag = res.headers.get('ETag');
+    if (cacheKey !== undefined) cache?.remember(cacheKey, etag, text);
+    return { result: decode(text), etag };
   };
 }
 
@@ -103,17 +117,22 @@ function createDelegate(model: string, transport: RpcTransport): Record<string, 
  */
 export function createRpcClient<Client, Rules = NoRules>(options: RpcClientOptions): RpcClient<Client, Rules> {
   const serializer = registerPrismaTypes(new SuperJSON(), options.decimal ?? null);
-  const sender = createSender(options, serializer);
+  const cache = readCacheOf(options.etagCache);
+  const send = createSender(options, serializer, cache);
   const request = (call: RpcCall): RpcHttpRequest => {
     const { model, operation } = call;
     const method = prismaOperation(operation)?.methods[0] ?? unknownOperation(model, operation);
     const query: Record<string, string> = call.withDeleted ? { [WITH_DELETED_PARAMETER]: SOFT_DELETE_FLAG } : {};
     return encodeRpcCall(serializer, method, `/${encodeURIComponent(model)}/${operation}`, wireArgs(call), query);
   };
+  const offline = options.offline && offlineClient(options, options.offline, { send, cache, request, serializer });
+  const sender: Sender = offline?.sender ?? send;
   const transport: RpcTransport = {
-    send: (call, idempotencyKey) => {
+    send: async (call, idempotencyKey) => {
       const http = request(call);
-      return sender(http, http.method === 'GET' ? undefined : idempotencyKey());
+      if (http.method === 'GET') return (await sender(http)).result;
+      if (offline) return offline.write(call, wireArgs(call), idempotencyKey());
+      return (await sender(http, { idempotencyKey: idempotencyKey() })).result;
     },
     live: (call, { onResult, onError, ...handlers }) => {
       const { method, path } = request(call);
@@ -132,18 +151,18 @@ export function createRpcClient<Client, Rules = NoRules>(options: RpcClientOptio
 
   async function $transaction(calls: readonly unknown[], options?: RpcTransactionOptions): Promise<unknown[]> {
     const steps = calls.map((call) => transactionStep(asRpcPromise(call as PromiseLike<unknown>, '$transaction').call));
-    const results = (await sender(
-      encodeTransaction(
-        serializer,
-        steps.map((step) => ({ model: step.model, op: step.operation, args: wireArgs(step) })),
-      ),
-      options?.idempotencyKey ?? randomUuid(),
-    )) as unknown[];
+    const batch = steps.map((step) => ({ model: step.model, op: step.operation, args: wireArgs(step) }));
+    const idempotencyKey = options?.idempotencyKey ?? randomUuid();
+    const results = (
+      offline
+        ? await offline.write(TRANSACTION_CALL, batch, idempotencyKey)
+        : (await sender(encodeTransaction(serializer, batch), { idempotencyKey })).result
+    ) as unknown[];
     return results.map((result, index) => callResult(steps[index], result));
   }
 
   const delegates = new Map<string, ReturnType<typeof createDelegate>>();
-  return new Proxy({ $transaction } as object, {
+  const client = new Proxy({ $transaction } as object, {
     get(target, property) {
       if (typeof property !== 'string' || property.startsWith('$') || property === 'then')
         return Reflect.get(target, property);
@@ -152,4 +171,6 @@ export function createRpcClient<Client, Rules = NoRules>(options: RpcClientOptio
       return delegate;
     },
   }) as RpcClient<Client, Rules>;
+  if (offline) OFFLINE_QUEUES.set(client, offline.queue);
+  return client;
 }

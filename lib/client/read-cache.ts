@@ -1,5 +1,5 @@
 /** A read's last successful answer: its entity tag and body text. */
-interface CachedRead {
+export interface CachedRead {
   etag: string;
   text: string;
 }
@@ -25,6 +25,18 @@ export class ReadCache {
     if (etag === null) return void this.entries.delete(key);
     this.touch(key, { etag, text });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  /** The kept answers, least recently used first: what an offline client stores across reloads. */
+  snapshot(): [string, CachedRead][] {
+    return [...this.entries];
+  }
+
+  /** Keeps the answers of a snapshot, as the least recently used ones. */
+  restore(entries: readonly [string, CachedRead][]): void {
+    const newer = [...this.entries];
+    this.entries.clear();
+    for (const [key, entry] of [...entries, ...newer].slice(-this.maxEntries)) this.touch(key, entry);
   }
 
   /** Reinserts the entry: a Map iterates in insertion order, so the first key is the least recently used. */

@@ -5,6 +5,7 @@ import type {
 } from '../metadata/prisma-operations.js';
 import type { DecimalConstructor } from '../rpc/prisma-superjson-types.js';
 import type { RpcAsOfReads, RpcHistoryOperations } from './history.types.js';
+import type { RpcOfflineOptions } from './offline/offline-client.js';
 import type {
   ChangesWrites,
   HidesColumns,
@@ -139,4 +140,10 @@ export interface RpcClientOptions {
    * with read replicas never shows it a state older than its own writes.
    */
   consistencyHeader?: string;
+  /**
+   * Works offline (docs/offline.md): every write goes through a durable queue, stored with its
+   * `Idempotency-Key` and the version of the row it was made on, and is sent in order when the
+   * server can be reached; read answers are kept in the store for `If-None-Match` across reloads.
+   */
+  offline?: RpcOfflineOptions;
 }

@@ -9,11 +9,12 @@ import {
 } from '@tanstack/react-query';
 
 import type { DataModelMeta } from '../../metadata/model-meta.types.js';
+import { modelsByClientName } from '../model-names.js';
 import type { RpcClientError } from '../rpc-client.error.js';
 import { asRpcPromise, liveCall, type RpcPromise, wireArgs } from '../rpc-promise.js';
 import { useLiveSource } from './live-cache.js';
 import { queryKeyOfCall, readRpcQueryKey, type RpcQueryKey } from './query-key.js';
-import { modelsByClientName, modelsInArgs, mutatedModels } from './touched-models.js';
+import { modelsInArgs, mutatedModels } from './touched-models.js';
 
 export interface RpcHooksOptions {
   /** The generated `modelMeta` (from the `nestjs-crud-api-generator` output): which models a call reaches. */

@@ -1,8 +1,9 @@
 import { modelMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
 import { createRpcClient } from '../create-rpc-client.js';
+import { modelsByClientName } from '../model-names.js';
 import { withDeleted } from '../rpc-promise.js';
 import { queryKeyOfCall, readRpcQueryKey, rpcQueryKey } from './query-key.js';
-import { modelsByClientName, modelsInArgs, mutatedModels } from './touched-models.js';
+import { modelsInArgs, mutatedModels } from './touched-models.js';
 
 const sorted = (models: Set<string>) => [...models].sort();
 

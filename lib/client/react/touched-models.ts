@@ -1,10 +1,5 @@
 import type { DataModelMeta } from '../../metadata/model-meta.types.js';
 
-/** Prisma model names by their name in URLs and on the client (`post` → `Post`). */
-export function modelsByClientName(meta: DataModelMeta): ReadonlyMap<string, string> {
-  return new Map(Object.keys(meta.models).map((name) => [name.charAt(0).toLowerCase() + name.slice(1), name]));
-}
-
 function isPlainContainer(value: unknown): value is Record<string, unknown> | unknown[] {
   if (Array.isArray(value)) return true;
   if (typeof value !== 'object' || value === null) return false;

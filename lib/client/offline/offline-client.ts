@@ -1,0 +1,136 @@
+import type { SuperJSON } from 'superjson';
+
+import type { DataModelMeta } from '../../metadata/model-meta.types.js';
+import type { Sender } from '../create-rpc-client.js';
+import { resolveHeaders } from '../headers.js';
+import { modelsByClientName } from '../model-names.js';
+import { type ReadCache, readCacheKey } from '../read-cache.js';
+import type { RpcClientOptions } from '../rpc-client.types.js';
+import type { RpcCall } from '../rpc-promise.js';
+import { decodeRpcResult, encodeTransaction, type RpcHttpRequest } from '../rpc-wire.js';
+import type { OfflineStore } from './offline-store.js';
+import { type QueueTransport, WriteQueue } from './write-queue.js';
+
+/** The `offline` option of `createRpcClient` (docs/offline.md). */
+export interface RpcOfflineOptions {
+  /** Where the queue of writes and the read answers are kept: `indexedDbStore()` in browsers. */
+  store: OfflineStore;
+  /** The generated `modelMeta`: rows created offline get placeholder ids that later writes can name. */
+  modelMeta?: DataModelMeta;
+  /** The wait before the `attempts`th retry of a write that got no answer, in ms. Default: 1 s doubling up to 30 s. */
+  retryDelay?: (attempts: number) => number;
+}
+
+/** The queue entry of a sequential transaction: its arguments are the batch's steps. */
+export const TRANSACTION_CALL = { model: '$transaction', operation: 'sequential' } as const;
+
+/** The queue of each client made with the `offline` option. */
+export const OFFLINE_QUEUES = new WeakMap<object, WriteQueue>();
+
+/** The store's key of the read answers kept for `If-None-Match`. */
+const READS_KEY = 'reads';
+/** How long after a read its answer is stored: reads in a burst are stored once. */
+const SAVE_READS_DELAY_MS = 200;
+
+/** The queue of writes of a client made with the `offline` option. */
+export function offlineQueue(client: object): WriteQueue {
+  const queue = OFFLINE_QUEUES.get(client);
+  if (!queue) throw new TypeError('offlineQueue takes a client made with the offline option of createRpcClient.');
+  return queue;
+}
+
+type Row = Record<string, unknown>;
+
+/** What of the client the offline parts use. */
+interface ClientParts {
+  send: Sender;
+  cache: ReadCache | undefined;
+  request: (call: RpcCall) => RpcHttpRequest;
+  serializer: SuperJSON;
+}
+
+/** Whether a row read has the values of a unique `where` (`{ id }`, or a compound key's object). */
+function hasKey(serializer: SuperJSON, row: Row, where: Row): boolean {
+  const same = (a: unknown, b: unknown) =>
+    JSON.stringify(serializer.serialize(a).json) === JSON.stringify(serializer.serialize(b).json);
+  return Object.entries(where).every(([name, value]) =>
+    name in row
+      ? same(row[name], value)
+      : typeof value === 'object' && value !== null && !Array.isArray(value) && hasKey(serializer, row, value as Row),
+  );
+}
+
+/** The row a unique `where` names in a decoded answer: the answer itself, or one of its rows. */
+function rowIn(serializer: SuperJSON, result: unknown, where: Row): Row | undefined {
+  const rows = Array.isArray(result) ? result : [result];
+  return rows.find(
+    (row): row is Row => typeof row === 'object' && row !== null && hasKey(serializer, row as Row, where),
+  );
+}
+
+/**
+ * The offline parts of a client: the read answers kept in the store (so a reload still
+ * revalidates with `If-None-Match`), and the queue every write goes through.
+ */
+export function offlineClient(options: RpcClientOptions, offline: RpcOfflineOptions, parts: ClientParts) {
+  const { send, cache, request, serializer } = parts;
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const loaded = cache
+    ? offline.store.get(READS_KEY).then((text) => text && cache.restore(JSON.parse(text)))
+    : Promise.resolve();
+  let saving: ReturnType<typeof setTimeout> | undefined;
+  const saveReads = () => {
+    saving ??= setTimeout(() => {
+      saving = undefined;
+      void offline.store.set(READS_KEY, JSON.stringify(cache!.snapshot())).catch(() => undefined);
+    }, SAVE_READS_DELAY_MS);
+  };
+  const sender: Sender = async (http, headers) => {
+    await loaded;
+    const exchange = await send(http, headers);
+    if (cache && http.method === 'GET') saveReads();
+    return exchange;
+  };
+  const findUnique = (model: string, where: unknown) =>
+    request({ model, operation: 'findUnique', args: { where }, fluent: [] });
+
+  const transport: QueueTransport = {
+    send: (write, args, headers) =>
+      sender(
+        write.model === TRANSACTION_CALL.model
+          ? encodeTransaction(serializer, args as never)
+          : request({ model: write.model, operation: write.operation, args, fluent: [] }),
+        headers,
+      ),
+    current: async (model, where) => {
+      const { result, etag } = await sender(findUnique(model, where));
+      return result === null ? null : { row: result, etag };
+    },
+    known: async (model, where) => {
+      await loaded;
+      if (!cache) return undefined;
+      const own = `${base}${findUnique(model, where).path}`;
+      const headers = await resolveHeaders(options.headers);
+      const prefix = `${base}/${encodeURIComponent(model)}/`;
+      // The latest read that showed the row: the edit was made on what it showed.
+      for (const [key, entry] of cache.snapshot().reverse()) {
+        if (!key.startsWith(prefix)) continue;
+        if (key === readCacheKey(own, headers)) return { etag: entry.etag };
+        const row = rowIn(serializer, decodeRpcResult(serializer, JSON.parse(entry.text)), where as Row);
+        if (row) return { row };
+      }
+      return undefined;
+    },
+  };
+  const queue = new WriteQueue(offline, transport, serializer);
+  const names = offline.modelMeta && modelsByClientName(offline.modelMeta);
+  return {
+    sender,
+    queue,
+    /** Queues a write and resolves with the server's result once it is applied. */
+    write: async (call: Pick<RpcCall, 'model' | 'operation'>, args: unknown, idempotencyKey: string) => {
+      const queued = await queue.write(call.model, call.operation, args, names?.get(call.model), idempotencyKey);
+      return queued.applied;
+    },
+  };
+}
