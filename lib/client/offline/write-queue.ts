@@ -148,6 +148,7 @@ export class WriteQueue {
   private running?: Promise<void>;
   private timer?: ReturnType<typeof setTimeout>;
   private attempts = 0;
+  private closed = false;
 
   constructor(
     private readonly options: WriteQueueOptions,
@@ -251,8 +252,15 @@ export class WriteQueue {
     this.flush();
   }
 
+  /** Stops sending (a page going away, a test's reload): what is queued stays in the store. */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+  }
+
   /** Sends the queued writes now, unless a conflict holds the queue or sending already runs. */
   flush(): void {
+    if (this.closed) return;
     clearTimeout(this.timer);
     this.timer = undefined;
     this.running ??= this.run().finally(() => (this.running = undefined));
@@ -266,7 +274,7 @@ export class WriteQueue {
 
   private async run(): Promise<void> {
     await this.loaded;
-    while (this.state.writes.length > 0 && !this.state.writes[0]!.conflict) {
+    while (!this.closed && this.state.writes.length > 0 && !this.state.writes[0]!.conflict) {
       if (browser.navigator?.onLine === false) return; // the 'online' event flushes
       const write = this.state.writes[0]!;
       try {
