@@ -94,15 +94,24 @@ interface LiveState {
   opened: boolean;
 }
 
+/** What of a browser's globals a wait listens to (Node has none): the connection coming back. */
+const browser = globalThis as {
+  addEventListener?: (type: 'online', listener: () => void) => void;
+  removeEventListener?: (type: 'online', listener: () => void) => void;
+};
+
+/** Waits `ms`, or less: until `signal` aborts, or a browser's connection comes back (it reconnects at once then). */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);
       signal.removeEventListener('abort', done);
+      browser.removeEventListener?.('online', done);
       resolve();
     };
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done);
+    browser.addEventListener?.('online', done);
   });
 
 /** A read of the stream, failing once the stream was silent for `idleTimeout` ms (0: never). */

@@ -9,6 +9,7 @@ import type { RpcClientOptions } from '../rpc-client.types.js';
 import type { RpcCall } from '../rpc-promise.js';
 import { decodeRpcResult, encodeTransaction, type RpcHttpRequest } from '../rpc-wire.js';
 import type { OfflineStore } from './offline-store.js';
+import { hasKey } from './row-key.js';
 import { type QueueTransport, WriteQueue } from './write-queue.js';
 
 /** The `offline` option of `createRpcClient` (docs/offline.md). */
@@ -49,23 +50,10 @@ interface ClientParts {
   serializer: SuperJSON;
 }
 
-/** Whether a row read has the values of a unique `where` (`{ id }`, or a compound key's object). */
-function hasKey(serializer: SuperJSON, row: Row, where: Row): boolean {
-  const same = (a: unknown, b: unknown) =>
-    JSON.stringify(serializer.serialize(a).json) === JSON.stringify(serializer.serialize(b).json);
-  return Object.entries(where).every(([name, value]) =>
-    name in row
-      ? same(row[name], value)
-      : typeof value === 'object' && value !== null && !Array.isArray(value) && hasKey(serializer, row, value as Row),
-  );
-}
-
 /** The row a unique `where` names in a decoded answer: the answer itself, or one of its rows. */
-function rowIn(serializer: SuperJSON, result: unknown, where: Row): Row | undefined {
+function rowIn(result: unknown, where: Row): Row | undefined {
   const rows = Array.isArray(result) ? result : [result];
-  return rows.find(
-    (row): row is Row => typeof row === 'object' && row !== null && hasKey(serializer, row as Row, where),
-  );
+  return rows.find((row): row is Row => typeof row === 'object' && row !== null && hasKey(row as Row, where));
 }
 
 /**
@@ -116,7 +104,7 @@ export function offlineClient(options: RpcClientOptions, offline: RpcOfflineOpti
       for (const [key, entry] of cache.snapshot().reverse()) {
         if (!key.startsWith(prefix)) continue;
         if (key === readCacheKey(own, headers)) return { etag: entry.etag };
-        const row = rowIn(serializer, decodeRpcResult(serializer, JSON.parse(entry.text)), where as Row);
+        const row = rowIn(decodeRpcResult(serializer, JSON.parse(entry.text)), where as Row);
         if (row) return { row };
       }
       return undefined;

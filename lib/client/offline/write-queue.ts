@@ -72,7 +72,10 @@ export type ConflictResolution =
 export type OfflineEvent =
   | { type: 'queued'; write: OfflineWrite }
   | { type: 'applied'; write: OfflineWrite; result: unknown }
-  /** The server refused the write (400, 403, 404, 409, 422...) or a write it depends on was refused: nothing of it was written. */
+  /**
+   * Nothing of the write was written: the server refused it (400, 403, 404, 409, 422...), a write it
+   * depends on was refused, or the application kept the server's version of a conflict (412).
+   */
   | { type: 'refused'; write: OfflineWrite; error: RpcClientError }
   | { type: 'conflict'; conflict: OfflineConflict }
   /** An attempt got no answer it could act on (offline, 503...): the queue waits `delay` ms, or for the connection. */
@@ -235,8 +238,13 @@ export class WriteQueue {
         this.state.writes.shift();
         this.rebase(key, write.base);
       });
-      this.waiters.get(key)?.reject(new RpcClientError(412, { message: 'The server’s version was kept' }));
+      const error = new RpcClientError(412, {
+        message: 'The server’s version was kept',
+        errorCode: 'precondition-failed',
+      });
+      this.waiters.get(key)?.reject(error);
       this.waiters.delete(key);
+      this.emit({ type: 'refused', write: this.view(write), error });
     } else {
       await this.change(() => {
         // A new request: a new key (the refused attempt kept none on the server).
