@@ -1,22 +1,33 @@
 /// <reference lib="dom" />
 // The sample app's page (served at /): the typed RPC client and its TanStack Query hooks in a browser.
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/react-query';
+import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { createElement as h, type FormEvent, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { modelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
 import type { PrismaClient } from '../../fixtures/generated/sqlite/prisma/client.js';
-import { createRpcClient } from '../../lib/client/index.js';
-import { createRpcHooks } from '../../lib/client/react/index.js';
+import { createRpcClient, indexedDbStore, offlineQueue } from '../../lib/client/index.js';
+import { createRpcHooks, rpcPersister } from '../../lib/client/react/index.js';
 
 // Demo authentication (see demo-auth.ts): the page acts as the seeded user 1.
 const DEMO_USER_ID = '1';
 
+// Offline first (docs/offline.md): writes wait in IndexedDB until the server can be reached, and the
+// reads a reload shows come from there too, revalidated once online.
+const store = indexedDbStore('nestjs-crud-api-sample');
 const client = createRpcClient<PrismaClient>({
   baseUrl: `${location.origin}/api/rpc`,
   headers: { 'x-user-id': DEMO_USER_ID },
+  offline: { store, modelMeta },
 });
-const { useRpcQuery, useRpcMutation } = createRpcHooks({ modelMeta });
+const DAY_MS = 24 * 60 * 60 * 1000;
+// Reads kept for a day, as long as the persister keeps them.
+const queryClient = new QueryClient({ defaultOptions: { queries: { gcTime: DAY_MS } } });
+const { useRpcQuery, useRpcMutation, useOfflineQueue } = createRpcHooks({
+  modelMeta,
+  offline: { queue: offlineQueue(client), queryClient },
+});
 
 /** One recorded change of a post, as `post.history` answers it (newest first). */
 interface Version {
@@ -59,6 +70,44 @@ function History({ id }: { id: number }) {
   );
 }
 
+/** Renames a post: made offline, it is sent against the version the page showed (If-Match). */
+function Rename({ id }: { id: number }) {
+  const [title, setTitle] = useState('');
+  const rename = useRpcMutation((newTitle: string) => client.post.update({ where: { id }, data: { title: newTitle } }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    rename.mutate(title);
+    setTitle('');
+  };
+  return h(
+    'form',
+    { onSubmit: submit },
+    h('input', { name: 'rename', value: title, onChange: (e) => setTitle(e.currentTarget.value) }),
+    h('button', { type: 'submit' }, 'Rename'),
+    rename.error && h('p', { role: 'alert' }, `${rename.error.status}: ${rename.error.message}`),
+  );
+}
+
+/** The writes waiting for the server, and the conflict holding them: the user keeps one version. */
+function Queue() {
+  const { pending, conflict, resolve } = useOfflineQueue();
+  if (pending.length === 0) return null;
+  const title = (row: unknown) => (row as { title?: string } | null)?.title ?? '(deleted)';
+  return h(
+    'section',
+    { id: 'queue' },
+    h('p', null, `${pending.length} change(s) waiting to be sent`),
+    conflict &&
+      h(
+        'div',
+        { role: 'alert' },
+        `Changed meanwhile: yours "${title((conflict.args as { data?: unknown }).data)}", theirs "${title(conflict.theirs)}" `,
+        h('button', { onClick: () => void resolve(conflict.key, 'mine') }, 'Keep mine'),
+        h('button', { onClick: () => void resolve(conflict.key, 'theirs') }, 'Keep theirs'),
+      ),
+  );
+}
+
 /** The posts as they were at a time the user picks (a read with `asOf`). */
 function PostsAsOf() {
   const [asOf, setAsOf] = useState('');
@@ -96,7 +145,9 @@ function Posts() {
   );
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate(title, { onSuccess: () => setTitle('') });
+    // Shown at once (offline too); the list is read again once the server applied it.
+    create.mutate(title);
+    setTitle('');
   };
   return h(
     'main',
@@ -109,6 +160,7 @@ function Posts() {
       h('button', { type: 'submit' }, 'Add'),
     ),
     create.error && h('p', { role: 'alert' }, `${create.error.status}: ${create.error.message}`),
+    h(Queue),
     list.isPending
       ? h('p', null, 'Loading…')
       : h(
@@ -120,13 +172,21 @@ function Posts() {
               { key: post.id },
               // A post's title shows its history.
               h('a', { href: `#${post.id}`, onClick: () => setSelected(post.id) }, post.title),
-              ` — ${post.author.name}`,
+              // A post waiting in the queue has no author read yet.
+              ` — ${post.author?.name ?? 'not sent yet'}`,
             ),
           ),
         ),
+    selected !== undefined && h(Rename, { id: selected }),
     selected !== undefined && h(History, { id: selected }),
     h(PostsAsOf),
   );
 }
 
-createRoot(document.getElementById('root')!).render(h(QueryClientProvider, { client: new QueryClient() }, h(Posts)));
+createRoot(document.getElementById('root')!).render(
+  h(
+    PersistQueryClientProvider,
+    { client: queryClient, persistOptions: { persister: rpcPersister(store), maxAge: DAY_MS } },
+    h(Posts),
+  ),
+);
