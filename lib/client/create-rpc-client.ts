@@ -7,7 +7,6 @@ import { SOFT_DELETE_FLAG, WITH_DELETED_PARAMETER } from '../shared/soft-delete.
 import { resolveHeaders } from './headers.js';
 import { idempotencyKeyField, randomUuid } from './idempotency-key.js';
 import { liveQuery } from './live-query.js';
-import { OFFLINE_QUEUES, offlineClient, TRANSACTION_CALL } from './offline/offline-client.js';
 import { ReadCache, readCacheKey } from './read-cache.js';
 import { toRpcClientError } from './rpc-client.error.js';
 import type { RpcClient, RpcClientOptions, RpcTransactionOptions } from './rpc-client.types.js';
@@ -125,7 +124,7 @@ export function createRpcClient<Client, Rules = NoRules>(options: RpcClientOptio
     const query: Record<string, string> = call.withDeleted ? { [WITH_DELETED_PARAMETER]: SOFT_DELETE_FLAG } : {};
     return encodeRpcCall(serializer, method, `/${encodeURIComponent(model)}/${operation}`, wireArgs(call), query);
   };
-  const offline = options.offline && offlineClient(options, options.offline, { send, cache, request, serializer });
+  const offline = options.offline?.attach(options, { send, cache, request, serializer });
   const sender: Sender = offline?.sender ?? send;
   const transport: RpcTransport = {
     send: async (call, idempotencyKey) => {
@@ -155,7 +154,7 @@ export function createRpcClient<Client, Rules = NoRules>(options: RpcClientOptio
     const idempotencyKey = options?.idempotencyKey ?? randomUuid();
     const results = (
       offline
-        ? await offline.write(TRANSACTION_CALL, batch, idempotencyKey)
+        ? await offline.write('batch', batch, idempotencyKey)
         : (await sender(encodeTransaction(serializer, batch), { idempotencyKey })).result
     ) as unknown[];
     return results.map((result, index) => callResult(steps[index], result));
@@ -171,6 +170,6 @@ export function createRpcClient<Client, Rules = NoRules>(options: RpcClientOptio
       return delegate;
     },
   }) as RpcClient<Client, Rules>;
-  if (offline) OFFLINE_QUEUES.set(client, offline.queue);
+  offline?.register(client);
   return client;
 }

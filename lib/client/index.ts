@@ -2,7 +2,7 @@
 export { createRpcClient } from './create-rpc-client.js';
 export { backoffDelay, liveQuery, LiveQueryError, type LiveQueryOptions } from './live-query.js';
 export { RpcClientError, type RpcErrorBody } from './rpc-client.error.js';
-export { offlineQueue, type RpcOfflineOptions } from './offline/offline-client.js';
+export { offlineFirst, type OfflineMode, offlineQueue, type RpcOfflineOptions } from './offline/offline-client.js';
 export { indexedDbStore, memoryStore, type OfflineStore } from './offline/offline-store.js';
 export type {
   ConflictResolution,

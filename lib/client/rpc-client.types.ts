@@ -5,7 +5,7 @@ import type {
 } from '../metadata/prisma-operations.js';
 import type { DecimalConstructor } from '../rpc/prisma-superjson-types.js';
 import type { RpcAsOfReads, RpcHistoryOperations } from './history.types.js';
-import type { RpcOfflineOptions } from './offline/offline-client.js';
+import type { OfflineMode } from './offline/offline-client.js';
 import type {
   ChangesWrites,
   HidesColumns,
@@ -141,9 +141,9 @@ export interface RpcClientOptions {
    */
   consistencyHeader?: string;
   /**
-   * Works offline (docs/offline.md): every write goes through a durable queue, stored with its
+   * Works offline (docs/offline.md), given `offlineFirst({ store, modelMeta })`: every write goes through a durable queue, stored with its
    * `Idempotency-Key` and the version of the row it was made on, and is sent in order when the
    * server can be reached; read answers are kept in the store for `If-None-Match` across reloads.
    */
-  offline?: RpcOfflineOptions;
+  offline?: OfflineMode;
 }

@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 
 import { modelMeta } from '../../fixtures/generated/sqlite/crud-api/index.js';
 import type { PrismaClient } from '../../fixtures/generated/sqlite/prisma/client.js';
-import { createRpcClient, indexedDbStore, offlineQueue } from '../../lib/client/index.js';
+import { createRpcClient, indexedDbStore, offlineFirst, offlineQueue } from '../../lib/client/index.js';
 import { createRpcHooks, rpcPersister } from '../../lib/client/react/index.js';
 
 // Demo authentication (see demo-auth.ts): the page acts as the seeded user 1.
@@ -19,7 +19,7 @@ const store = indexedDbStore('nestjs-crud-api-sample');
 const client = createRpcClient<PrismaClient>({
   baseUrl: `${location.origin}/api/rpc`,
   headers: { 'x-user-id': DEMO_USER_ID },
-  offline: { store, modelMeta },
+  offline: offlineFirst({ store, modelMeta }),
 });
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Reads kept for a day, as long as the persister keeps them.

@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../fixtures/generated/sqlite/prisma/client.js';
 import { createRpcClient } from '../../lib/client/create-rpc-client.js';
-import { offlineQueue } from '../../lib/client/offline/offline-client.js';
+import { offlineFirst, offlineQueue } from '../../lib/client/offline/offline-client.js';
 import { memoryStore, type OfflineStore } from '../../lib/client/offline/offline-store.js';
 import type { OfflineEvent } from '../../lib/client/offline/write-queue.js';
 import type { CrudApiPolicies } from '../../lib/index.js';
@@ -57,7 +57,7 @@ describe('offline client (RPC write queue)', () => {
       baseUrl: `${origin}/api/rpc`,
       headers: { 'x-user-id': String(user) },
       fetch: network.fetch,
-      offline: { store, modelMeta: t.db.modelMeta, retryDelay: () => 5 },
+      offline: offlineFirst({ store, modelMeta: t.db.modelMeta, retryDelay: () => 5 }),
     });
   /** Starts a call (calls are lazy: nothing is sent, or queued, until awaited). */
   const start = <T>(call: PromiseLike<T>): Promise<T> => {

@@ -23,10 +23,10 @@ export interface RpcOfflineOptions {
 }
 
 /** The queue entry of a sequential transaction: its arguments are the batch's steps. */
-export const TRANSACTION_CALL = { model: '$transaction', operation: 'sequential' } as const;
+const TRANSACTION_CALL = { model: '$transaction', operation: 'sequential' } as const;
 
 /** The queue of each client made with the `offline` option. */
-export const OFFLINE_QUEUES = new WeakMap<object, WriteQueue>();
+const OFFLINE_QUEUES = new WeakMap<object, WriteQueue>();
 
 /** The store's key of the read answers kept for `If-None-Match`. */
 const READS_KEY = 'reads';
@@ -36,14 +36,15 @@ const SAVE_READS_DELAY_MS = 200;
 /** The queue of writes of a client made with the `offline` option. */
 export function offlineQueue(client: object): WriteQueue {
   const queue = OFFLINE_QUEUES.get(client);
-  if (!queue) throw new TypeError('offlineQueue takes a client made with the offline option of createRpcClient.');
+  if (!queue)
+    throw new TypeError('offlineQueue takes a client made with createRpcClient({ offline: offlineFirst(...) }).');
   return queue;
 }
 
 type Row = Record<string, unknown>;
 
 /** What of the client the offline parts use. */
-interface ClientParts {
+export interface ClientParts {
   send: Sender;
   cache: ReadCache | undefined;
   request: (call: RpcCall) => RpcHttpRequest;
@@ -56,11 +57,34 @@ function rowIn(result: unknown, where: Row): Row | undefined {
   return rows.find((row): row is Row => typeof row === 'object' && row !== null && hasKey(row as Row, where));
 }
 
+/** The offline parts of a client made with `offlineFirst` (created by `createRpcClient`). */
+export interface OfflineParts {
+  /** Sends reads once the kept answers are loaded, and keeps their answers. */
+  sender: Sender;
+  /** Queues a write (a batch's steps for `$transaction`) and resolves with its result once it is applied. */
+  write(call: Pick<RpcCall, 'model' | 'operation'> | 'batch', args: unknown, idempotencyKey: string): Promise<unknown>;
+  /** Makes the queue `offlineQueue(client)`'s. */
+  register(client: object): void;
+}
+
+/** The `offline` option's value: the offline parts it gives a client. */
+export interface OfflineMode {
+  attach(options: RpcClientOptions, parts: ClientParts): OfflineParts;
+}
+
+/**
+ * The `offline` option of `createRpcClient` (docs/offline.md): a client that keeps working
+ * offline. Only a client given it carries the queue's code.
+ */
+export function offlineFirst(offline: RpcOfflineOptions): OfflineMode {
+  return { attach: (options, parts) => offlineClient(options, offline, parts) };
+}
+
 /**
  * The offline parts of a client: the read answers kept in the store (so a reload still
  * revalidates with `If-None-Match`), and the queue every write goes through.
  */
-export function offlineClient(options: RpcClientOptions, offline: RpcOfflineOptions, parts: ClientParts) {
+function offlineClient(options: RpcClientOptions, offline: RpcOfflineOptions, parts: ClientParts): OfflineParts {
   const { send, cache, request, serializer } = parts;
   const base = options.baseUrl.replace(/\/+$/, '');
   const loaded = cache
@@ -114,11 +138,11 @@ export function offlineClient(options: RpcClientOptions, offline: RpcOfflineOpti
   const names = offline.modelMeta && modelsByClientName(offline.modelMeta);
   return {
     sender,
-    queue,
-    /** Queues a write and resolves with the server's result once it is applied. */
-    write: async (call: Pick<RpcCall, 'model' | 'operation'>, args: unknown, idempotencyKey: string) => {
-      const queued = await queue.write(call.model, call.operation, args, names?.get(call.model), idempotencyKey);
+    write: async (call, args, idempotencyKey) => {
+      const { model, operation } = call === 'batch' ? TRANSACTION_CALL : call;
+      const queued = await queue.write(model, operation, args, names?.get(model), idempotencyKey);
       return queued.applied;
     },
+    register: (client) => OFFLINE_QUEUES.set(client, queue),
   };
 }

@@ -175,7 +175,12 @@ export function createRpcHooks({ modelMeta, offline }: RpcHooksOptions) {
     if (!offline) throw new TypeError('useOfflineQueue needs the offline option of createRpcHooks.');
     const { queue } = offline;
     const [, setChanges] = useState(0);
-    useEffect(() => queue.subscribe(() => setChanges((count) => count + 1)), [queue]);
+    useEffect(() => {
+      const changed = () => setChanges((count) => count + 1);
+      // What a reload restores shows once the queue has read its store.
+      void queue.ready.then(changed);
+      return queue.subscribe(changed);
+    }, [queue]);
     return {
       pending: queue.pending,
       conflict: queue.conflict,
