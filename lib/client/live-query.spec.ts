@@ -157,6 +157,26 @@ describe('liveQuery', () => {
     await liveQuery('http://unused', { fetch: server.fetch, signal: AbortSignal.abort(), onResult: () => undefined });
     expect(server.connections).toHaveLength(1);
   });
+
+  it('reconnects at once when a browser says its connection is back, whatever the delay left', async () => {
+    const window = new EventTarget();
+    const scope = globalThis as { addEventListener?: unknown; removeEventListener?: unknown };
+    scope.addEventListener = window.addEventListener.bind(window);
+    scope.removeEventListener = window.removeEventListener.bind(window);
+    try {
+      const server = fakeLiveServer([new TypeError('offline')]);
+      const live = follow(server, { retryDelay: () => 60_000 });
+      await eventually(() => expect(live.errors).toHaveLength(1));
+      expect(server.connections).toHaveLength(1);
+      window.dispatchEvent(new Event('online'));
+      await eventually(() => expect(server.connections).toHaveLength(2));
+      live.controller.abort();
+      await live.done;
+    } finally {
+      delete scope.addEventListener;
+      delete scope.removeEventListener;
+    }
+  });
 });
 
 describe('backoffDelay', () => {

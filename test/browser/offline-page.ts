@@ -109,6 +109,16 @@ function Posts() {
   );
 }
 
+/** The titles from the server's live stream of the read (shown when the page's URL has `?live`). */
+function LiveTitles() {
+  const live = useRpcQuery(client.post.findMany({ select: { title: true }, orderBy: { id: 'asc' } }), { live: true });
+  return h(
+    'ul',
+    { id: 'live' },
+    live.data?.map((post) => h('li', { key: post.title }, post.title)),
+  );
+}
+
 /** The queue: how many writes wait, and the conflict holding it with both versions and the three ways out. */
 function Queue() {
   const { pending, conflict, resolve } = useOfflineQueue();
@@ -147,5 +157,6 @@ createRoot(document.getElementById('root')!).render(
     h(Queue),
     h(NewPost),
     h(Posts),
+    location.search === '?live' && h(LiveTitles),
   ),
 );

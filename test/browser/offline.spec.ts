@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 
 import type { Browser, CDPSession, Page, Request } from 'playwright-core';
@@ -48,6 +49,7 @@ describe('Offline client in the browser', () => {
     script = await bundleForBrowser(resolve('test/browser/offline-page.ts'));
   }, 60_000);
   const t = useTestApp('sqlite', {
+    options: { live: { debounce: 5 } },
     configure: (app) => servePage(app, script),
     seed: async ({ db }) => {
       authorId = (await db.prisma.user.create({ data: { id: 1, email: 'demo@x.test', name: 'Demo' } })).id;
@@ -77,7 +79,7 @@ describe('Offline client in the browser', () => {
    * offline mode fails every request that leaves the browser, but routed requests do not leave it).
    * The RPC requests are never routed here: they reach the server, or fail offline.
    */
-  async function openPage(): Promise<OfflinePage> {
+  async function openPage(search = ''): Promise<OfflinePage> {
     const page = await browser!.newPage();
     openPages.push(page);
     const problems: string[] = [];
@@ -100,7 +102,7 @@ describe('Offline client in the browser', () => {
       if (exchange) exchange.failed = request.failure()?.errorText ?? 'failed';
     });
     const shell = new Map<string, { body: Buffer; contentType: string }>();
-    for (const path of ['/', '/page.js']) {
+    for (const path of [`/${search}`, '/page.js']) {
       await page.route(`${origin}${path}`, async (route) => {
         let kept = shell.get(path);
         if (!kept) {
@@ -114,7 +116,7 @@ describe('Offline client in the browser', () => {
     const cdp: CDPSession = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     const shown = () => page.locator('#posts > li').first().waitFor({ timeout: 10_000 });
-    await page.goto(`${origin}/`);
+    await page.goto(`${origin}/${search}`);
     await shown();
     return {
       page,
@@ -411,6 +413,27 @@ describe('Offline client in the browser', () => {
     expect(reads(online2)[0]!.headers['if-none-match']).toBe(reads(online1)[0]!.headers['if-none-match']);
     await showsTheServer(page);
     expect(await titles(page)).toEqual(['changed', 'second']);
+    expect(problems).toEqual([]);
+  });
+
+  it('resumes a live query when the connection returns, from its last event, with what changed meanwhile', async () => {
+    const { page, exchanges, problems, online } = await openPage('?live');
+    const live = page.locator('#live > li');
+    await live.first().waitFor();
+    await online(false);
+    // The stream is cut while the network is down: the page cannot reconnect until it is back.
+    (t.app.getHttpServer() as Server).closeAllConnections();
+    const [seeded] = await t.db.prisma.post.findMany();
+    await t.db.prisma.post.update({ where: { id: seeded!.id }, data: { title: 'changed while offline' } });
+    await quiet();
+    expect(await live.allTextContents()).toEqual(['seeded']);
+
+    await online(true);
+    await page.locator('#live > li', { hasText: 'changed while offline' }).waitFor({ timeout: 10_000 });
+    const streams = exchanges.filter((exchange) => exchange.headers['accept'] === 'text/event-stream');
+    expect(streams.length).toBeGreaterThan(1);
+    // The stream opened again after the last one it heard from sends that event's id.
+    expect(streams.at(-1)!.headers['last-event-id']).toEqual(expect.any(String));
     expect(problems).toEqual([]);
   });
 });

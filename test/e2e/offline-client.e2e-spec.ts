@@ -172,4 +172,26 @@ describe('offline client (RPC write queue)', () => {
     expect(events.filter((event) => event.type === 'refused')).toHaveLength(2);
     expect((await t.db.prisma.post.findUniqueOrThrow({ where: { id: theirs.id } })).title).toBe('bob’s');
   });
+
+  it('judges a replayed write by the permissions when it is sent: a batch refused whole, nothing written', async () => {
+    const post = await t.db.prisma.post.create({ data: { title: 'alice’s', authorId: alice } });
+    const network = new OfflineNetwork();
+    network.offline = true;
+    const client = clientOf(memoryStore(), network);
+    const batch = start(
+      client.$transaction([
+        client.comment.create({ data: { body: 'before the rename', post: { connect: { id: post.id } } } }),
+        client.post.update({ where: { id: post.id }, data: { title: 'renamed offline' } }),
+      ]),
+    );
+    await offlineQueue(client).settled();
+    // While alice is offline the post passes to bob: she may no longer rename it.
+    await t.db.prisma.post.update({ where: { id: post.id }, data: { authorId: bob } });
+    network.offline = false;
+    offlineQueue(client).flush();
+    await expect(batch).rejects.toMatchObject({ status: 403 });
+    expect(await t.db.prisma.comment.count()).toBe(0);
+    expect((await t.db.prisma.post.findUniqueOrThrow({ where: { id: post.id } })).title).toBe('alice’s');
+    expect(offlineQueue(client).pending).toEqual([]);
+  });
 });
