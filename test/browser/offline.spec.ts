@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 
-import type { Browser, CDPSession, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page, Request } from 'playwright-core';
 
 import { bundleForBrowser } from '../../fixtures/browser-bundle.js';
 import { launchChromium, listenOnLoopback, servePage } from '../support/browser.js';
@@ -79,8 +79,8 @@ describe('Offline client in the browser', () => {
    * offline mode fails every request that leaves the browser, but routed requests do not leave it).
    * The RPC requests are never routed here: they reach the server, or fail offline.
    */
-  async function openPage(search = ''): Promise<OfflinePage> {
-    const page = await browser!.newPage();
+  async function openPage(search = '', context?: BrowserContext): Promise<OfflinePage> {
+    const page = await (context ?? browser!).newPage();
     openPages.push(page);
     const problems: string[] = [];
     const exchanges: RpcExchange[] = [];
@@ -435,5 +435,29 @@ describe('Offline client in the browser', () => {
     // The stream opened again after the last one it heard from sends that event's id.
     expect(streams.at(-1)!.headers['last-event-id']).toEqual(expect.any(String));
     expect(problems).toEqual([]);
+  });
+
+  it('loses no write of two tabs made offline over one IndexedDB, and applies each once', async () => {
+    const context = await browser!.newContext();
+    const first = await openPage('', context);
+    const second = await openPage('', context);
+    await Promise.all([first.online(false), second.online(false)]);
+    await createPost(first.page, 'from tab 1');
+    await createPost(second.page, 'from tab 2');
+    await createPost(first.page, 'from tab 1 again');
+    // Each tab's queue holds every write: they share the store.
+    await eventually(async () => expect((await queueOf(first.page)).pending).toBe(3), 5000);
+    await eventually(async () => expect((await queueOf(second.page)).pending).toBe(3), 5000);
+
+    // The first tab is closed before the connection returns: the other sends its writes too.
+    await first.page.close();
+    await second.online(true);
+    const all = ['seeded', 'from tab 1', 'from tab 2', 'from tab 1 again'];
+    await eventually(async () => expect(await dbTitles()).toEqual(all), 10_000);
+    await quiet();
+    expect(await dbTitles()).toEqual(all);
+    await showsTheServer(second.page);
+    expect([...first.problems, ...second.problems]).toEqual([]);
+    await context.close();
   });
 });

@@ -194,4 +194,30 @@ describe('offline client (RPC write queue)', () => {
     expect((await t.db.prisma.post.findUniqueOrThrow({ where: { id: post.id } })).title).toBe('alice’s');
     expect(offlineQueue(client).pending).toEqual([]);
   });
+
+  it('loses no write of two clients over one store (two tabs), and applies each once', async () => {
+    const store = memoryStore();
+    const network = new OfflineNetwork();
+    network.offline = true;
+    const [first, second] = [clientOf(store, network), clientOf(store, network)];
+    const titles = Array.from({ length: 6 }, (_, index) => `tab ${index % 2} post ${index}`);
+    const created = titles.map((title, index) =>
+      start((index % 2 ? second : first).post.create({ data: { title, author: { connect: { id: alice } } } })),
+    );
+    await Promise.all([offlineQueue(first).settled(), offlineQueue(second).settled()]);
+    // Each sees every write the other queued: they share what the store keeps.
+    offlineQueue(first).flush();
+    await offlineQueue(first).settled();
+    expect(offlineQueue(first).pending.map((write) => (write.args as { data: { title: string } }).data.title)).toEqual(
+      expect.arrayContaining(titles),
+    );
+    network.offline = false;
+    offlineQueue(first).flush();
+    offlineQueue(second).flush();
+    // Each call's promise settles in the client that made it, whichever sent it.
+    expect((await Promise.all(created)).map((post) => post.title)).toEqual(titles);
+    expect((await t.db.prisma.post.findMany()).map((post) => post.title).sort()).toEqual([...titles].sort());
+    offlineQueue(first).close();
+    offlineQueue(second).close();
+  });
 });

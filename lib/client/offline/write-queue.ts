@@ -2,7 +2,7 @@ import type { SuperJSON } from 'superjson';
 
 import type { DataModelMeta } from '../../metadata/model-meta.types.js';
 import { randomUuid } from '../idempotency-key.js';
-import { RpcClientError } from '../rpc-client.error.js';
+import { RpcClientError, type RpcErrorBody } from '../rpc-client.error.js';
 import type { OfflineStore } from './offline-store.js';
 import { createdIds, leafKey, leavesIn, replaceLeaves } from './placeholders.js';
 import { replayOutcome } from './replay-outcome.js';
@@ -112,11 +112,30 @@ const QUEUE_KEY = 'writes';
 /** How many applied creates' ids the queue remembers for `idOf`. */
 const REMEMBERED_IDS = 500;
 
-/** What of a browser's globals the queue uses (Node has neither): its connection's state and changes. */
+/** What of a browser's globals the queue uses (Node has none of them): the connection's state and changes, and locks. */
 const browser = globalThis as {
   addEventListener?: (type: 'online', listener: () => void) => void;
-  navigator?: { onLine?: boolean };
+  removeEventListener?: (type: 'online', listener: () => void) => void;
+  navigator?: {
+    onLine?: boolean;
+    locks?: { request<T>(name: string, work: () => Promise<T>): Promise<T> };
+  };
 };
+
+/** A BroadcastChannel (browsers, workers, Node): how queues over one store tell each other what they did. */
+interface Channel {
+  onmessage: ((message: { data: string }) => void) | null;
+  postMessage(message: string): void;
+  close(): void;
+  /** Node's: the channel keeps no process alive. */
+  unref?(): void;
+}
+const Broadcast = (globalThis as unknown as { BroadcastChannel?: new (name: string) => Channel }).BroadcastChannel;
+
+/** A queue's event as another queue over the same store receives it (a refusal's error as its status and body). */
+type SharedEvent =
+  | Exclude<OfflineEvent, { type: 'refused' }>
+  | { type: 'refused'; write: OfflineWrite; status: number; error: RpcErrorBody };
 
 const defaultRetryDelay = (attempts: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, attempts - 1));
 
@@ -136,33 +155,63 @@ interface Waiter {
 const fieldsOf = (json: unknown): Record<string, unknown> =>
   typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
 
+const emptyQueue = (): StoredQueue => ({ writes: [], sequence: 0, ids: [] });
+const parseQueue = (text: string | undefined): StoredQueue => (text ? (JSON.parse(text) as StoredQueue) : emptyQueue());
+
+/** The placeholders of a write's create, as JSON leaves. */
+const placeholderLeaves = (write: QueuedWrite): string[] =>
+  Object.values(fieldsOf(write.placeholders?.json)).map((value) => leafKey(value));
+
+/** The row a write names (its model and `where`), to tell the writes of one row. */
+const rowOf = (write: QueuedWrite): string => `${write.model}\n${JSON.stringify(fieldsOf(write.args?.json).where)}`;
+
+/** Writes made on top of `key` are now based on `base` (its answer's tag, or the version it was based on). */
+function rebase(state: StoredQueue, key: string, base: WriteBase | undefined): void {
+  for (const each of state.writes) {
+    if (each.base && 'after' in each.base && each.base.after === key) {
+      if (base) each.base = base;
+      else delete each.base;
+    }
+  }
+}
+
 /**
  * A durable queue of writes: each is stored with its `Idempotency-Key` before it is sent, sent in
  * the order it was made, once the previous one is applied or refused, and retried with the same
- * key until the server answers it (docs/offline.md).
+ * key until the server answers it (docs/offline.md). Every change is made to what the store keeps,
+ * atomically, so queues over one store (the tabs of an origin) never lose each other's writes; they
+ * take turns sending (Web Locks) and tell each other what happened (BroadcastChannel).
  */
 export class WriteQueue {
-  private state: StoredQueue = { writes: [], sequence: 0, ids: [] };
+  private state: StoredQueue = emptyQueue();
   private readonly loaded: Promise<void>;
   private readonly listeners = new Set<(event: OfflineEvent) => void>();
   private readonly waiters = new Map<string, Waiter>();
-  /** Serializes the queue's changes and their saving. */
+  /** Serializes this queue's changes of the store. */
   private saving: Promise<void> = Promise.resolve();
   private running?: Promise<void>;
+  /** A flush asked for while sending ran: it runs again once it ends. */
+  private again = false;
   private timer?: ReturnType<typeof setTimeout>;
   private attempts = 0;
   private closed = false;
+  private readonly channel?: Channel;
+  private readonly online = () => this.flush();
 
   constructor(
     private readonly options: WriteQueueOptions,
     private readonly transport: QueueTransport,
     private readonly serializer: SuperJSON,
   ) {
-    this.loaded = options.store.get(QUEUE_KEY).then((text) => {
-      if (text) this.state = JSON.parse(text) as StoredQueue;
-    });
+    this.loaded = this.reload();
+    const name = options.store.name;
+    if (name && Broadcast) {
+      this.channel = new Broadcast(`nestjs-crud-api:${name}`);
+      this.channel.unref?.();
+      this.channel.onmessage = (message) => void this.heard(message.data);
+    }
     // A browser says when it is back online: try at once rather than at the next retry.
-    browser.addEventListener?.('online', () => this.flush());
+    browser.addEventListener?.('online', this.online);
     void this.loaded.then(() => this.flush());
   }
 
@@ -194,8 +243,8 @@ export class WriteQueue {
   }
 
   /**
-   * Queues a write (arguments as sent) and answers at once what it is expected to return (the
-   * data with the placeholders of the ids it creates), and a promise of the server's result.
+   * Queues a write (arguments as sent) and answers the placeholders of the ids it creates, and a
+   * promise of the server's result.
    */
   async write(
     model: string,
@@ -205,57 +254,63 @@ export class WriteQueue {
     idempotencyKey?: string,
   ): Promise<{ key: string; placeholders: Record<string, unknown>; applied: Promise<unknown> }> {
     await this.loaded;
-    const serialized = args === undefined ? undefined : (this.serializer.serialize(args) as Serialized);
-    const sequence = ++this.state.sequence;
+    const write: QueuedWrite = { key: idempotencyKey ?? randomUuid(), model, operation, sequence: 0 };
+    if (args !== undefined) write.args = this.serializer.serialize(args) as Serialized;
+    const where = (args as { where?: unknown } | undefined)?.where;
+    const rowWrite = ROW_WRITES.has(operation) && where !== undefined;
+    if (rowWrite) write.row = rowOf(write);
+    // What the client's reads tell of the row, unless the queue has a write of it (found in the change below).
+    const known = rowWrite ? await this.transport.known(model, where) : undefined;
     const meta = modelName ? this.options.modelMeta?.models[modelName] : undefined;
-    const data = (args as { data?: unknown } | undefined)?.data;
-    const placeholders = operation === 'create' ? createdIds(meta, data, sequence) : {};
-    const write: QueuedWrite = { key: idempotencyKey ?? randomUuid(), model, operation, sequence };
-    if (serialized) write.args = serialized;
-    if (Object.keys(placeholders).length > 0)
-      write.placeholders = this.serializer.serialize(placeholders) as Serialized;
-    const where = fieldsOf(serialized?.json).where;
-    if (ROW_WRITES.has(operation) && where !== undefined) {
-      write.row = `${model}\n${JSON.stringify(where)}`;
-      write.base = await this.baseOf(write, (args as { where: unknown }).where);
-    }
+    let placeholders: Record<string, unknown> = {};
     const applied = new Promise<unknown>((resolve, reject) => this.waiters.set(write.key, { resolve, reject }));
     applied.catch(() => undefined); // reported by the event too: an unheard refusal is no unhandled rejection
-    await this.change(() => this.state.writes.push(write));
-    this.emit({ type: 'queued', write: this.view(write) });
+    await this.change((state) => {
+      write.sequence = ++state.sequence;
+      if (operation === 'create') placeholders = createdIds(meta, (args as { data?: unknown }).data, write.sequence);
+      if (Object.keys(placeholders).length > 0)
+        write.placeholders = this.serializer.serialize(placeholders) as Serialized;
+      if (rowWrite) {
+        const base = this.baseOf(state, write, known);
+        if (base) write.base = base;
+      }
+      state.writes.push(write);
+    });
+    this.report({ type: 'queued', write: this.view(write) });
     this.flush();
     return { key: write.key, placeholders, applied };
   }
 
-  /** Ends the conflict holding the queue (`conflict`), which then goes on. */
+  /**
+   * Ends the conflict holding the queue (`conflict`), which then goes on. The write keeps its key:
+   * the server kept none for the attempt it refused.
+   */
   async resolve(key: string, resolution: ConflictResolution): Promise<void> {
-    const write = this.state.writes[0];
-    if (!write?.conflict || write.key !== key) throw new TypeError(`No conflict of the queue has the key "${key}".`);
-    const { etag } = write.conflict;
+    let held: QueuedWrite | undefined;
+    await this.change((state) => {
+      const write = state.writes[0];
+      if (!write?.conflict || write.key !== key) return;
+      held = write;
+      const { etag } = write.conflict;
+      if (resolution === 'theirs') {
+        // Writes made on top of it take its own base: they were made on a version the server no longer has.
+        state.writes.shift();
+        rebase(state, key, write.base);
+        return;
+      }
+      if (etag === null) delete write.base;
+      else write.base = { etag };
+      delete write.conflict;
+      delete write.sentWith;
+      if (resolution !== 'mine') write.args = this.serializer.serialize(resolution.args) as Serialized;
+    });
+    if (!held) throw new TypeError(`No conflict of the queue has the key "${key}".`);
     if (resolution === 'theirs') {
-      // Writes made on top of it take its own base: they were made on a version the server no longer has.
-      await this.change(() => {
-        this.state.writes.shift();
-        this.rebase(key, write.base);
-      });
       const error = new RpcClientError(412, {
         message: 'The server’s version was kept',
         errorCode: 'precondition-failed',
       });
-      this.waiters.get(key)?.reject(error);
-      this.waiters.delete(key);
-      this.emit({ type: 'refused', write: this.view(write), error });
-    } else {
-      await this.change(() => {
-        // A new request: a new key (the refused attempt kept none on the server).
-        const replaced: QueuedWrite = { ...write, key: randomUuid(), base: etag === null ? undefined : { etag } };
-        delete replaced.conflict;
-        delete replaced.sentWith;
-        if (resolution !== 'mine') replaced.args = this.serializer.serialize(resolution.args) as Serialized;
-        this.state.writes[0] = replaced;
-        this.rebase(key, { after: replaced.key });
-        this.moveWaiter(key, replaced.key);
-      });
+      this.report({ type: 'refused', write: this.view(held), error });
     }
     this.flush();
   }
@@ -264,27 +319,49 @@ export class WriteQueue {
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
+    this.channel?.close();
+    browser.removeEventListener?.('online', this.online);
   }
 
-  /** Sends the queued writes now, unless a conflict holds the queue or sending already runs. */
+  /** Sends the queued writes now, unless a conflict holds the queue. */
   flush(): void {
     if (this.closed) return;
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.running ??= this.run().finally(() => (this.running = undefined));
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.exclusively(() => this.run()).finally(() => {
+      this.running = undefined;
+      if (this.again && !this.timer) {
+        this.again = false;
+        this.flush();
+      }
+    });
   }
 
-  /** Resolves once no write is queued, or a conflict holds the queue (tests, a shutdown). */
+  /** Resolves once nothing is being sent: the queue is empty, held by a conflict, or waiting to retry. */
   async settled(): Promise<void> {
     await this.loaded;
     while (this.running) await this.running;
   }
 
+  /** Runs `work` while no other queue over the store sends (a Web Lock of the store's name, where there are locks). */
+  private exclusively(work: () => Promise<void>): Promise<void> {
+    const locks = browser.navigator?.locks;
+    const name = this.options.store.name;
+    return locks && name ? locks.request(`nestjs-crud-api:${name}`, work) : work();
+  }
+
   private async run(): Promise<void> {
     await this.loaded;
-    while (!this.closed && this.state.writes.length > 0 && !this.state.writes[0]!.conflict) {
+    this.again = false;
+    for (;;) {
+      await this.reload();
+      const write = this.state.writes[0];
+      if (this.closed || !write || write.conflict) return;
       if (browser.navigator?.onLine === false) return; // the 'online' event flushes
-      const write = this.state.writes[0]!;
       try {
         await this.attempt(write);
         this.attempts = 0;
@@ -303,26 +380,28 @@ export class WriteQueue {
     const args = write.args && this.deserialize(write.args);
     let ifMatch = write.sentWith?.ifMatch ?? undefined;
     if (!write.sentWith) {
-      ifMatch = await this.ifMatchOf(write, args);
-      if (write.conflict) return;
-      await this.change(() => (write.sentWith = { ifMatch: ifMatch ?? null }));
+      const checked = await this.ifMatchOf(write, args);
+      if (checked === 'conflict') return;
+      ifMatch = checked;
+      await this.changeWrite(write.key, (stored) => (stored.sentWith = { ifMatch: ifMatch ?? null }));
     }
     const { result, etag } = await this.transport.send(write, args, {
       idempotencyKey: write.key,
       ...(ifMatch === undefined ? {} : { ifMatch }),
     });
-    await this.change(() => {
-      this.state.writes.shift();
-      this.learnIds(write, result);
-      this.rebase(write.key, etag === null ? undefined : { etag });
+    await this.change((state) => {
+      state.writes = state.writes.filter((each) => each.key !== write.key);
+      this.learnIds(state, write, result);
+      rebase(state, write.key, etag === null ? undefined : { etag });
     });
-    this.waiters.get(write.key)?.resolve(result);
-    this.waiters.delete(write.key);
-    this.emit({ type: 'applied', write: this.view(write), result });
+    this.report({ type: 'applied', write: this.view(write), result });
   }
 
-  /** The `If-Match` of a write's first attempt; a conflict is held instead when its expected values are no longer the row's. */
-  private async ifMatchOf(write: QueuedWrite, args: unknown): Promise<string | undefined> {
+  /**
+   * The `If-Match` of a write's first attempt, from its base; when its base is the values a read
+   * showed and the row no longer has them, the write is held as a conflict instead.
+   */
+  private async ifMatchOf(write: QueuedWrite, args: unknown): Promise<string | undefined | 'conflict'> {
     const base = write.base;
     if (!base || 'after' in base) return undefined;
     if ('etag' in base) return base.etag;
@@ -332,82 +411,78 @@ export class WriteQueue {
     const unchanged =
       current !== null && Object.keys(expected).every((name) => leafKey(now[name]) === leafKey(expected[name]));
     if (unchanged) return current.etag ?? undefined;
-    await this.change(() => {
-      write.conflict = {
-        theirs: current && (this.serializer.serialize(current.row) as Serialized),
-        etag: current?.etag ?? null,
-      };
-    });
-    this.emit({ type: 'conflict', conflict: this.conflictOf(write) });
-    return undefined;
+    await this.holdWith(write, current);
+    return 'conflict';
   }
 
   /** Holds a write the server answered 412: the server's version is read for the application to resolve against. */
   private async hold(write: QueuedWrite): Promise<void> {
     const where = write.args && fieldsOf(this.deserialize(write.args)).where;
     const current = where === undefined ? null : await this.transport.current(write.model, where).catch(() => null);
-    await this.change(() => {
-      write.conflict = {
-        theirs: current && (this.serializer.serialize(current.row) as Serialized),
-        etag: current?.etag ?? null,
-      };
-    });
-    this.emit({ type: 'conflict', conflict: this.conflictOf(write) });
+    await this.holdWith(write, current);
+  }
+
+  private async holdWith(write: QueuedWrite, current: { row: unknown; etag: string | null } | null): Promise<void> {
+    const conflict = {
+      theirs: current && (this.serializer.serialize(current.row) as Serialized),
+      etag: current?.etag ?? null,
+    };
+    await this.changeWrite(write.key, (stored) => (stored.conflict = conflict));
+    this.report({ type: 'conflict', conflict: this.conflictOf({ ...write, conflict }) });
   }
 
   /** Drops a refused write and every queued write that names its placeholders or was made on top of it. */
   private async refuse(write: QueuedWrite, error: RpcClientError): Promise<void> {
-    const dropped = [write];
-    await this.change(() => {
-      this.state.writes.shift();
-      const placeholders = new Set<string>();
-      const gone = new Set([write.key]);
-      const mark = (each: QueuedWrite) => {
-        if (each.placeholders)
-          for (const value of Object.values(fieldsOf(each.placeholders.json))) placeholders.add(leafKey(value));
-      };
-      mark(write);
-      this.state.writes = this.state.writes.filter((each) => {
+    const dropped: QueuedWrite[] = [];
+    await this.change((state) => {
+      const placeholders = new Map<string, string>();
+      const gone = new Set<string>();
+      state.writes = state.writes.filter((each) => {
         const base = each.base;
         const dependent =
+          each.key === write.key ||
           (base !== undefined && 'after' in base && gone.has(base.after)) ||
-          (each.args !== undefined &&
-            leavesIn(each.args.json, new Map([...placeholders].map((key) => [key, key]))).size > 0);
+          (each.args !== undefined && leavesIn(each.args.json, placeholders).size > 0);
         if (!dependent) return true;
         gone.add(each.key);
-        mark(each);
+        for (const leaf of placeholderLeaves(each)) placeholders.set(leaf, leaf);
         dropped.push(each);
         return false;
       });
     });
     for (const each of dropped) {
       const reason =
-        each === write
+        each.key === write.key
           ? error
           : new RpcClientError(error.status, {
               message: `A write this one depends on was refused: ${error.message}`,
               ...(error.errorCode ? { errorCode: error.errorCode } : {}),
             });
-      this.waiters.get(each.key)?.reject(reason);
-      this.waiters.delete(each.key);
-      this.emit({ type: 'refused', write: this.view(each), error: reason });
+      this.report({ type: 'refused', write: this.view(each), error: reason });
     }
   }
 
   private retryLater(write: QueuedWrite, error: unknown): void {
     const delay = (this.options.retryDelay ?? defaultRetryDelay)(++this.attempts);
-    this.emit({ type: 'waiting', write: this.view(write), error, delay });
+    this.report({ type: 'waiting', write: this.view(write), error, delay });
     this.timer = setTimeout(() => this.flush(), delay);
     (this.timer as { unref?: () => void }).unref?.();
   }
 
-  /** The version a row write is based on: the queue's last write of the row, else what the client's reads tell. */
-  private async baseOf(write: QueuedWrite, where: unknown): Promise<WriteBase | undefined> {
-    const earlier = this.state.writes.findLast((each) => each.row === write.row);
+  /**
+   * The version a row write is based on: the queue's last write of the row (or the create of the
+   * row it names by placeholder), else what the client's reads tell (`known`).
+   */
+  private baseOf(
+    state: StoredQueue,
+    write: QueuedWrite,
+    known: { etag: string } | { row: unknown } | undefined,
+  ): WriteBase | undefined {
+    const earlier = state.writes.findLast((each) => each.row === write.row);
     if (earlier) return { after: earlier.key };
-    const created = [...leavesIn(write.args?.json, this.pendingPlaceholders()).values()];
-    if (created.length > 0) return { after: this.pendingPlaceholders().get(created[0]!) as string };
-    const known = await this.transport.known(write.model, where);
+    const creates = new Map(state.writes.flatMap((each) => placeholderLeaves(each).map((leaf) => [leaf, each.key])));
+    const [created] = leavesIn(fieldsOf(write.args?.json).where, creates);
+    if (created !== undefined) return { after: creates.get(created)! };
     if (!known) return undefined;
     if ('etag' in known) return known;
     const row = fieldsOf(this.serializer.serialize(known.row).json);
@@ -424,53 +499,48 @@ export class WriteQueue {
     return { expected: { json: expected } };
   }
 
-  /** The placeholders of queued creates (JSON form → the create's key). */
-  private pendingPlaceholders(): Map<string, unknown> {
-    const found = new Map<string, unknown>();
-    for (const each of this.state.writes) {
-      for (const value of Object.values(fieldsOf(each.placeholders?.json))) found.set(leafKey(value), each.key);
-    }
-    return found;
-  }
-
   /** After a create is applied: its placeholders become the ids it was given, in the queued writes too. */
-  private learnIds(write: QueuedWrite, result: unknown): void {
+  private learnIds(state: StoredQueue, write: QueuedWrite, result: unknown): void {
     if (!write.placeholders) return;
     const answered = fieldsOf(this.serializer.serialize(result).json);
     const known = new Map<string, unknown>();
     for (const [name, placeholder] of Object.entries(fieldsOf(write.placeholders.json))) {
       if (answered[name] !== undefined) known.set(leafKey(placeholder), answered[name]);
     }
-    for (const each of this.state.writes) {
+    for (const each of state.writes) {
       if (each.args) each.args = { ...each.args, json: replaceLeaves(each.args.json, known) };
-      if (each.row) each.row = `${each.model}\n${JSON.stringify(fieldsOf(each.args?.json).where)}`;
+      if (each.row) each.row = rowOf(each);
     }
-    this.state.ids = [...this.state.ids, ...known].slice(-REMEMBERED_IDS);
+    state.ids = [...state.ids, ...known].slice(-REMEMBERED_IDS);
   }
 
-  /** Writes made on top of `key` are now based on `base` (its answer's tag, or the version it was based on). */
-  private rebase(key: string, base: WriteBase | undefined): void {
-    for (const each of this.state.writes) {
-      if (each.base && 'after' in each.base && each.base.after === key) {
-        if (base) each.base = base;
-        else delete each.base;
-      }
-    }
+  /** Reads what the store keeps now (another queue over it may have changed it). */
+  private async reload(): Promise<void> {
+    this.state = parseQueue(await this.options.store.get(QUEUE_KEY));
   }
 
-  private moveWaiter(from: string, to: string): void {
-    const waiter = this.waiters.get(from);
-    if (!waiter) return;
-    this.waiters.delete(from);
-    this.waiters.set(to, waiter);
-  }
-
-  /** Changes the queue and saves it, one change after the other: a write is stored before it is sent. */
-  private change(apply: () => void): Promise<void> {
-    apply();
-    const text = JSON.stringify(this.state);
-    this.saving = this.saving.then(() => this.options.store.set(QUEUE_KEY, text));
+  /**
+   * Changes the queue as the store keeps it, atomically, one change after the other: a write is
+   * stored before it is sent, and a change by another queue over the store is never overwritten.
+   */
+  private change(apply: (state: StoredQueue) => void): Promise<void> {
+    this.saving = this.saving.then(async () => {
+      const text = await this.options.store.update(QUEUE_KEY, (stored) => {
+        const state = parseQueue(stored);
+        apply(state);
+        return JSON.stringify(state);
+      });
+      this.state = parseQueue(text);
+    });
     return this.saving;
+  }
+
+  /** Changes one write as the store keeps it, if it is still there. */
+  private changeWrite(key: string, apply: (write: QueuedWrite) => void): Promise<void> {
+    return this.change((state) => {
+      const write = state.writes.find((each) => each.key === key);
+      if (write) apply(write);
+    });
   }
 
   private deserialize(value: Serialized): unknown {
@@ -490,6 +560,43 @@ export class WriteQueue {
   private conflictOf(write: QueuedWrite): OfflineConflict {
     const theirs = write.conflict?.theirs;
     return { ...this.view(write), theirs: theirs ? this.deserialize(theirs) : null };
+  }
+
+  /** Settles the write's promise (in the queue that made it), tells the listeners and the other queues over the store. */
+  private report(event: OfflineEvent): void {
+    this.settle(event);
+    this.emit(event);
+    if (!this.channel || this.closed) return;
+    const shared: SharedEvent =
+      event.type === 'refused'
+        ? { type: 'refused', write: event.write, status: event.error.status, error: event.error.error }
+        : event.type === 'waiting'
+          ? { ...event, error: String(event.error) }
+          : event;
+    this.channel.postMessage(this.serializer.stringify(shared));
+  }
+
+  /** An event of another queue over the store: this queue's view is read again, and its promise of the write settled. */
+  private async heard(message: string): Promise<void> {
+    const shared = this.serializer.parse<SharedEvent>(message);
+    const event: OfflineEvent =
+      shared.type === 'refused'
+        ? { type: 'refused', write: shared.write, error: new RpcClientError(shared.status, shared.error) }
+        : shared;
+    await this.reload();
+    this.settle(event);
+    this.emit(event);
+    // A write queued elsewhere while this queue sends is sent by it too.
+    if (event.type === 'queued') this.flush();
+  }
+
+  private settle(event: OfflineEvent): void {
+    const key = event.type === 'conflict' ? event.conflict.key : event.write.key;
+    const waiter = this.waiters.get(key);
+    if (!waiter || (event.type !== 'applied' && event.type !== 'refused')) return;
+    this.waiters.delete(key);
+    if (event.type === 'applied') waiter.resolve(event.result);
+    else waiter.reject(event.error);
   }
 
   private emit(event: OfflineEvent): void {
