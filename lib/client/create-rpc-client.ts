@@ -43,10 +43,11 @@ export interface RequestHeaders {
   ifMatch?: string;
 }
 
-/** An answer's decoded result and its `ETag`. */
+/** An answer's decoded result, its `ETag` and its body. */
 export interface Exchange {
   result: unknown;
   etag: string | null;
+  text: string;
 }
 
 /** The sender of a client's requests. */
@@ -77,12 +78,12 @@ function createSender(options: RpcClientOptions, serializer: SuperJSON, cache: R
     const res = await fetchImpl(url, { method, headers, body });
     const answered = res.headers.get(tokenHeader);
     if (answered !== null) token = laterToken(token, answered);
-    if (res.status === 304 && cached) return { result: decode(cached.text), etag: cached.etag };
+    if (res.status === 304 && cached) return { result: decode(cached.text), etag: cached.etag, text: cached.text };
     const text = await res.text();
     if (!res.ok) throw toRpcClientError(res.status, text);
     const etag = res.headers.get('ETag');
     if (cacheKey !== undefined) cache?.remember(cacheKey, etag, text);
-    return { result: decode(text), etag };
+    return { result: decode(text), etag, text };
   };
 }
 

@@ -28,6 +28,9 @@ const TRANSACTION_CALL = { model: '$transaction', operation: 'sequential' } as c
 /** The queue of each client made with the `offline` option. */
 const OFFLINE_QUEUES = new WeakMap<object, WriteQueue>();
 
+/** Row writes whose answer (without a selection) is the row as its `findUnique` answers it, with that read's tag. */
+const ANSWERS_THE_ROW: ReadonlySet<string> = new Set(['update', 'upsert']);
+
 /** The store's key of the read answers kept for `If-None-Match`. */
 const READS_KEY = 'reads';
 /** How long after a read its answer is stored: reads in a burst are stored once. */
@@ -91,11 +94,14 @@ function offlineClient(options: RpcClientOptions, offline: RpcOfflineOptions, pa
     ? offline.store.get(READS_KEY).then((text) => text && cache.restore(JSON.parse(text)))
     : Promise.resolve();
   let saving: ReturnType<typeof setTimeout> | undefined;
+  const storeReads = () => {
+    clearTimeout(saving);
+    saving = undefined;
+    void offline.store.set(READS_KEY, JSON.stringify(cache!.snapshot())).catch(() => undefined);
+  };
+  /** Stores the read answers a moment after a read (a burst of reads is stored once). */
   const saveReads = () => {
-    saving ??= setTimeout(() => {
-      saving = undefined;
-      void offline.store.set(READS_KEY, JSON.stringify(cache!.snapshot())).catch(() => undefined);
-    }, SAVE_READS_DELAY_MS);
+    saving ??= setTimeout(storeReads, SAVE_READS_DELAY_MS);
   };
   const sender: Sender = async (http, headers) => {
     await loaded;
@@ -106,14 +112,26 @@ function offlineClient(options: RpcClientOptions, offline: RpcOfflineOptions, pa
   const findUnique = (model: string, where: unknown) =>
     request({ model, operation: 'findUnique', args: { where }, fluent: [] });
 
+  /** The cache key of the row's `findUnique` (no selection), as a read of it would send it. */
+  const ownKey = async (model: string, where: unknown) =>
+    readCacheKey(`${base}${findUnique(model, where).path}`, await resolveHeaders(options.headers));
+
   const transport: QueueTransport = {
-    send: (write, args, headers) =>
-      sender(
-        write.model === TRANSACTION_CALL.model
-          ? encodeTransaction(serializer, args as never)
-          : request({ model: write.model, operation: write.operation, args, fluent: [] }),
+    send: async (write, args, headers) => {
+      if (write.model === TRANSACTION_CALL.model) return sender(encodeTransaction(serializer, args as never), headers);
+      const exchange = await sender(
+        request({ model: write.model, operation: write.operation, args, fluent: [] }),
         headers,
-      ),
+      );
+      // The row as written is what the application saw last of it: its next write is made on it.
+      const shaped = ['select', 'include', 'omit'].some((name) => (args as Row)[name] !== undefined);
+      if (cache && ANSWERS_THE_ROW.has(write.operation) && !shaped && exchange.etag !== null) {
+        cache.remember(await ownKey(write.model, (args as Row).where), exchange.etag, exchange.text);
+        // At once: the next write of the row, after a reload too, is made on it.
+        storeReads();
+      }
+      return exchange;
+    },
     current: async (model, where) => {
       const { result, etag } = await sender(findUnique(model, where));
       return result === null ? null : { row: result, etag };
@@ -121,13 +139,12 @@ function offlineClient(options: RpcClientOptions, offline: RpcOfflineOptions, pa
     known: async (model, where) => {
       await loaded;
       if (!cache) return undefined;
-      const own = `${base}${findUnique(model, where).path}`;
-      const headers = await resolveHeaders(options.headers);
+      const own = await ownKey(model, where);
       const prefix = `${base}/${encodeURIComponent(model)}/`;
       // The latest read that showed the row: the edit was made on what it showed.
       for (const [key, entry] of cache.snapshot().reverse()) {
         if (!key.startsWith(prefix)) continue;
-        if (key === readCacheKey(own, headers)) return { etag: entry.etag };
+        if (key === own) return { etag: entry.etag };
         const row = rowIn(decodeRpcResult(serializer, JSON.parse(entry.text)), where as Row);
         if (row) return { row };
       }
