@@ -7,6 +7,7 @@ import { SOFT_DELETE_FLAG, WITH_DELETED_PARAMETER } from '../shared/soft-delete.
 import { resolveHeaders } from './headers.js';
 import { idempotencyKeyField, randomUuid } from './idempotency-key.js';
 import { liveQuery } from './live-query.js';
+import type { Sender } from './offline/offline-mode.js';
 import { ReadCache, readCacheKey } from './read-cache.js';
 import { toRpcClientError } from './rpc-client.error.js';
 import type { RpcClient, RpcClientOptions, RpcTransactionOptions } from './rpc-client.types.js';
@@ -36,22 +37,6 @@ function readCacheOf(size: RpcClientOptions['etagCache']): ReadCache | undefined
   const entries = size ?? DEFAULT_ETAG_CACHE_ENTRIES;
   return entries ? new ReadCache(entries) : undefined;
 }
-
-/** What a request adds to the client's headers. */
-export interface RequestHeaders {
-  idempotencyKey?: string;
-  ifMatch?: string;
-}
-
-/** An answer's decoded result, its `ETag` and its body. */
-export interface Exchange {
-  result: unknown;
-  etag: string | null;
-  text: string;
-}
-
-/** The sender of a client's requests. */
-export type Sender = (request: RpcHttpRequest, headers?: RequestHeaders) => Promise<Exchange>;
 
 /**
  * Sends requests to the RPC base URL and answers the decoded results, or throws RpcClientError.
@@ -125,7 +110,14 @@ export function createRpcClient<Client, Rules = NoRules>(options: RpcClientOptio
     const query: Record<string, string> = call.withDeleted ? { [WITH_DELETED_PARAMETER]: SOFT_DELETE_FLAG } : {};
     return encodeRpcCall(serializer, method, `/${encodeURIComponent(model)}/${operation}`, wireArgs(call), query);
   };
-  const offline = options.offline?.attach(options, { send, cache, request, serializer });
+  const offline = options.offline?.attach({
+    baseUrl: baseUrlOf(options),
+    headers: () => resolveHeaders(options.headers),
+    send,
+    cache,
+    request,
+    serializer,
+  });
   const sender: Sender = offline?.sender ?? send;
   const transport: RpcTransport = {
     send: async (call, idempotencyKey) => {

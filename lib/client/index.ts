@@ -2,7 +2,8 @@
 export { createRpcClient } from './create-rpc-client.js';
 export { backoffDelay, liveQuery, LiveQueryError, type LiveQueryOptions } from './live-query.js';
 export { RpcClientError, type RpcErrorBody } from './rpc-client.error.js';
-export { offlineFirst, type OfflineMode, offlineQueue, type RpcOfflineOptions } from './offline/offline-client.js';
+export { offlineFirst, offlineQueue, type RpcOfflineOptions } from './offline/offline-client.js';
+export type { OfflineMode } from './offline/offline-mode.js';
 export { indexedDbStore, memoryStore, type OfflineStore } from './offline/offline-store.js';
 export type {
   ConflictResolution,

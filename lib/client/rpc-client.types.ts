@@ -5,7 +5,7 @@ import type {
 } from '../metadata/prisma-operations.js';
 import type { DecimalConstructor } from '../rpc/prisma-superjson-types.js';
 import type { RpcAsOfReads, RpcHistoryOperations } from './history.types.js';
-import type { OfflineMode } from './offline/offline-client.js';
+import type { OfflineMode } from './offline/offline-mode.js';
 import type {
   ChangesWrites,
   HidesColumns,

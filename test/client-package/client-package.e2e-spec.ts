@@ -49,7 +49,9 @@ describe('nestjs-crud-api-client, installed alone', () => {
     const [kilobytes] = execFileSync('du', ['-sk', 'node_modules'], { cwd: project, encoding: 'utf8' }).split('\t');
     expect(Number(kilobytes)).toBeLessThanOrEqual(MAX_INSTALL_KB);
     const installed = readdirSync(path.join(project, 'node_modules')).filter((name) => !name.startsWith('.'));
-    expect(installed).toEqual(expect.arrayContaining(['nestjs-crud-api-client', 'superjson', 'eventsource-parser']));
+    expect(installed).toEqual(
+      expect.arrayContaining(['nestjs-crud-api-client', 'superjson', 'eventsource-parser', 'idb-keyval']),
+    );
     expect(installed.filter((name) => /^(@nestjs|@prisma|swagger-ui-dist|react|@tanstack)$/.test(name))).toEqual([]);
   });
 
@@ -90,8 +92,9 @@ rpcQueryKey(client.post.findMany({ take: 1 }));
     expect(client.dependencies).toEqual({
       superjson: server.dependencies.superjson,
       'eventsource-parser': server.dependencies['eventsource-parser'],
+      'idb-keyval': server.dependencies['idb-keyval'],
     });
-    for (const peer of ['@prisma/client', '@tanstack/react-query', 'react'])
+    for (const peer of ['@prisma/client', '@tanstack/react-query', '@tanstack/react-query-persist-client', 'react'])
       expect([peer, client.peerDependencies[peer]]).toEqual([peer, server.peerDependencies[peer]]);
   });
 });

@@ -1,13 +1,8 @@
-import type { SuperJSON } from 'superjson';
-
 import type { DataModelMeta } from '../../metadata/model-meta.types.js';
-import type { Sender } from '../create-rpc-client.js';
-import { resolveHeaders } from '../headers.js';
 import { modelsByClientName } from '../model-names.js';
-import { type ReadCache, readCacheKey } from '../read-cache.js';
-import type { RpcClientOptions } from '../rpc-client.types.js';
-import type { RpcCall } from '../rpc-promise.js';
-import { decodeRpcResult, encodeTransaction, type RpcHttpRequest } from '../rpc-wire.js';
+import { readCacheKey } from '../read-cache.js';
+import { decodeRpcResult, encodeTransaction } from '../rpc-wire.js';
+import type { ClientParts, OfflineMode, OfflineParts, Sender } from './offline-mode.js';
 import type { OfflineStore } from './offline-store.js';
 import { hasKey } from './row-key.js';
 import { type QueueTransport, WriteQueue } from './write-queue.js';
@@ -46,33 +41,10 @@ export function offlineQueue(client: object): WriteQueue {
 
 type Row = Record<string, unknown>;
 
-/** What of the client the offline parts use. */
-export interface ClientParts {
-  send: Sender;
-  cache: ReadCache | undefined;
-  request: (call: RpcCall) => RpcHttpRequest;
-  serializer: SuperJSON;
-}
-
 /** The row a unique `where` names in a decoded answer: the answer itself, or one of its rows. */
 function rowIn(result: unknown, where: Row): Row | undefined {
   const rows = Array.isArray(result) ? result : [result];
   return rows.find((row): row is Row => typeof row === 'object' && row !== null && hasKey(row as Row, where));
-}
-
-/** The offline parts of a client made with `offlineFirst` (created by `createRpcClient`). */
-export interface OfflineParts {
-  /** Sends reads once the kept answers are loaded, and keeps their answers. */
-  sender: Sender;
-  /** Queues a write (a batch's steps for `$transaction`) and resolves with its result once it is applied. */
-  write(call: Pick<RpcCall, 'model' | 'operation'> | 'batch', args: unknown, idempotencyKey: string): Promise<unknown>;
-  /** Makes the queue `offlineQueue(client)`'s. */
-  register(client: object): void;
-}
-
-/** The `offline` option's value: the offline parts it gives a client. */
-export interface OfflineMode {
-  attach(options: RpcClientOptions, parts: ClientParts): OfflineParts;
 }
 
 /**
@@ -80,16 +52,15 @@ export interface OfflineMode {
  * offline. Only a client given it carries the queue's code.
  */
 export function offlineFirst(offline: RpcOfflineOptions): OfflineMode {
-  return { attach: (options, parts) => offlineClient(options, offline, parts) };
+  return { attach: (parts) => offlineClient(offline, parts) };
 }
 
 /**
  * The offline parts of a client: the read answers kept in the store (so a reload still
  * revalidates with `If-None-Match`), and the queue every write goes through.
  */
-function offlineClient(options: RpcClientOptions, offline: RpcOfflineOptions, parts: ClientParts): OfflineParts {
-  const { send, cache, request, serializer } = parts;
-  const base = options.baseUrl.replace(/\/+$/, '');
+function offlineClient(offline: RpcOfflineOptions, parts: ClientParts): OfflineParts {
+  const { send, cache, request, serializer, baseUrl: base } = parts;
   const loaded = cache
     ? offline.store.get(READS_KEY).then((text) => text && cache.restore(JSON.parse(text)))
     : Promise.resolve();
@@ -114,7 +85,7 @@ function offlineClient(options: RpcClientOptions, offline: RpcOfflineOptions, pa
 
   /** The cache key of the row's `findUnique` (no selection), as a read of it would send it. */
   const ownKey = async (model: string, where: unknown) =>
-    readCacheKey(`${base}${findUnique(model, where).path}`, await resolveHeaders(options.headers));
+    readCacheKey(`${base}${findUnique(model, where).path}`, await parts.headers());
 
   const transport: QueueTransport = {
     send: async (write, args, headers) => {
