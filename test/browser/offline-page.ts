@@ -83,6 +83,8 @@ function Post({ post, comments }: { post: { id: number; title: string }; comment
     { 'data-id': post.id, 'data-title': post.title },
     h('span', { className: 'title' }, post.title),
     h(TextForm, { name: 'rename', label: 'Rename', submit: (title) => rename.mutate(title) }),
+    // A refused rename is reported to the page (its mutation's error).
+    rename.error && h('output', { className: 'refused' }, `${rename.error.status} ${rename.error.errorCode}`),
     h(
       'ul',
       { className: 'comments' },

@@ -31,6 +31,11 @@ interface OfflinePage {
   reload(): Promise<void>;
 }
 
+/** The caller of a request: the page's user (x-user-id). */
+interface Caller {
+  user?: { id: number };
+}
+
 /** An Int placeholder of a row created offline lies below every 32-bit integer. */
 const BELOW_INT32 = -(2 ** 31);
 
@@ -49,7 +54,19 @@ describe('Offline client in the browser', () => {
     script = await bundleForBrowser(resolve('test/browser/offline-page.ts'));
   }, 60_000);
   const t = useTestApp('sqlite', {
-    options: { live: { debounce: 5 } },
+    // The page acts as user 1 (x-user-id), who may rename only the posts it wrote.
+    options: {
+      live: { debounce: 5 },
+      policies: {
+        Post: { read: true, create: true, update: ({ user }: Caller) => (user ? { authorId: user.id } : false) },
+        Comment: { read: true, create: true },
+        User: { read: true },
+      },
+      context: (request: { headers: Record<string, string | undefined> }) => {
+        const id = request.headers['x-user-id'];
+        return id ? { user: { id: Number(id) } } : {};
+      },
+    },
     configure: (app) => servePage(app, script),
     seed: async ({ db }) => {
       authorId = (await db.prisma.user.create({ data: { id: 1, email: 'demo@x.test', name: 'Demo' } })).id;
@@ -459,5 +476,28 @@ describe('Offline client in the browser', () => {
     await showsTheServer(second.page);
     expect([...first.problems, ...second.problems]).toEqual([]);
     await context.close();
+  });
+
+  it('rolls a refused write back in the cache and reports it, after showing it while offline', async () => {
+    const other = await t.db.prisma.user.create({ data: { email: 'other@x.test', name: 'Other' } });
+    await t.db.prisma.post.create({ data: { title: 'someone else’s', authorId: other.id } });
+    const { page, problems, online } = await openPage();
+    await postItem(page, 'someone else’s').waitFor();
+    await online(false);
+    await renamePost(page, 'someone else’s', 'taken over');
+    // Shown at once, as the write waits.
+    await postItem(page, 'taken over').waitFor();
+    expect(await pending(page)).toBe('1');
+
+    await online(true);
+    // The server refuses it (the policy): the cache goes back to the server's, and the page is told.
+    await postItem(page, 'someone else’s').waitFor({ timeout: 10_000 });
+    await page.locator('#posts output.refused', { hasText: '403 rejected-by-policy' }).waitFor();
+    await showsTheServer(page);
+    expect(await pending(page)).toBe('0');
+    expect(await dbTitles()).toEqual(['seeded', 'someone else’s']);
+    expect(problems).toEqual([]);
+    await t.db.prisma.post.deleteMany({ where: { authorId: other.id } });
+    await t.db.prisma.user.delete({ where: { id: other.id } });
   });
 });
