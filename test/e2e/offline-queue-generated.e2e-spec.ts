@@ -266,8 +266,8 @@ class QueueModel {
   private apply(write: ModelWrite, base: Base | undefined): void {
     this.queue.shift();
     this.applied.push(labelOf(write));
-    // An update's answer is the row as its findUnique answers it, with its tag: the client keeps it so.
-    if (write.op === 'update' && base && 'version' in base) {
+    // A create's or an update's answer is the row as its findUnique answers it, with its tag: the client keeps it so.
+    if ((write.op === 'create' || write.op === 'update') && base && 'version' in base) {
       const answer = new Map<Handle, Seen>([[write.post, { title: write.text, version: base.version }]]);
       this.remember({ key: `findUnique ${write.post}`, unique: true, rows: answer });
     }

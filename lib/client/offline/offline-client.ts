@@ -5,7 +5,7 @@ import { decodeRpcResult, encodeTransaction } from '../rpc-wire.js';
 import type { ClientParts, OfflineMode, OfflineParts, Sender } from './offline-mode.js';
 import type { OfflineStore } from './offline-store.js';
 import { hasKey } from './row-key.js';
-import { type QueueTransport, WriteQueue } from './write-queue.js';
+import { type QueuedWrite, type QueueTransport, WriteQueue } from './write-queue.js';
 
 /** The `offline` option of `createRpcClient` (docs/offline.md). */
 export interface RpcOfflineOptions {
@@ -24,7 +24,7 @@ const TRANSACTION_CALL = { model: '$transaction', operation: 'sequential' } as c
 const OFFLINE_QUEUES = new WeakMap<object, WriteQueue>();
 
 /** Row writes whose answer (without a selection) is the row as its `findUnique` answers it, with that read's tag. */
-const ANSWERS_THE_ROW: ReadonlySet<string> = new Set(['update', 'upsert']);
+const ANSWERS_THE_ROW: ReadonlySet<string> = new Set(['create', 'update', 'upsert']);
 
 /** The store's key of the read answers kept for `If-None-Match`. */
 const READS_KEY = 'reads';
@@ -83,6 +83,15 @@ function offlineClient(offline: RpcOfflineOptions, parts: ClientParts): OfflineP
   const findUnique = (model: string, where: unknown) =>
     request({ model, operation: 'findUnique', args: { where }, fluent: [] });
 
+  const names = offline.modelMeta && modelsByClientName(offline.modelMeta);
+  /** The unique `where` of the row a write answered: its own (update, upsert), or its id (a create, with `modelMeta`). */
+  const whereOf = (write: QueuedWrite, args: unknown, result: unknown): unknown => {
+    if (write.operation !== 'create') return (args as Row).where;
+    const name = names?.get(write.model);
+    const ids = (name && offline.modelMeta!.models[name]?.idFields) || [];
+    const id = ids.length === 1 ? (result as Row | null)?.[ids[0]!] : undefined;
+    return id === undefined ? undefined : { [ids[0]!]: id };
+  };
   /** The cache key of the row's `findUnique` (no selection), as a read of it would send it. */
   const ownKey = async (model: string, where: unknown) =>
     readCacheKey(`${base}${findUnique(model, where).path}`, await parts.headers());
@@ -96,8 +105,9 @@ function offlineClient(offline: RpcOfflineOptions, parts: ClientParts): OfflineP
       );
       // The row as written is what the application saw last of it: its next write is made on it.
       const shaped = ['select', 'include', 'omit'].some((name) => (args as Row)[name] !== undefined);
-      if (cache && ANSWERS_THE_ROW.has(write.operation) && !shaped && exchange.etag !== null) {
-        cache.remember(await ownKey(write.model, (args as Row).where), exchange.etag, exchange.text);
+      const where = ANSWERS_THE_ROW.has(write.operation) && !shaped ? whereOf(write, args, exchange.result) : undefined;
+      if (cache && where && exchange.etag !== null) {
+        cache.remember(await ownKey(write.model, where), exchange.etag, exchange.text);
         // At once: the next write of the row, after a reload too, is made on it.
         storeReads();
       }
@@ -123,7 +133,6 @@ function offlineClient(offline: RpcOfflineOptions, parts: ClientParts): OfflineP
     },
   };
   const queue = new WriteQueue(offline, transport, serializer);
-  const names = offline.modelMeta && modelsByClientName(offline.modelMeta);
   return {
     sender,
     write: async (call, args, idempotencyKey) => {
