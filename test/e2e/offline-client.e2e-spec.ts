@@ -220,4 +220,22 @@ describe('offline client (RPC write queue)', () => {
     offlineQueue(first).close();
     offlineQueue(second).close();
   });
+
+  it('takes the placeholder of a row created offline and applied since for its id', async () => {
+    const network = new OfflineNetwork();
+    network.offline = true;
+    const client = clientOf(memoryStore(), network);
+    const events = eventsOf(client);
+    const created = start(client.post.create({ data: { title: 'made offline', author: { connect: { id: alice } } } }));
+    await offlineQueue(client).settled();
+    const placeholder = (events[0] as Extract<OfflineEvent, { type: 'queued' }>).write.placeholders!.id as number;
+    network.offline = false;
+    offlineQueue(client).flush();
+    const { id } = await created;
+    // The page still shows the row by its placeholder: a write naming it reaches the row.
+    const comment = await client.comment.create({ data: { body: 'late', post: { connect: { id: placeholder } } } });
+    const renamed = await client.post.update({ where: { id: placeholder }, data: { title: 'renamed late' } });
+    expect([comment.postId, renamed.id]).toEqual([id, id]);
+    expect((await t.db.prisma.post.findUniqueOrThrow({ where: { id } })).title).toBe('renamed late');
+  });
 });

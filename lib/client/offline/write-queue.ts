@@ -254,8 +254,14 @@ export class WriteQueue {
     idempotencyKey?: string,
   ): Promise<{ key: string; placeholders: Record<string, unknown>; applied: Promise<unknown> }> {
     await this.loaded;
+    await this.reload();
     const write: QueuedWrite = { key: idempotencyKey ?? randomUuid(), model, operation, sequence: 0 };
-    if (args !== undefined) write.args = this.serializer.serialize(args) as Serialized;
+    if (args !== undefined) {
+      // A row created offline and applied since may still be named by its placeholder (a page not yet refreshed).
+      const serialized = this.serializer.serialize(args) as Serialized;
+      write.args = { ...serialized, json: replaceLeaves(serialized.json, new Map(this.state.ids)) };
+      args = this.deserialize(write.args);
+    }
     const where = (args as { where?: unknown } | undefined)?.where;
     const rowWrite = ROW_WRITES.has(operation) && where !== undefined;
     if (rowWrite) write.row = rowOf(write);
