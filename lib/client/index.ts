@@ -10,7 +10,7 @@ export type {
   OfflineConflict,
   OfflineEvent,
   OfflineWrite,
-  WriteQueue,
+  OfflineQueue,
 } from './offline/write-queue.js';
 export { type LiveCallOptions, liveCall, withDeleted, withIdempotencyKey } from './rpc-promise.js';
 export type {

@@ -70,20 +70,29 @@ function History({ id }: { id: number }) {
   );
 }
 
-/** Renames a post: made offline, it is sent against the version the page showed (If-Match). */
-function Rename({ id }: { id: number }) {
+/** A title and a button: `submit` gets the title, and the field is emptied at once (offline too, the write is shown at once). */
+function TitleForm({ name, label, submit }: { name: string; label: string; submit: (title: string) => void }) {
   const [title, setTitle] = useState('');
-  const rename = useRpcMutation((newTitle: string) => client.post.update({ where: { id }, data: { title: newTitle } }));
-  const submit = (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    rename.mutate(title);
+    submit(title);
     setTitle('');
   };
   return h(
     'form',
-    { onSubmit: submit },
-    h('input', { name: 'rename', value: title, onChange: (e) => setTitle(e.currentTarget.value) }),
-    h('button', { type: 'submit' }, 'Rename'),
+    { onSubmit },
+    h('input', { name, value: title, onChange: (e) => setTitle(e.currentTarget.value) }),
+    h('button', { type: 'submit' }, label),
+  );
+}
+
+/** Renames a post: made offline, it is sent against the version the page showed (If-Match). */
+function Rename({ id }: { id: number }) {
+  const rename = useRpcMutation((title: string) => client.post.update({ where: { id }, data: { title } }));
+  return h(
+    'div',
+    null,
+    h(TitleForm, { name: 'rename', label: 'Rename', submit: (title) => rename.mutate(title) }),
     rename.error && h('p', { role: 'alert' }, `${rename.error.status}: ${rename.error.message}`),
   );
 }
@@ -135,7 +144,6 @@ function PostsAt({ at }: { at: Date }) {
 }
 
 function Posts() {
-  const [title, setTitle] = useState('');
   const [selected, setSelected] = useState<number>();
   const list = useRpcQuery(
     client.post.findMany({ include: { author: { select: { name: true } } }, orderBy: { id: 'desc' }, take: 10 }),
@@ -143,22 +151,12 @@ function Posts() {
   const create = useRpcMutation((newTitle: string) =>
     client.post.create({ data: { title: newTitle, author: { connect: { id: Number(DEMO_USER_ID) } } } }),
   );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    // Shown at once (offline too); the list is read again once the server applied it.
-    create.mutate(title);
-    setTitle('');
-  };
   return h(
     'main',
     null,
     h('h1', null, 'Posts'),
-    h(
-      'form',
-      { onSubmit: submit },
-      h('input', { name: 'title', value: title, onChange: (e) => setTitle(e.currentTarget.value) }),
-      h('button', { type: 'submit' }, 'Add'),
-    ),
+    // Shown at once (offline too); the list is read again once the server applied it.
+    h(TitleForm, { name: 'title', label: 'Add', submit: (title) => create.mutate(title) }),
     create.error && h('p', { role: 'alert' }, `${create.error.status}: ${create.error.message}`),
     h(Queue),
     list.isPending

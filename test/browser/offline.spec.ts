@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, CDPSession, Page, Request } from 'playwri
 import { bundleForBrowser } from '../../fixtures/browser-bundle.js';
 import { launchChromium, listenOnLoopback, servePage } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
+import { OFFLINE_APP_OPTIONS } from '../support/offline-app.js';
 import { useTestApp } from '../support/test-app.js';
 
 /** A request of the page to the RPC interface, and how it ended. */
@@ -31,11 +32,6 @@ interface OfflinePage {
   reload(): Promise<void>;
 }
 
-/** The caller of a request: the page's user (x-user-id). */
-interface Caller {
-  user?: { id: number };
-}
-
 /** An Int placeholder of a row created offline lies below every 32-bit integer. */
 const BELOW_INT32 = -(2 ** 31);
 
@@ -55,18 +51,7 @@ describe('Offline client in the browser', () => {
   }, 60_000);
   const t = useTestApp('sqlite', {
     // The page acts as user 1 (x-user-id), who may rename only the posts it wrote.
-    options: {
-      live: { debounce: 5 },
-      policies: {
-        Post: { read: true, create: true, update: ({ user }: Caller) => (user ? { authorId: user.id } : false) },
-        Comment: { read: true, create: true },
-        User: { read: true },
-      },
-      context: (request: { headers: Record<string, string | undefined> }) => {
-        const id = request.headers['x-user-id'];
-        return id ? { user: { id: Number(id) } } : {};
-      },
-    },
+    options: { ...OFFLINE_APP_OPTIONS, live: { debounce: 5 } },
     configure: (app) => servePage(app, script),
     seed: async ({ db }) => {
       authorId = (await db.prisma.user.create({ data: { id: 1, email: 'demo@x.test', name: 'Demo' } })).id;

@@ -3,26 +3,11 @@ import { createRpcClient } from '../../lib/client/create-rpc-client.js';
 import { offlineFirst, offlineQueue } from '../../lib/client/offline/offline-client.js';
 import { memoryStore, type OfflineStore } from '../../lib/client/offline/offline-store.js';
 import type { OfflineEvent } from '../../lib/client/offline/write-queue.js';
-import type { CrudApiPolicies } from '../../lib/index.js';
+import { withDeleted } from '../../lib/client/rpc-promise.js';
 import { listenOnLoopback } from '../support/browser.js';
+import { OFFLINE_APP_OPTIONS, seedOfflineUsers } from '../support/offline-app.js';
 import { OfflineNetwork } from '../support/offline-network.js';
 import { useTestApp } from '../support/test-app.js';
-
-interface Caller {
-  user?: { id: number };
-}
-
-// Posts are written by their author only; comments by anyone signed in.
-const policies: CrudApiPolicies<Caller> = {
-  Post: {
-    read: true,
-    create: true,
-    update: ({ user }: Caller) => (user ? { authorId: user.id } : false),
-    delete: true,
-  },
-  Comment: { read: true, create: ({ user }: Caller) => user !== undefined, update: true, delete: true },
-  User: { read: true },
-};
 
 // The queue's behaviour in Node against the module (the database plays no part in what the client
 // does, so SQLite alone): the database is checked after each schedule.
@@ -31,17 +16,8 @@ describe('offline client (RPC write queue)', () => {
   let alice = 0;
   let bob = 0;
   const t = useTestApp('sqlite', {
-    options: {
-      policies,
-      context: (request: { headers: Record<string, string | undefined> }) => {
-        const id = request.headers['x-user-id'];
-        return id ? { user: { id: Number(id) } } : {};
-      },
-    },
-    seed: async ({ db }) => {
-      alice = (await db.prisma.user.create({ data: { email: 'alice@x.test', name: 'Alice' } })).id;
-      bob = (await db.prisma.user.create({ data: { email: 'bob@x.test', name: 'Bob' } })).id;
-    },
+    options: OFFLINE_APP_OPTIONS,
+    seed: async ({ db }) => ({ alice, bob } = await seedOfflineUsers(db)),
   });
   beforeAll(async () => {
     origin = await listenOnLoopback(t.app);
@@ -237,5 +213,18 @@ describe('offline client (RPC write queue)', () => {
     const renamed = await client.post.update({ where: { id: placeholder }, data: { title: 'renamed late' } });
     expect([comment.postId, renamed.id]).toEqual([id, id]);
     expect((await t.db.prisma.post.findUniqueOrThrow({ where: { id } })).title).toBe('renamed late');
+  });
+
+  it('sends a queued hardDelete with withDeleted as it was made', async () => {
+    const tag = await t.db.prisma.tag.create({ data: { name: 'gone', deletedAt: new Date() } });
+    const network = new OfflineNetwork();
+    network.offline = true;
+    const client = clientOf(memoryStore(), network);
+    const removed = start(withDeleted(client.tag.hardDelete({ where: { id: tag.id } })));
+    await offlineQueue(client).settled();
+    network.offline = false;
+    offlineQueue(client).flush();
+    expect((await removed).id).toBe(tag.id);
+    expect(await t.db.prisma.tag.count({ where: { id: tag.id } })).toBe(0);
   });
 });

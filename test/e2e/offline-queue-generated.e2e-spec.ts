@@ -12,10 +12,11 @@
  * 2. a write that got no answer is retried with its key: the server applies it once, and answers a
  *    retry with its first answer (an error is not kept: the retry is judged again, same If-Match);
  * 3. an update/delete of a row is sent against a base: (a) the answer of the queue's previous write
- *    of the row (or of the queued create of a row created offline); else (b) the tag of the
- *    client's last `findUnique` of the row; else (c) the values of the fields it writes (every
- *    field for a delete) as the latest read of the model showed the row, compared just before it
- *    is sent (with a `findUnique`, which the client keeps too); else (d) none;
+ *    of the row (or of the queued create of a row created offline); else the client's latest read
+ *    that showed the row: (b) its tag when it is the row's `findUnique` or the answer of the
+ *    client's own create or update of it; else (c) the values of the fields it writes (every field
+ *    for a delete) as that read showed the row, compared just before it is sent (with a
+ *    `findUnique`, which the client keeps too); else (d) none;
  * 4. a base that no longer holds holds the queue as a conflict: 'mine' and a merge are sent against
  *    the version read with it, 'theirs' drops it (reported refused, 412) and the writes on top of it
  *    take its base;
@@ -27,34 +28,14 @@ import type { PrismaClient } from '../../fixtures/generated/sqlite/prisma/client
 import { createRpcClient } from '../../lib/client/create-rpc-client.js';
 import { offlineFirst, offlineQueue } from '../../lib/client/offline/offline-client.js';
 import { memoryStore, type OfflineStore } from '../../lib/client/offline/offline-store.js';
-import type { OfflineWrite, WriteQueue } from '../../lib/client/offline/write-queue.js';
-import type { CrudApiPolicies } from '../../lib/index.js';
+import type { OfflineQueue, OfflineWrite } from '../../lib/client/offline/write-queue.js';
 import { listenOnLoopback } from '../support/browser.js';
+import { OFFLINE_APP_OPTIONS, seedOfflineUsers } from '../support/offline-app.js';
 import { OfflineNetwork } from '../support/offline-network.js';
 import { seededRandom } from '../support/seeded-random.js';
 import { useTestApp } from '../support/test-app.js';
 
-interface Caller {
-  user?: { id: number };
-}
-
-// Posts are written by their author only; comments by anyone signed in.
-const policies: CrudApiPolicies<Caller> = {
-  Post: {
-    read: true,
-    create: true,
-    update: ({ user }: Caller) => (user ? { authorId: user.id } : false),
-    delete: true,
-  },
-  Comment: { read: true, create: ({ user }: Caller) => user !== undefined, update: true, delete: true },
-  User: { read: true },
-};
-
-/**
- * Seeds whose schedules exercise every rule (23 reloads while the queue retries offline), and 7,
- * which fails as written: the queue bases an edit on a newer list read rather than on the row's
- * last `findUnique` (rule 3b).
- */
+/** Seeds whose schedules exercise every rule (23 reloads while the queue retries offline). */
 const SEEDS = seedsOf(process.env.FUZZ_SEEDS ?? '7,9,10,13,14,23');
 const STEPS = Number(process.env.FUZZ_RUNS ?? 40);
 
@@ -318,17 +299,8 @@ describe('offline client: generated schedules of the write queue against the ser
   let alice = 0;
   let bob = 0;
   const t = useTestApp('sqlite', {
-    options: {
-      policies,
-      context: (request: { headers: Record<string, string | undefined> }) => {
-        const id = request.headers['x-user-id'];
-        return id ? { user: { id: Number(id) } } : {};
-      },
-    },
-    seed: async ({ db }) => {
-      alice = (await db.prisma.user.create({ data: { email: 'alice@x.test', name: 'Alice' } })).id;
-      bob = (await db.prisma.user.create({ data: { email: 'bob@x.test', name: 'Bob' } })).id;
-    },
+    options: OFFLINE_APP_OPTIONS,
+    seed: async ({ db }) => ({ alice, bob } = await seedOfflineUsers(db)),
   });
   beforeAll(async () => {
     origin = await listenOnLoopback(t.app);
@@ -417,7 +389,7 @@ describe('offline client: generated schedules of the write queue against the ser
       return client;
     };
     let client = clientOf();
-    const queue = (): WriteQueue => offlineQueue(client);
+    const queue = (): OfflineQueue => offlineQueue(client);
     const idOf = (post: Handle): number => queue().idOf(ids.get(post)!);
     /** The id the server has for a post (which the queue may not know yet). */
     const serverIdOf = (post: Handle): number => serverIds.get(post) ?? idOf(post);

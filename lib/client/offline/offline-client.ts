@@ -2,10 +2,16 @@ import type { DataModelMeta } from '../../metadata/model-meta.types.js';
 import { modelsByClientName } from '../model-names.js';
 import { readCacheKey } from '../read-cache.js';
 import { decodeRpcResult, encodeTransaction } from '../rpc-wire.js';
-import type { ClientParts, OfflineMode, OfflineParts, Sender } from './offline-mode.js';
+import {
+  type ClientParts,
+  type OfflineMode,
+  type OfflineParts,
+  type Sender,
+  TRANSACTION_MODEL,
+} from './offline-mode.js';
 import type { OfflineStore } from './offline-store.js';
 import { hasKey } from './row-key.js';
-import { type QueuedWrite, type QueueTransport, WriteQueue } from './write-queue.js';
+import { type OfflineQueue, type QueuedWrite, type QueueTransport, WriteQueue } from './write-queue.js';
 
 /** The `offline` option of `createRpcClient` (docs/offline.md). */
 export interface RpcOfflineOptions {
@@ -16,9 +22,6 @@ export interface RpcOfflineOptions {
   /** The wait before the `attempts`th retry of a write that got no answer, in ms. Default: 1 s doubling up to 30 s. */
   retryDelay?: (attempts: number) => number;
 }
-
-/** The queue entry of a sequential transaction: its arguments are the batch's steps. */
-const TRANSACTION_CALL = { model: '$transaction', operation: 'sequential' } as const;
 
 /** The queue of each client made with the `offline` option. */
 const OFFLINE_QUEUES = new WeakMap<object, WriteQueue>();
@@ -32,7 +35,7 @@ const READS_KEY = 'reads';
 const SAVE_READS_DELAY_MS = 200;
 
 /** The queue of writes of a client made with the `offline` option. */
-export function offlineQueue(client: object): WriteQueue {
+export function offlineQueue(client: object): OfflineQueue {
   const queue = OFFLINE_QUEUES.get(client);
   if (!queue)
     throw new TypeError('offlineQueue takes a client made with createRpcClient({ offline: offlineFirst(...) }).');
@@ -98,9 +101,9 @@ function offlineClient(offline: RpcOfflineOptions, parts: ClientParts): OfflineP
 
   const transport: QueueTransport = {
     send: async (write, args, headers) => {
-      if (write.model === TRANSACTION_CALL.model) return sender(encodeTransaction(serializer, args as never), headers);
+      if (write.model === TRANSACTION_MODEL) return sender(encodeTransaction(serializer, args as never), headers);
       const exchange = await sender(
-        request({ model: write.model, operation: write.operation, args, fluent: [] }),
+        request({ model: write.model, operation: write.operation, args, fluent: [], withDeleted: write.withDeleted }),
         headers,
       );
       // The row as written is what the application saw last of it: its next write is made on it.
@@ -136,8 +139,8 @@ function offlineClient(offline: RpcOfflineOptions, parts: ClientParts): OfflineP
   return {
     sender,
     write: async (call, args, idempotencyKey) => {
-      const { model, operation } = call === 'batch' ? TRANSACTION_CALL : call;
-      const queued = await queue.write(model, operation, args, names?.get(model), idempotencyKey);
+      const target = call === 'batch' ? { model: TRANSACTION_MODEL, operation: 'sequential' } : call;
+      const queued = await queue.write(target, args, names?.get(target.model), idempotencyKey);
       return queued.applied;
     },
     register: (client) => OFFLINE_QUEUES.set(client, queue),

@@ -4,6 +4,16 @@ import type { ReadCache } from '../read-cache.js';
 import type { RpcCall } from '../rpc-promise.js';
 import type { RpcHttpRequest } from '../rpc-wire.js';
 
+/** The model of a queued sequential transaction (`$transaction([...])`): its arguments are the batch's steps. */
+export const TRANSACTION_MODEL = '$transaction';
+
+/** A step of a queued batch, as the sequential transaction's route takes it. */
+export interface BatchStep {
+  model: string;
+  op: string;
+  args?: unknown;
+}
+
 /** What a request adds to the client's headers. */
 export interface RequestHeaders {
   idempotencyKey?: string;
@@ -37,7 +47,11 @@ export interface OfflineParts {
   /** Sends reads once the kept answers are loaded, and keeps their answers. */
   sender: Sender;
   /** Queues a write (a batch's steps for `$transaction`) and resolves with its result once it is applied. */
-  write(call: Pick<RpcCall, 'model' | 'operation'> | 'batch', args: unknown, idempotencyKey: string): Promise<unknown>;
+  write(
+    call: Pick<RpcCall, 'model' | 'operation' | 'withDeleted'> | 'batch',
+    args: unknown,
+    idempotencyKey: string,
+  ): Promise<unknown>;
   /** Makes the queue `offlineQueue(client)`'s. */
   register(client: object): void;
 }

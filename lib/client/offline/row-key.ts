@@ -13,7 +13,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
 /** Whether a row has the values of a unique `where`: `{ id }`, or a compound key's object (`{ userId_postId: { ... } }`). */
 export function hasKey(row: Row, where: Row): boolean {
   return Object.entries(where).every(([name, value]) =>
-    name in row
+    Object.hasOwn(row, name)
       ? sameValue(row[name], value)
       : isObject(value) && !Array.isArray(value) && !(value instanceof Date) && hasKey(row, value),
   );

@@ -1,5 +1,6 @@
 import type { SuperJSON } from 'superjson';
 
+import type { ErrorCode } from '../../errors/error-codes.js';
 import type { DataModelMeta } from '../../metadata/model-meta.types.js';
 import { randomUuid } from '../idempotency-key.js';
 import { RpcClientError, type RpcErrorBody } from '../rpc-client.error.js';
@@ -29,6 +30,8 @@ export interface QueuedWrite {
   /** The model's name on the client (`post`); `$transaction` for a sequential batch. */
   model: string;
   operation: string;
+  /** A `hardDelete` sent with `withDeleted` (docs/soft-delete.md). */
+  withDeleted?: true;
   /** The arguments as sent (for a batch, its steps). */
   args?: Serialized;
   /** The row it writes (`model` and its `where`), for an update, upsert or delete. */
@@ -175,6 +178,27 @@ function rebase(state: StoredQueue, key: string, base: WriteBase | undefined): v
   }
 }
 
+/** The queue as the application uses it (`offlineQueue(client)`): its writes go in through the client. */
+export interface OfflineQueue {
+  /** Resolves once the queue read what the store kept. */
+  readonly ready: Promise<void>;
+  /** The writes not yet applied, in order (a held conflict first). */
+  readonly pending: OfflineWrite[];
+  /** The conflict holding the queue, if one does. */
+  readonly conflict: OfflineConflict | undefined;
+  subscribe(listener: (event: OfflineEvent) => void): () => void;
+  /** The id the server gave a row created offline, for its placeholder; the value itself otherwise. */
+  idOf<T>(value: T): T;
+  /** Ends the conflict holding the queue, which then goes on. */
+  resolve(key: string, resolution: ConflictResolution): Promise<void>;
+  /** Sends the queued writes now, unless a conflict holds the queue. */
+  flush(): void;
+  /** Resolves once nothing is being sent: the queue is empty, held by a conflict, or waiting to retry. */
+  settled(): Promise<void>;
+  /** Stops sending (a page going away): what is queued stays in the store. */
+  close(): void;
+}
+
 /**
  * A durable queue of writes: each is stored with its `Idempotency-Key` before it is sent, sent in
  * the order it was made, once the previous one is applied or refused, and retried with the same
@@ -182,7 +206,7 @@ function rebase(state: StoredQueue, key: string, base: WriteBase | undefined): v
  * atomically, so queues over one store (the tabs of an origin) never lose each other's writes; they
  * take turns sending (Web Locks) and tell each other what happened (BroadcastChannel).
  */
-export class WriteQueue {
+export class WriteQueue implements OfflineQueue {
   private state: StoredQueue = emptyQueue();
   private readonly loaded: Promise<void>;
   private readonly listeners = new Set<(event: OfflineEvent) => void>();
@@ -247,8 +271,7 @@ export class WriteQueue {
    * promise of the server's result.
    */
   async write(
-    model: string,
-    operation: string,
+    { model, operation, withDeleted }: { model: string; operation: string; withDeleted?: true },
     args: unknown,
     modelName?: string,
     idempotencyKey?: string,
@@ -256,6 +279,7 @@ export class WriteQueue {
     await this.loaded;
     await this.reload();
     const write: QueuedWrite = { key: idempotencyKey ?? randomUuid(), model, operation, sequence: 0 };
+    if (withDeleted) write.withDeleted = true;
     if (args !== undefined) {
       // A row created offline and applied since may still be named by its placeholder (a page not yet refreshed).
       const serialized = this.serializer.serialize(args) as Serialized;
@@ -314,7 +338,7 @@ export class WriteQueue {
     if (resolution === 'theirs') {
       const error = new RpcClientError(412, {
         message: 'The server’s version was kept',
-        errorCode: 'precondition-failed',
+        errorCode: 'precondition-failed' satisfies ErrorCode,
       });
       this.report({ type: 'refused', write: this.view(held), error });
     }
@@ -499,7 +523,7 @@ export class WriteQueue {
     // The fields it writes as the read showed them (all of them for a delete); values that are operations (`{ increment }`) compare their field too.
     const expected = Object.fromEntries(
       Object.keys(written)
-        .filter((name) => name in row)
+        .filter((name) => Object.hasOwn(row, name))
         .map((name) => [name, row[name]]),
     );
     return { expected: { json: expected } };

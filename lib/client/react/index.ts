@@ -14,7 +14,7 @@ export { RPC_QUERY_KEY, rpcQueryKey, type RpcQueryKey, type RpcQueryKeyArgs } fr
 export type { LiveQueryError, LiveQueryOptions } from '../live-query.js';
 export type { RpcClientError, RpcErrorBody } from '../rpc-client.error.js';
 export type { OfflineStore } from '../offline/offline-store.js';
-export type { ConflictResolution, OfflineConflict, OfflineWrite, WriteQueue } from '../offline/write-queue.js';
+export type { ConflictResolution, OfflineConflict, OfflineQueue, OfflineWrite } from '../offline/write-queue.js';
 export type { RpcClientOptions, RpcHeaders } from '../rpc-client.types.js';
 export type { DecimalConstructor } from '../../rpc/prisma-superjson-types.js';
 /** The shape of the `modelMeta` export written by `nestjs-crud-api-generator`. */

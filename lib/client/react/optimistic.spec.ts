@@ -1,5 +1,6 @@
 import { modelMeta } from '../../../fixtures/generated/sqlite/crud-api/index.js';
 import { modelsByClientName } from '../model-names.js';
+import { TRANSACTION_MODEL } from '../offline/offline-mode.js';
 import type { OfflineWrite } from '../offline/write-queue.js';
 import { type CachedRead, withQueuedWrite } from './optimistic.js';
 
@@ -31,6 +32,16 @@ describe('queued writes applied to cached reads', () => {
     });
   });
 
+  it('sets only the model’s own fields: a prototype key changes nothing', () => {
+    const data = JSON.parse('{"__proto__": {"polluted": true}, "constructor": 1, "title": "A"}');
+    const [changed] = apply({}, rows, { args: { where: { id: 1 }, data } }) as Record<string, unknown>[];
+    expect(changed).toEqual({ ...rows[0], title: 'A' });
+    expect(Object.getPrototypeOf(changed)).toBe(Object.prototype);
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+    // A where naming an inherited name matches no row.
+    expect(apply({}, rows, { args: { where: { constructor: Object }, data: { title: 'B' } } })).toEqual(rows);
+  });
+
   it('removes a deleted row, and a read of it answers null', () => {
     expect(apply({}, rows, { operation: 'delete', args: { where: { id: 2 } } })).toEqual([rows[0]]);
     expect(apply({ operation: 'findUnique' }, rows[1], { operation: 'delete', args: { where: { id: 2 } } })).toBe(null);
@@ -56,7 +67,7 @@ describe('queued writes applied to cached reads', () => {
       { model: 'post', op: 'update', args: { where: { id: 2 }, data: { title: 'B' } } },
       { model: 'comment', op: 'create', args: { data: { body: 'x' } } },
     ];
-    expect(apply({}, rows, { model: '$transaction', operation: 'sequential', args: batch })).toEqual([
+    expect(apply({}, rows, { model: TRANSACTION_MODEL, operation: 'sequential', args: batch })).toEqual([
       rows[0],
       { ...rows[1], title: 'B' },
     ]);

@@ -1,4 +1,5 @@
 import type { DataModelMeta, ModelMeta } from '../../metadata/model-meta.types.js';
+import { type BatchStep, TRANSACTION_MODEL } from '../offline/offline-mode.js';
 import { hasKey } from '../offline/row-key.js';
 import type { OfflineWrite } from '../offline/write-queue.js';
 
@@ -33,6 +34,8 @@ function writtenColumns(model: ModelMeta | undefined, row: Row, data: unknown): 
   const columns: Row = {};
   if (!isRow(data)) return columns;
   for (const [name, value] of Object.entries(data)) {
+    // Only the model's own fields: an unknown name (`__proto__`...) is the server's to refuse.
+    if (model && !Object.hasOwn(model.fields, name)) continue;
     const field = model?.fields[name];
     if (field?.kind === 'relation') {
       const connected = isRow(value) && isRow(value.connect) ? value.connect : undefined;
@@ -66,7 +69,7 @@ function newestFirst(args: unknown): boolean {
   return direction === 'desc' || (isRow(direction) && direction.sort === 'desc');
 }
 
-/** One step of a write on one model: `$transaction` writes are their steps'. */
+/** One step of a write on one model: a batch's writes are its steps'. */
 interface Step {
   model: string;
   operation: string;
@@ -74,9 +77,10 @@ interface Step {
   placeholders?: Record<string, unknown>;
 }
 
-function stepsOf(write: OfflineWrite): Step[] {
-  if (write.model !== '$transaction') return [{ ...write, args: isRow(write.args) ? write.args : {} }];
-  const steps = Array.isArray(write.args) ? (write.args as { model: string; op: string; args?: unknown }[]) : [];
+/** The writes of a queued write on one model each: itself, or a batch's steps. */
+export function stepsOf(write: Pick<OfflineWrite, 'model' | 'operation' | 'args' | 'placeholders'>): Step[] {
+  if (write.model !== TRANSACTION_MODEL) return [{ ...write, args: isRow(write.args) ? write.args : {} }];
+  const steps = Array.isArray(write.args) ? (write.args as BatchStep[]) : [];
   return steps.map((step) => ({ model: step.model, operation: step.op, args: isRow(step.args) ? step.args : {} }));
 }
 

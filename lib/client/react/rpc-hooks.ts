@@ -12,11 +12,11 @@ import { useEffect, useState } from 'react';
 
 import type { DataModelMeta } from '../../metadata/model-meta.types.js';
 import { modelsByClientName } from '../model-names.js';
-import type { OfflineConflict, OfflineWrite, WriteQueue } from '../offline/write-queue.js';
+import type { OfflineConflict, OfflineQueue, OfflineWrite } from '../offline/write-queue.js';
 import type { RpcClientError } from '../rpc-client.error.js';
 import { asRpcPromise, liveCall, type RpcPromise, wireArgs } from '../rpc-promise.js';
 import { useLiveSource } from './live-cache.js';
-import { type CachedRead, withQueuedWrite } from './optimistic.js';
+import { type CachedRead, stepsOf, withQueuedWrite } from './optimistic.js';
 import { queryKeyOfCall, readRpcQueryKey, type RpcQueryKey, type RpcQueryKeyArgs } from './query-key.js';
 import { modelsInArgs, mutatedModels } from './touched-models.js';
 
@@ -30,14 +30,14 @@ export interface RpcHooksOptions {
    * or refused (which rolls the change back). Mutations run offline (`networkMode: 'always'`),
    * so that the queue stores them.
    */
-  offline?: { queue: WriteQueue; queryClient: QueryClient };
+  offline?: { queue: OfflineQueue; queryClient: QueryClient };
 }
 
 /** What `useOfflineQueue` answers: the queue's writes and the conflict holding it, current as it changes. */
 export interface OfflineQueueState {
   pending: OfflineWrite[];
   conflict: OfflineConflict | undefined;
-  resolve: WriteQueue['resolve'];
+  resolve: OfflineQueue['resolve'];
 }
 
 export type RpcQueryOptions<T> = Omit<UseQueryOptions<T, RpcClientError, T, RpcQueryKey>, 'queryKey' | 'queryFn'> & {
@@ -59,18 +59,12 @@ export function createRpcHooks({ modelMeta, offline }: RpcHooksOptions) {
   const builtCalls = new WeakMap<object, RpcPromise>();
 
   /** The models a write may have changed (a batch: its steps'). */
-  const touchedBy = (write: Pick<OfflineWrite, 'model' | 'operation' | 'args'>): Set<string> => {
-    const steps =
-      write.model === '$transaction'
-        ? (write.args as { model: string; op: string; args?: unknown }[]).map((step) => ({
-            ...step,
-            operation: step.op,
-          }))
-        : [write];
-    return new Set(
-      steps.flatMap((step) => [...mutatedModels(modelMeta, prismaName(step.model), step.operation, step.args)]),
+  const touchedBy = (write: Pick<OfflineWrite, 'model' | 'operation' | 'args'>): Set<string> =>
+    new Set(
+      stepsOf(write).flatMap((step) => [
+        ...mutatedModels(modelMeta, prismaName(step.model), step.operation, step.args),
+      ]),
     );
-  };
 
   /** Refetches every query reading a model in `touched`. */
   const invalidate = (queryClient: QueryClient, touched: ReadonlySet<string>) =>
